@@ -1,0 +1,107 @@
+"""Lab · prefill once, then decode.
+
+A run is immutable: ``prompt`` tokens, ``tokens`` to generate, a mode, and how
+many steps were taken. The page holds the JSON of a run and asks for the next
+one, so the browser never computes a number itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import cast
+
+from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
+from kvpage.jsonvalue import JSONObject, LabInputError, count, field
+
+PROMPT_RANGE = range(1, 128 + 1)
+TOKENS_RANGE = range(1, 64 + 1)
+DEFAULT_TOKENS = 16
+
+
+def _check_range(name: str, value: int, allowed: range) -> None:
+    if value not in allowed:
+        raise LabInputError(f"{name} must be between {allowed.start} and {allowed.stop - 1}, not {value}")
+
+
+@dataclass(frozen=True)
+class DecodeRun:
+    """One generation request, ``steps`` of its ``tokens`` steps taken."""
+
+    prompt: int
+    tokens: int
+    mode: Mode
+    steps: int = 0
+
+    def __post_init__(self) -> None:
+        _check_range("Prefix length", self.prompt, PROMPT_RANGE)
+        _check_range("Tokens to generate", self.tokens, TOKENS_RANGE)
+        if self.mode not in MODES:
+            raise LabInputError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        _check_range("steps taken", self.steps, range(0, self.tokens + 1))
+
+    @property
+    def done(self) -> bool:
+        """All requested tokens have been generated."""
+        return self.steps == self.tokens
+
+    def step(self) -> DecodeRun:
+        """The run after one more step; a finished run stays as it is."""
+        return self if self.done else replace(self, steps=self.steps + 1)
+
+    def to_json(self) -> JSONObject:
+        return {"prompt": self.prompt, "tokens": self.tokens, "mode": self.mode, "steps": self.steps}
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> DecodeRun:
+        mode = field(data, "mode", str)
+        if mode not in MODES:
+            raise LabInputError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        return cls(
+            prompt=cast(int, field(data, "prompt", int)),
+            tokens=cast(int, field(data, "tokens", int)),
+            mode=cast(Mode, mode),
+            steps=cast(int, field(data, "steps", int)),
+        )
+
+
+def status(run: DecodeRun) -> str:
+    """The one-line state of the cache, as the reader sees it."""
+    if run.steps == 0:
+        return "cache cold"
+    held = context_at_step(run.prompt, run.steps)
+    if run.mode == "kv":
+        return f"cache warm · {held} slots"
+    return f"no cache kept · {held} tokens recomputed"
+
+
+def view(run: DecodeRun) -> JSONObject:
+    """Everything the page shows for ``run``, numbers already formatted."""
+    this_step = step_cost(run.prompt, run.steps, run.mode) if run.steps else None
+    paid = cumulative_cost(run.prompt, run.steps, run.mode)
+    baseline = recompute_baseline(run.prompt, run.steps)
+    return {
+        "state": run.to_json(),
+        "status": status(run),
+        "done": run.done,
+        "step": run.steps,
+        "this_step": this_step,
+        "paid": paid,
+        "recompute_total": baseline,
+        "text": {
+            "this_step": "—" if this_step is None else count(this_step),
+            "paid": count(paid),
+            "recompute_total": count(baseline),
+            "progress": f"step {run.steps} of {run.tokens}",
+        },
+    }
+
+
+def start(args: JSONObject) -> JSONObject:
+    """A fresh, cold run for the chosen prompt, token count and mode."""
+    return view(DecodeRun.from_json({**args, "steps": 0}))
+
+
+def advance(args: JSONObject) -> JSONObject:
+    """The view one step after the run in ``args["state"]``."""
+    state = field(args, "state", dict)
+    return view(DecodeRun.from_json(cast(JSONObject, state)).step())

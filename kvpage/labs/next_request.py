@@ -1,0 +1,74 @@
+"""Lab · the next request.
+
+Request 1 has been prefilled and its keys are cached; request 2 reuses the
+longest identical run of tokens from the left and pays only for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from kvpage.costs import prefill_cost
+from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError, count, field
+from kvpage.prefix import shared_prefix_length
+from kvpage.tokenizer import tokenize
+
+MAX_REQUEST_CHARS = 2_000
+"""Longest request the lab accepts; the page states this cap next to the boxes."""
+
+_VISIBLE_WHITESPACE = str.maketrans({" ": "␠", "\n": "⏎", "\t": "⇥", "\r": "␍"})
+
+
+def visible(token: str) -> str:
+    """A token as a reader can see it: trimmed, or its whitespace drawn."""
+    trimmed = token.strip()
+    return trimmed if trimmed else token.translate(_VISIBLE_WHITESPACE)
+
+
+def shared_label(shared: int, tokens: list[str]) -> str:
+    """``10 / 14 · hit through “:”``, or why nothing was reused."""
+    if not tokens:
+        return "0 / 0 · empty request"
+    if shared == 0:
+        return f"0 / {len(tokens)} · no shared prefix"
+    return f"{shared} / {len(tokens)} · hit through “{visible(tokens[shared - 1])}”"
+
+
+def _chips(tokens: list[str], shared: int) -> list[JSONValue]:
+    return [{"text": token, "shared": index < shared} for index, token in enumerate(tokens)]
+
+
+def _request(args: JSONObject, name: str) -> str:
+    text = cast(str, field(args, name, str))
+    if len(text) > MAX_REQUEST_CHARS:
+        raise LabInputError(
+            f"{name.replace('request', 'Request ')} is {len(text):,} characters; the lab takes at most {MAX_REQUEST_CHARS:,}"
+        )
+    return text
+
+
+def compare(args: JSONObject) -> JSONObject:
+    """Costs of request 2 cold and with request 1's prefix cached."""
+    first = tokenize(_request(args, "request1"))
+    second = tokenize(_request(args, "request2"))
+    shared = shared_prefix_length(first, second)
+    first_cost = prefill_cost(len(first))
+    cold = prefill_cost(len(second))
+    cached = prefill_cost(len(second), shared)
+    return {
+        "shared": shared,
+        "cold": cold,
+        "cached": cached,
+        "request1_cost": first_cost,
+        "request1_tokens": len(first),
+        "request2_tokens": len(second),
+        "tokens1": _chips(first, shared),
+        "tokens2": _chips(second, shared),
+        "text": {
+            "shared": shared_label(shared, second),
+            "cold": count(cold),
+            "cached": count(cached),
+            "request1_cost": count(first_cost),
+            "request1_tokens": count(len(first)),
+        },
+    }

@@ -1,0 +1,40 @@
+"""``::: english`` / ``::: try`` / ``::: keep``: asides set apart from the prose.
+
+The words of a callout (its heading or bold lead) stay in the Markdown; the
+plugin adds only the box and a class to style it by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, MutableMapping, Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+from mdit_py_plugins.container import container_plugin
+
+from sitegen.plugins.env import report
+
+
+def callouts_plugin(md: MarkdownIt, kinds: Iterable[str]) -> None:
+    """Add one container per callout kind, rendered as ``<aside class="callout KIND">``."""
+    for kind in kinds:
+
+        def render(
+            self: object,
+            tokens: Sequence[Token],
+            idx: int,
+            _options: OptionsDict,
+            env: MutableMapping[str, Any],
+            kind: str = kind,
+        ) -> str:
+            token = tokens[idx]
+            if token.nesting == 1:
+                extra = token.info.strip()[len(kind) :].strip()
+                if extra:
+                    report(env, token, f"callout '{kind}' takes no parameters, got {extra!r}")
+                return f'<aside class="callout callout-{kind}">\n'
+            return "</aside>\n"
+
+        container_plugin(md, kind, render=render)

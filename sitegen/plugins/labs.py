@@ -1,0 +1,129 @@
+"""``::: lab NAME key=value`` blocks and ``[[field]]`` live numbers in their prose.
+
+A core rule validates every lab after parsing (unknown lab, bad parameter, no
+heading, unknown field), computes its initial view with the model, and hangs
+the result on the tokens; the renderers then only print. The controls come
+from the lab's template, rendered by the ``widget`` callable the build passes in.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+from mdit_py_plugins.container import container_plugin
+
+from sitegen.labs import LabKind, LabUse, parse_params, split_info
+from sitegen.plugins.env import report
+
+FIELD = re.compile(r"\[\[([a-z0-9_]+)\]\]")
+
+
+def _field_rule(state: StateInline, silent: bool) -> bool:
+    match = FIELD.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("lab_field", "output", 0)
+        token.content = match.group(1)
+    state.pos = match.end()
+    return True
+
+
+def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Callable[[LabUse], str]) -> None:
+    """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML."""
+
+    def resolve(state: StateCore) -> None:
+        env = state.env
+        current: LabUse | None = None
+        open_token: Token | None = None
+        for index, token in enumerate(state.tokens):
+            if token.type == "container_lab_open":
+                open_token = token
+                current = _resolve_lab(token, state.tokens, index, kinds, env)
+                token.meta["lab"] = current
+            elif token.type == "container_lab_close":
+                token.meta["lab"] = current
+                current = open_token = None
+            elif token.type == "inline" and token.children:
+                for child in token.children:
+                    if child.type != "lab_field":
+                        continue
+                    child.map = token.map
+                    if open_token is None:
+                        report(env, token, f"[[{child.content}]] shows a lab's number and must be inside a lab")
+                    elif current is not None:
+                        if child.content not in current.kind.fields:
+                            known = ", ".join(sorted(current.kind.fields))
+                            report(env, token, f"lab {current.kind.name!r} has no field {child.content!r}; fields: {known}")
+                        else:
+                            child.meta["text"] = current.text[child.content]
+        if open_token is not None and not _is_closed(state.tokens, open_token):
+            report(env, open_token, "lab is not closed: add a ':::' line after it")
+
+    def render(
+        self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
+    ) -> str:
+        token = tokens[idx]
+        use: LabUse | None = token.meta.get("lab")
+        if use is None:
+            return "<section>\n" if token.nesting == 1 else "</section>\n"
+        if token.nesting == 1:
+            params = html.escape(json.dumps(dict(use.params), ensure_ascii=False), quote=True)
+            return (
+                f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}" '
+                f'data-params="{params}" aria-labelledby="{use.heading_id}">\n'
+            )
+        return widget(use) + "</section>\n"
+
+    def render_field(
+        self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
+    ) -> str:
+        token = tokens[idx]
+        text = html.escape(str(token.meta.get("text", "")))
+        return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
+
+    container_plugin(md, "lab", validate=lambda params, *_: params.strip().split(" ", 1)[0] == "lab", render=render)
+    md.inline.ruler.before("link", "lab_field", _field_rule)
+    md.add_render_rule("lab_field", render_field)
+    md.core.ruler.push("labs", resolve)
+
+
+def _is_closed(tokens: Sequence[Token], open_token: Token) -> bool:
+    close = next((t for t in tokens[tokens.index(open_token) :] if t.type == "container_lab_close"), None)
+    return close is not None and close.markup.startswith(":::")
+
+
+def _resolve_lab(
+    token: Token, tokens: Sequence[Token], index: int, kinds: Mapping[str, LabKind], env: MutableMapping[str, Any]
+) -> LabUse | None:
+    try:
+        words = split_info(token.info.strip())[1:]
+    except ValueError as error:
+        report(env, token, f"cannot read the lab line: {error}")
+        return None
+    name = words[0] if words else ""
+    kind = kinds.get(name)
+    if kind is None:
+        known = ", ".join(sorted(kinds))
+        report(env, token, f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}")
+        return None
+    params, problems = parse_params(kind, words[1:])
+    heading = tokens[index + 1] if index + 1 < len(tokens) else None
+    if heading is None or heading.type != "heading_open":
+        problems.append(f"lab {name!r} must start with a heading that names it (e.g. '## Lab · ...')")
+    for problem in problems:
+        report(env, token, problem)
+    if problems or heading is None:
+        return None
+    heading_id = str(heading.attrs.get("id") or f"lab-{name}")
+    heading.attrSet("id", heading_id)
+    return LabUse(kind=kind, params=params, view=kind.initial(params), heading_id=heading_id)

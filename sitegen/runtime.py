@@ -1,0 +1,179 @@
+"""Stage: the in-browser runtime, Pyodide plus our wheel, checked and packed.
+
+Pyodide arrives as the npm package pinned in ``package.json``. Every file we
+take from it must match the sha256 in ``pyodide-pins.json``, so a changed
+download fails the build instead of shipping a different interpreter.
+
+The page loads the runtime with classic ``<script src>`` only, because that
+is the one way a page opened from disk (file://, origin ``null``) can read its
+sibling files: ``fetch``, XHR and ``import()`` of file:// URLs are refused. So
+binary files travel base64-encoded inside small scripts, and the ES module
+``pyodide.asm.mjs`` is rewritten into a classic script. Each rewrite asserts
+the exact text it replaces, so a new Pyodide fails here, loudly.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pyodide_lock.spec import InfoSpec
+from pyodide_lock.utils import package_spec_from_wheel
+
+from sitegen.errors import BuildError
+
+RUNTIME_DIR = "pyodide"
+"""Folder of the site that holds the runtime, also Pyodide's ``indexURL``."""
+
+SOURCE_DATE_EPOCH = "315532800"
+"""1980-01-01, the earliest zip timestamp: wheels and zips carry no build date."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The files of ``pyodide/`` in the site and what the page needs to boot."""
+
+    files: dict[str, bytes]
+    """Relative path in the site → content."""
+    scripts: tuple[str, ...]
+    """Classic scripts the page loads, in order, relative to the site root."""
+    lock: dict[str, Any]
+    """The Pyodide lock file listing our wheel (and nothing else)."""
+    wheel: str
+    """File name of the kvpage wheel."""
+    version: str
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_pinned(package: Path, pins_file: Path) -> tuple[dict[str, bytes], str]:
+    """The pinned files of the npm package, each checked against its sha256."""
+    if not package.is_dir():
+        raise BuildError([f"{package}: Pyodide is not installed; run 'npm ci' (the README's build command does)"])
+    pins = json.loads(pins_file.read_text(encoding="utf-8"))
+    version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
+    if version != pins["version"]:
+        raise BuildError([f"{package}: Pyodide {version} is installed but {pins['version']} is pinned in {pins_file.name}"])
+    files: dict[str, bytes] = {}
+    errors: list[str] = []
+    for name, expected in sorted(pins["files"].items()):
+        path = package / name
+        if not path.is_file():
+            errors.append(f"{path}: missing from the Pyodide package")
+            continue
+        data = path.read_bytes()
+        if sha256(data) != expected:
+            errors.append(f"{path}: sha256 {sha256(data)} does not match the pinned {expected}")
+        files[name] = data
+    if errors:
+        raise BuildError(errors)
+    return files, version
+
+
+def replace_once(text: str, old: str, new: str, what: str) -> str:
+    """``text`` with its single ``old`` replaced; anything else means Pyodide changed."""
+    found = text.count(old)
+    if found != 1:
+        raise BuildError([f"{what}: expected exactly one {old!r}, found {found}: has Pyodide changed?"])
+    return text.replace(old, new)
+
+
+def classic_module(source: bytes) -> bytes:
+    """``pyodide.asm.mjs`` as a classic script defining ``globalThis._createPyodideModule``."""
+    text = source.decode("utf-8")
+    what = "pyodide.asm.mjs"
+    text = replace_once(
+        text, "export default _createPyodideModule;", "globalThis._createPyodideModule=_createPyodideModule;", what
+    )
+    if text.count("import.meta.url") != 3:
+        raise BuildError([f"{what}: expected 3 uses of import.meta.url, found {text.count('import.meta.url')}"])
+    # Only Node and the default script location read it; the page passes indexURL and locateFile.
+    text = text.replace("import.meta.url", "globalThis.location.href")
+    if "import.meta" in text:
+        raise BuildError([f"{what}: still uses import.meta after the rewrite; has Pyodide changed?"])
+    return text.encode("utf-8")
+
+
+def strip_source_map(source: bytes, name: str) -> bytes:
+    """Drop the source-map comment so no tool asks the site for a file it lacks."""
+    text = source.decode("utf-8")
+    return replace_once(text, f"\n//# sourceMappingURL={name}.map\n", "\n", name).encode("utf-8")
+
+
+def asset_script(name: str, media_type: str, data: bytes) -> bytes:
+    """A classic script that hands ``data`` to the page's loader, base64-encoded."""
+    payload = base64.b64encode(data).decode("ascii")
+    return f'kvpageAssets.define("{name}","{media_type}","{payload}");\n'.encode("ascii")
+
+
+def build_wheel(project: Path, out: Path) -> Path:
+    """Build the kvpage wheel with ``python -m build``, reproducibly."""
+    # -P: this project's own build.py must not shadow the "build" package.
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    result = subprocess.run(
+        [sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wheels = sorted(out.glob("kvpage-*.whl"))
+    if result.returncode != 0 or len(wheels) != 1:
+        raise BuildError([f"building the kvpage wheel failed:\n{result.stdout}{result.stderr}"])
+    return wheels[0]
+
+
+def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
+    """Pyodide's lock file with our wheel as its only package.
+
+    pyodide-lock (the offline part of pyodide-build) checks that the wheel suits
+    this Pyodide and derives its entry (name, imports, sha256). Its schema is
+    older than Pyodide 314's file (no ``tool`` key, ``info.version`` required),
+    so only the entry is taken from it; the rest of the file stays Pyodide's.
+    """
+    lock: dict[str, Any] = json.loads(pyodide_lock)
+    info = InfoSpec(**{**lock["info"], "version": version})
+    entry = package_spec_from_wheel(wheel, info).model_dump()
+    entry["file_name"] = wheel.name
+    lock["packages"] = {entry["name"]: {**entry, "tool": {}}}
+    return lock
+
+
+def load_runtime(project: Path) -> Runtime:
+    """Check the pinned Pyodide, build our wheel and pack both for the page."""
+    pinned, version = read_pinned(project / "node_modules" / "pyodide", Path(__file__).with_name("pyodide-pins.json"))
+    with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
+        wheel = build_wheel(project, Path(tmp))
+        lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
+        wheel_bytes = wheel.read_bytes()
+        wheel_name = wheel.name
+    blobs = {
+        "pyodide.asm.wasm": ("application/wasm", pinned["pyodide.asm.wasm"]),
+        "python_stdlib.zip": ("application/zip", pinned["python_stdlib.zip"]),
+        wheel_name: ("application/zip", wheel_bytes),
+    }
+    files = {
+        "pyodide.js": strip_source_map(pinned["pyodide.js"], "pyodide.js"),
+        "pyodide.asm.js": classic_module(pinned["pyodide.asm.mjs"]),
+        "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
+        wheel_name: wheel_bytes,
+    }
+    files |= {f"{name}.js": asset_script(name, media, data) for name, (media, data) in blobs.items()}
+    scripts = ("pyodide.js", "pyodide.asm.js", *(f"{name}.js" for name in blobs))
+    return Runtime(
+        files={f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())},
+        scripts=tuple(f"{RUNTIME_DIR}/{name}" for name in scripts),
+        lock=lock,
+        wheel=wheel_name,
+        version=version,
+    )
