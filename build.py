@@ -60,7 +60,9 @@ def parse_args(argv: list[str]) -> Options:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="folder of the built site (default: site/)")
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="folder of the zip (default: dist/)")
-    parser.add_argument("--strict", action="store_true", help="treat warnings (e.g. links to missing chapters) as errors")
+    parser.add_argument(
+        "--strict", action="store_true", help="treat warnings (e.g. links to missing chapters) as errors"
+    )
     args = parser.parse_args(argv)
     return Options(out=args.out.resolve(), dist=args.dist.resolve(), strict=args.strict)
 
@@ -76,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build failed: {len(error.errors)} error(s); nothing was written", file=sys.stderr)
         return 1
     size = sum(len(data) for data in site.files.values())
-    print(f"built {len(site.files)} files ({size / 1e6:.1f} MB) in {options.out} in {time.perf_counter() - started:.1f} s")
+    print(
+        f"built {len(site.files)} files ({size / 1e6:.1f} MB) in {options.out} in {time.perf_counter() - started:.1f} s"
+    )
     return 0
 
 

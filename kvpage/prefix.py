@@ -13,7 +13,7 @@ from collections.abc import Sequence
 def shared_prefix_length(cached: Sequence[str], request: Sequence[str]) -> int:
     """Number of leading tokens of ``request`` identical to those of ``cached``."""
     shared = 0
-    for old, new in zip(cached, request):
+    for old, new in zip(cached, request, strict=False):
         if old != new:
             break
         shared += 1

@@ -63,7 +63,9 @@ def read_pinned(package: Path, pins_file: Path) -> tuple[dict[str, bytes], str]:
     pins = json.loads(pins_file.read_text(encoding="utf-8"))
     version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
     if version != pins["version"]:
-        raise BuildError([f"{package}: Pyodide {version} is installed but {pins['version']} is pinned in {pins_file.name}"])
+        raise BuildError(
+            [f"{package}: Pyodide {version} is installed but {pins['version']} is pinned in {pins_file.name}"]
+        )
     files: dict[str, bytes] = {}
     errors: list[str] = []
     for name, expected in sorted(pins["files"].items()):

@@ -37,7 +37,7 @@ def load_book(path: Path, shown: str) -> Book:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise BuildError([f"{shown}: missing; it names the book (title = \"...\")"]) from None
+        raise BuildError([f'{shown}: missing; it names the book (title = "...")']) from None
     except tomllib.TOMLDecodeError as error:
         raise BuildError([f"{shown}: {error}"]) from None
     title = data.get("title")
@@ -68,9 +68,7 @@ def render_page(templates: jinja2.Environment, name: str, **context: object) -> 
         raise BuildError([f"site_template/{name}: {type(error).__name__}: {error}"]) from None
 
 
-def assemble_site(
-    pages: Pages, runtime: Runtime, book: Book, templates: jinja2.Environment, static: Path
-) -> Site:
+def assemble_site(pages: Pages, runtime: Runtime, book: Book, templates: jinja2.Environment, static: Path) -> Site:
     """Render the index and every chapter through the templates, add static and runtime files."""
     ordered = pages.pages
     files: dict[str, bytes] = {"index.html": render_page(templates, "index.html", book=book, pages=ordered)}

@@ -68,7 +68,9 @@ def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[C
         if not colon or not key:
             errors.append(ContentError(path, number, f"front matter line is not 'key: value': {line.strip()!r}"))
         elif key not in FIELDS:
-            errors.append(ContentError(path, number, f"unknown front matter field {key!r}; expected {', '.join(FIELDS)}"))
+            errors.append(
+                ContentError(path, number, f"unknown front matter field {key!r}; expected {', '.join(FIELDS)}")
+            )
         elif key in values:
             errors.append(ContentError(path, number, f"front matter field {key!r} is given twice"))
         else:
@@ -80,11 +82,15 @@ def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[C
         return None, errors
     number_text, number_line = values["number"]
     if not number_text.isdigit():
-        errors.append(ContentError(path, number_line, f"front matter 'number' must be a whole number, not {number_text!r}"))
+        errors.append(
+            ContentError(path, number_line, f"front matter 'number' must be a whole number, not {number_text!r}")
+        )
     slug, slug_line = values["slug"]
     if not SLUG.match(slug):
         errors.append(
-            ContentError(path, slug_line, f"front matter 'slug' must be lowercase letters, digits and dashes, not {slug!r}")
+            ContentError(
+                path, slug_line, f"front matter 'slug' must be lowercase letters, digits and dashes, not {slug!r}"
+            )
         )
     for key in ("part", "title"):
         if not values[key][0]:

@@ -59,7 +59,7 @@ class DecodeRun:
         return cls(
             prompt=cast(int, field(data, "prompt", int)),
             tokens=cast(int, field(data, "tokens", int)),
-            mode=cast(Mode, mode),
+            mode=mode,
             steps=cast(int, field(data, "steps", int)),
         )
 

@@ -41,9 +41,8 @@ def _chips(tokens: list[str], shared: int) -> list[JSONValue]:
 def _request(args: JSONObject, name: str) -> str:
     text = cast(str, field(args, name, str))
     if len(text) > MAX_REQUEST_CHARS:
-        raise LabInputError(
-            f"{name.replace('request', 'Request ')} is {len(text):,} characters; the lab takes at most {MAX_REQUEST_CHARS:,}"
-        )
+        label = name.replace("request", "Request ")
+        raise LabInputError(f"{label} is {len(text):,} characters; the lab takes at most {MAX_REQUEST_CHARS:,}")
     return text
 
 

@@ -63,7 +63,9 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Callable[[
                     elif current is not None:
                         if child.content not in current.kind.fields:
                             known = ", ".join(sorted(current.kind.fields))
-                            report(env, token, f"lab {current.kind.name!r} has no field {child.content!r}; fields: {known}")
+                            report(
+                                env, token, f"lab {current.kind.name!r} has no field {child.content!r}; fields: {known}"
+                            )
                         else:
                             child.meta["text"] = current.text[child.content]
         if open_token is not None and not _is_closed(state.tokens, open_token):
@@ -114,7 +116,11 @@ def _resolve_lab(
     kind = kinds.get(name)
     if kind is None:
         known = ", ".join(sorted(kinds))
-        report(env, token, f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}")
+        report(
+            env,
+            token,
+            f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}",
+        )
         return None
     params, problems = parse_params(kind, words[1:])
     heading = tokens[index + 1] if index + 1 < len(tokens) else None

@@ -1,0 +1,31 @@
+"""Shared fixtures: one build of the site per test session, in a temporary folder."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402  (the project's build.py, not PyPI's "build")
+
+
+@dataclass(frozen=True)
+class Built:
+    site: Path
+    zip: Path
+    files: dict[str, bytes]
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    """The real chapter built by the real pipeline, once per session."""
+    out = tmp_path_factory.mktemp("build")
+    options = build.Options(out=out / "site", dist=out / "dist")
+    site = build.build(options)
+    yield Built(site=options.out, zip=options.dist / f"{build.ZIP_TOP}.zip", files=site.files)

@@ -1,0 +1,127 @@
+"""Browser fixtures: Debian's Chromium, the built site over http and from disk, a network audit.
+
+Every page handed to a test is audited: each request is recorded, and the test
+fails on a request that leaves the site, a request that fails, a console error
+or an uncaught page error. A site that works only because it reached the
+network, or that logs errors while showing the right numbers, does not pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import ConsoleMessage, Page, Request
+
+from tests.conftest import Built
+
+CHROMIUM = Path("/usr/bin/chromium")
+PYTHON_READY_MS = 60_000
+"""Generous: Pyodide starts in about 2 s here, but CI machines can be slow."""
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium where it exists (browsers cannot be downloaded here)."""
+    args = dict(browser_type_launch_args)
+    if CHROMIUM.exists():
+        args["executable_path"] = str(CHROMIUM)
+        args["args"] = [
+            "--no-sandbox",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ]
+    return args
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@dataclass
+class Server:
+    root: Path
+    base: str
+
+
+def serve(root: Path) -> Iterator[Server]:
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Server(root, f"http://127.0.0.1:{server.server_address[1]}/")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def http_site(built: Built) -> Iterator[Server]:
+    """The built site served on 127.0.0.1 at a free port."""
+    yield from serve(built.site)
+
+
+@pytest.fixture(scope="session")
+def unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The zip a reader downloads, extracted to a fresh folder: its top folder."""
+    target = tmp_path_factory.mktemp("unzipped")
+    with zipfile.ZipFile(built.zip) as archive:
+        archive.extractall(target)
+    (top,) = target.iterdir()
+    return top
+
+
+@pytest.fixture(params=["http", "file"])
+def site_url(request: pytest.FixtureRequest) -> str:
+    """Base URL of the site: served over http, or the unzipped copy opened from disk."""
+    if request.param == "http":
+        server: Server = request.getfixturevalue("http_site")
+        return server.base
+    top: Path = request.getfixturevalue("unzipped_site")
+    return top.as_uri() + "/"
+
+
+@dataclass
+class Audit:
+    """What a page asked for and complained about."""
+
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def on_request(self, request: Request) -> None:
+        url = request.url
+        self.requests.append(url)
+        if not (url.startswith(self.origin) or url.startswith(("data:", "blob:"))):
+            self.problems.append(f"request outside the site: {url}")
+
+    def on_failed(self, request: Request) -> None:
+        self.problems.append(f"request failed: {request.url} ({request.failure})")
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.problems.append(f"console error: {message.text}")
+
+
+@pytest.fixture
+def audited(page: Page, site_url: str) -> Iterator[tuple[Page, str]]:
+    """``page`` with the network audit attached, and the site's base URL."""
+    audit = Audit(origin=site_url)
+    page.on("request", audit.on_request)
+    page.on("requestfailed", audit.on_failed)
+    page.on("console", audit.on_console)
+    page.on("pageerror", lambda error: audit.problems.append(f"page error: {error}"))
+    yield page, site_url
+    assert audit.requests, "the page made no requests at all: was it opened?"
+    assert not audit.problems, "\n".join(audit.problems)

@@ -1,0 +1,71 @@
+"""The decode lab's state machine, as the page drives it."""
+
+import pytest
+
+from kvpage.jsonvalue import JSONObject, LabInputError
+from kvpage.labs.decode import DecodeRun, advance, start
+
+
+def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
+    view = start({"prompt": prompt, "tokens": tokens, "mode": mode})
+    for _ in range(steps):
+        view = advance({"state": view["state"]})
+    return view
+
+
+def test_cold_view_matches_the_seed() -> None:
+    view = run(16, 16, "kv", 0)
+    assert view["status"] == "cache cold"
+    assert view["text"] == {"this_step": "—", "paid": "0", "recompute_total": "256", "progress": "step 0 of 16"}
+
+
+def test_generate_with_kv_cache_pays_616() -> None:
+    view = run(16, 16, "kv", 16)
+    assert view["done"] is True
+    assert view["paid"] == 616
+    assert view["recompute_total"] == 9176
+    assert view["status"] == "cache warm · 31 slots"
+
+
+def test_generate_with_recompute_pays_the_baseline() -> None:
+    view = run(16, 16, "recompute", 16)
+    assert view["text"]["paid"] == "9,176"  # type: ignore[index]
+    assert view["paid"] == view["recompute_total"]
+
+
+def test_first_step_is_the_prefill_and_warms_the_cache() -> None:
+    view = run(16, 16, "kv", 1)
+    assert view["this_step"] == 256
+    assert view["status"] == "cache warm · 16 slots"
+
+
+def test_each_step_adds_its_cost() -> None:
+    before = run(8, 10, "kv", 4)
+    after = run(8, 10, "kv", 5)
+    assert after["paid"] == before["paid"] + after["this_step"]  # type: ignore[operator]
+
+
+def test_a_finished_run_stays_finished() -> None:
+    assert run(4, 3, "kv", 3) == run(4, 3, "kv", 7)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"prompt": 0, "tokens": 16, "mode": "kv"}, "Prefix length must be between 1 and 128"),
+        ({"prompt": 129, "tokens": 16, "mode": "kv"}, "Prefix length must be between 1 and 128"),
+        ({"prompt": 16, "tokens": 65, "mode": "kv"}, "Tokens to generate must be between 1 and 64"),
+        ({"prompt": 16, "tokens": 16, "mode": "fast"}, "mode must be one of kv, recompute"),
+        ({"prompt": "16", "tokens": 16, "mode": "kv"}, "field 'prompt' must be int"),
+        ({"prompt": True, "tokens": 16, "mode": "kv"}, "field 'prompt' must be int"),
+        ({"tokens": 16, "mode": "kv"}, "missing field 'prompt'"),
+    ],
+)
+def test_bad_input_is_a_lab_error(args: JSONObject, message: str) -> None:
+    with pytest.raises(LabInputError, match=message):
+        start(args)
+
+
+def test_state_with_impossible_steps_is_refused() -> None:
+    with pytest.raises(LabInputError, match="steps taken"):
+        DecodeRun.from_json({"prompt": 4, "tokens": 2, "mode": "kv", "steps": 3})

@@ -1,0 +1,49 @@
+"""The bridge answers every request with JSON and never raises."""
+
+import json
+from typing import Any
+
+import pytest
+
+from kvpage import bridge
+
+
+def ask(message: Any) -> Any:
+    return json.loads(bridge.handle(message if isinstance(message, str) else json.dumps(message)))
+
+
+def test_round_trip() -> None:
+    reply = ask({"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}})
+    assert reply["ok"] is True
+    assert reply["result"]["text"]["recompute_total"] == "256"
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("not json", "Expecting value"),
+        ([1, 2], "a request must be a JSON object"),
+        ({"lab": "decode", "action": "fly", "args": {}}, "no action 'fly' in lab 'decode'"),
+        ({"lab": "decode", "action": "start"}, "missing field 'args'"),
+        ({"lab": "decode", "action": "start", "args": {"prompt": -1, "tokens": 1, "mode": "kv"}}, "between 1 and 128"),
+    ],
+)
+def test_errors_come_back_as_values(message: Any, error: str) -> None:
+    reply = ask(message)
+    assert reply["ok"] is False
+    assert error in reply["error"]
+
+
+def test_an_internal_failure_is_a_value_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(args: Any) -> Any:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setitem(bridge.ACTIONS, ("decode", "start"), broken)  # type: ignore[index]
+    reply = ask({"lab": "decode", "action": "start", "args": {}})
+    assert reply == {"ok": False, "error": "the model failed: ZeroDivisionError: boom"}
+
+
+def test_hostile_text_survives_the_round_trip() -> None:
+    text = "<script>alert(1)</script>\ud800\u202e\x00"
+    reply = ask({"lab": "next-request", "action": "compare", "args": {"request1": text, "request2": text}})
+    assert "".join(chip["text"] for chip in reply["result"]["tokens2"]) == text
