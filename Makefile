@@ -11,13 +11,13 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: site test deps test-deps chromium check pytest clean
+.PHONY: site test deps test-deps chromium java check pytest clean
 
 site: deps
-	$(PY) build.py
+	$(PY) build.py --single-file
 
 test: test-deps
-	$(PY) build.py
+	$(PY) build.py --single-file
 	$(MAKE) --no-print-directory check pytest
 
 check:
@@ -30,7 +30,7 @@ pytest:
 
 deps: $(STAMP) node_modules/.package-lock.json
 
-test-deps: deps chromium
+test-deps: deps chromium java
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,12 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "installing a Java runtime for the Nu HTML Checker"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jre-headless; }
 
 clean:
 	rm -rf site dist .site-* .dist-*

@@ -17,14 +17,15 @@ from pathlib import Path
 
 from sitegen.errors import BuildError
 from sitegen.output import write_file, write_site, zip_bytes
-from sitegen.pages import render_pages
+from sitegen.pages import in_page_url, render_pages
 from sitegen.runtime import load_runtime
-from sitegen.site import Site, assemble_site, load_book
+from sitegen.site import Site, assemble_single_file, assemble_site, load_book
 from sitegen.source import load_source
 from sitegen.templates import make_templates
 
 ROOT = Path(__file__).resolve().parent
 ZIP_TOP = "kvpage-site"
+SINGLE_FILE = "kvpage.html"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Options:
     out: Path = ROOT / "site"
     dist: Path = ROOT / "dist"
     strict: bool = False
+    single_file: bool = False
 
 
 def build(options: Options) -> Site:
@@ -49,8 +51,14 @@ def build(options: Options) -> Site:
     runtime = load_runtime(root)
     site = assemble_site(pages, runtime, book, templates, root / "site_template" / "static")
     archive = zip_bytes(site, ZIP_TOP)
+    single = None
+    if options.single_file:
+        in_page = render_pages(source, templates, url_of=in_page_url)
+        single = assemble_single_file(in_page, runtime, book, templates, root / "site_template" / "static")
     write_site(site, options.out)
     write_file(archive, options.dist / f"{ZIP_TOP}.zip")
+    if single is not None:
+        write_file(single, options.dist / SINGLE_FILE)
     for warning in pages.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return site
@@ -63,8 +71,13 @@ def parse_args(argv: list[str]) -> Options:
     parser.add_argument(
         "--strict", action="store_true", help="treat warnings (e.g. links to missing chapters) as errors"
     )
+    parser.add_argument(
+        "--single-file",
+        action="store_true",
+        help=f"also write dist/{SINGLE_FILE}: the whole book in one HTML file that opens anywhere",
+    )
     args = parser.parse_args(argv)
-    return Options(out=args.out.resolve(), dist=args.dist.resolve(), strict=args.strict)
+    return Options(out=args.out.resolve(), dist=args.dist.resolve(), strict=args.strict, single_file=args.single_file)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,9 +91,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build failed: {len(error.errors)} error(s); nothing was written", file=sys.stderr)
         return 1
     size = sum(len(data) for data in site.files.values())
-    print(
-        f"built {len(site.files)} files ({size / 1e6:.1f} MB) in {options.out} in {time.perf_counter() - started:.1f} s"
-    )
+    elapsed = time.perf_counter() - started
+    print(f"built {len(site.files)} files ({size / 1e6:.1f} MB) in {options.out} in {elapsed:.1f} s")
+    outputs = [options.dist / f"{ZIP_TOP}.zip"] + ([options.dist / SINGLE_FILE] if options.single_file else [])
+    for written in outputs:
+        print(f"wrote {written} ({written.stat().st_size / 1e6:.1f} MB)")
     return 0
 
 

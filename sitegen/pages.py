@@ -7,6 +7,7 @@ kept on the result for the caller to print or, with ``--strict``, to refuse.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import jinja2
@@ -67,9 +68,16 @@ def make_markdown(templates: jinja2.Environment, urls: dict[str, str]) -> Markdo
     return md
 
 
-def render_pages(source: Source, templates: jinja2.Environment) -> Pages:
+def in_page_url(chapter: ChapterSource) -> str:
+    """Where a chapter is in the single-file book: its article's anchor."""
+    return f"#{chapter.meta.slug}"
+
+
+def render_pages(
+    source: Source, templates: jinja2.Environment, url_of: Callable[[ChapterSource], str] = page_url
+) -> Pages:
     """Render every chapter; raise BuildError listing all content errors."""
-    urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
+    urls = {chapter.meta.slug: url_of(chapter) for chapter in source.chapters}
     md = make_markdown(templates, urls)
     pages: list[Page] = []
     errors: list[ContentError] = []

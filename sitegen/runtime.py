@@ -115,7 +115,8 @@ def strip_source_map(source: bytes, name: str) -> bytes:
 def asset_script(name: str, media_type: str, data: bytes) -> bytes:
     """A classic script that hands ``data`` to the page's loader, base64-encoded."""
     payload = base64.b64encode(data).decode("ascii")
-    return f'kvpageAssets.define("{name}","{media_type}","{payload}");\n'.encode("ascii")
+    entry = f'"{name}",{{type:"{media_type}",base64:"{payload}"}}'
+    return f"(globalThis.kvpageAssets??=new Map()).set({entry});\n".encode("ascii")
 
 
 def build_wheel(project: Path, out: Path) -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jinja2
 
+from sitegen.csp import policy
 from sitegen.errors import BuildError
 from sitegen.pages import Page, Pages
 from sitegen.runtime import RUNTIME_DIR, Runtime
@@ -46,9 +47,13 @@ def load_book(path: Path, shown: str) -> Book:
     return Book(title=title)
 
 
-def runtime_config(runtime: Runtime) -> str:
-    """The JSON the page's loader reads, safe to embed inside a <script> element."""
-    config = {"indexURL": f"{RUNTIME_DIR}/", "scripts": list(runtime.scripts), "lock": runtime.lock}
+def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
+    """The JSON the page's loader reads, safe to embed inside a <script> element.
+
+    ``scripts`` are the runtime files the loader still has to fetch with
+    ``<script src>``; the single-file page has them inline already, so none.
+    """
+    config = {"indexURL": f"{RUNTIME_DIR}/", "scripts": scripts, "lock": runtime.lock}
     return json.dumps(config, sort_keys=True).replace("<", "\\u003c")
 
 
@@ -71,15 +76,55 @@ def render_page(templates: jinja2.Environment, name: str, **context: object) -> 
 def assemble_site(pages: Pages, runtime: Runtime, book: Book, templates: jinja2.Environment, static: Path) -> Site:
     """Render the index and every chapter through the templates, add static and runtime files."""
     ordered = pages.pages
-    files: dict[str, bytes] = {"index.html": render_page(templates, "index.html", book=book, pages=ordered)}
-    config = runtime_config(runtime)
+    csp = policy()
+    files: dict[str, bytes] = {"index.html": render_page(templates, "index.html", book=book, pages=ordered, csp=csp)}
+    config = runtime_config(runtime, list(runtime.scripts))
     for index, page in enumerate(ordered):
         previous: Page | None = ordered[index - 1] if index > 0 else None
         following: Page | None = ordered[index + 1] if index + 1 < len(ordered) else None
         files[page.url] = render_page(
-            templates, "chapter.html", book=book, page=page, previous=previous, next=following, runtime_config=config
+            templates,
+            "chapter.html",
+            book=book,
+            page=page,
+            previous=previous,
+            next=following,
+            runtime_config=config,
+            csp=csp,
         )
     files |= static_files(static)
     if any(page.has_labs for page in ordered):
         files |= runtime.files
     return Site(files=dict(sorted(files.items())))
+
+
+def inline_script(code: bytes, name: str) -> str:
+    """``code`` as the text of an inline <script>; refuse what would end the element early."""
+    text = code.decode("utf-8")
+    lowered = text.lower()
+    if "</script" in lowered or "<!--" in lowered:
+        raise BuildError([f"{name}: contains '</script' or '<!--' and cannot be inlined in the single-file page"])
+    return text
+
+
+def assemble_single_file(
+    pages: Pages, runtime: Runtime, book: Book, templates: jinja2.Environment, static: Path
+) -> bytes:
+    """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
+
+    ``pages`` must be rendered with in-page chapter links (``#slug``). The loader
+    finds the runtime's scripts already run, so it loads nothing.
+    """
+    css = (static / "kvpage.css").read_text(encoding="utf-8")
+    scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
+    scripts.append(inline_script((static / "kvpage.js").read_bytes(), "static/kvpage.js"))
+    return render_page(
+        templates,
+        "single.html",
+        book=book,
+        pages=pages.pages,
+        css=css,
+        scripts=scripts,
+        runtime_config=runtime_config(runtime, []),
+        csp=policy(inline_scripts=scripts, inline_styles=[css]),
+    )

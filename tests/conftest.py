@@ -19,6 +19,7 @@ import build  # noqa: E402  (the project's build.py, not PyPI's "build")
 class Built:
     site: Path
     zip: Path
+    single: Path
     files: dict[str, bytes]
 
 
@@ -26,6 +27,11 @@ class Built:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     """The real chapter built by the real pipeline, once per session."""
     out = tmp_path_factory.mktemp("build")
-    options = build.Options(out=out / "site", dist=out / "dist")
+    options = build.Options(out=out / "site", dist=out / "dist", single_file=True)
     site = build.build(options)
-    yield Built(site=options.out, zip=options.dist / f"{build.ZIP_TOP}.zip", files=site.files)
+    yield Built(
+        site=options.out,
+        zip=options.dist / f"{build.ZIP_TOP}.zip",
+        single=options.dist / build.SINGLE_FILE,
+        files=site.files,
+    )

@@ -10,12 +10,8 @@
 
 (() => {
   const config = JSON.parse(document.getElementById("kvpage-runtime").textContent);
-  const assets = new Map();
-  globalThis.kvpageAssets = {
-    define(name, type, base64) {
-      assets.set(name, { type, base64 });
-    },
-  };
+  // Filled by the runtime's asset scripts: name -> {type, base64}.
+  const assets = (globalThis.kvpageAssets ??= new Map());
 
   const labs = [...document.querySelectorAll("section.lab[data-lab]")];
 
@@ -55,6 +51,7 @@
       say(`Loading Python: file ${index + 1} of ${scripts.length}…`);
       await loadScript(src);
     }
+    performance.mark("kvpage:scripts-loaded");
     say("Starting Python…");
     const indexURL = new URL(config.indexURL, document.baseURI).href;
     const blobs = new Map();
@@ -62,6 +59,7 @@
       blobs.set(new URL(name, indexURL).href, URL.createObjectURL(new Blob([decodeBase64(base64)], { type })));
     }
     assets.clear();
+    performance.mark("kvpage:assets-decoded");
     const realFetch = globalThis.fetch;
     globalThis.fetch = (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
@@ -183,7 +181,10 @@
       pending = null;
       const reply = call("next-request", "compare", { request1: boxes[0].value, request2: boxes[1].value });
       if (!reply.ok) {
+        // No stale numbers next to a refused input: blank them until the input is usable.
         showError(section, reply.error);
+        for (const output of section.querySelectorAll("[data-field]")) output.textContent = "—";
+        for (const list of section.querySelectorAll("[data-chips]")) list.replaceChildren();
         return;
       }
       showError(section, "");
@@ -204,6 +205,7 @@
 
   startPython().then(
     (pyodide) => {
+      performance.mark("kvpage:python-started");
       const call = makeBridge(pyodide);
       for (const section of labs) controllers[section.dataset.lab](section, call);
       for (const element of document.querySelectorAll("section.lab [data-control], section.lab [data-action]")) {
@@ -211,6 +213,7 @@
       }
       say("Live: these numbers are computed by kvpage's Python model, running in your browser.");
       document.documentElement.dataset.python = "ready";
+      performance.mark("kvpage:labs-live");
     },
     (error) => {
       say(`The labs could not start (${error.message}); the numbers shown were computed when this page was built.`);

@@ -82,14 +82,24 @@ def unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return top
 
 
-@pytest.fixture(params=["http", "file"])
-def site_url(request: pytest.FixtureRequest) -> str:
-    """Base URL of the site: served over http, or the unzipped copy opened from disk."""
+@dataclass(frozen=True)
+class Where:
+    """How the chapter is opened: its URL, and what counts as inside the site."""
+
+    chapter: str
+    origin: str
+
+
+@pytest.fixture(params=["http", "file", "single-file"])
+def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
+    """The chapter served over http, opened from the unzipped zip, or the single-file book."""
     if request.param == "http":
         server: Server = request.getfixturevalue("http_site")
-        return server.base
-    top: Path = request.getfixturevalue("unzipped_site")
-    return top.as_uri() + "/"
+        return Where(server.base + "cache.html", server.base)
+    if request.param == "file":
+        top: Path = request.getfixturevalue("unzipped_site")
+        return Where((top / "cache.html").as_uri(), top.as_uri() + "/")
+    return Where(built.single.as_uri(), built.single.as_uri())
 
 
 @dataclass
@@ -114,14 +124,25 @@ class Audit:
             self.problems.append(f"console error: {message.text}")
 
 
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI}`);
+});
+"""
+
+
 @pytest.fixture
-def audited(page: Page, site_url: str) -> Iterator[tuple[Page, str]]:
-    """``page`` with the network audit attached, and the site's base URL."""
-    audit = Audit(origin=site_url)
+def audited(page: Page, site_url: Where) -> Iterator[tuple[Page, str]]:
+    """``page`` with the network and CSP audit attached, and the chapter's URL."""
+    audit = Audit(origin=site_url.origin)
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
     page.on("request", audit.on_request)
     page.on("requestfailed", audit.on_failed)
     page.on("console", audit.on_console)
     page.on("pageerror", lambda error: audit.problems.append(f"page error: {error}"))
-    yield page, site_url
+    yield page, site_url.chapter
     assert audit.requests, "the page made no requests at all: was it opened?"
+    if page.url.startswith(("http", "file")):
+        audit.problems.extend(page.evaluate("window.__cspViolations || []"))
     assert not audit.problems, "\n".join(audit.problems)

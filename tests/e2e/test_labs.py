@@ -1,4 +1,8 @@
-"""The chapter's "Try this", performed in Chromium by role and label, over http and from disk."""
+"""The chapter's "Try this", performed in Chromium by role and label.
+
+Each test runs three ways (see ``site_url``): served over http, opened from the
+unzipped zip with file://, and as the single-file book.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +18,16 @@ NEXT = "Lab · the next request"
 REQUEST_2 = "You are a precise assistant. Answer briefly User: 3+3?"
 
 
-def open_chapter(page: Page, base: str) -> tuple[Locator, Locator]:
-    page.goto(base + "cache.html")
+def open_chapter(page: Page, url: str) -> tuple[Locator, Locator]:
+    page.goto(url)
     decode = page.get_by_role("region", name=DECODE)
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
     return decode, page.get_by_role("region", name=NEXT)
 
 
 def test_try_this_decode(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+    page, url = audited
+    decode, _ = open_chapter(page, url)
     expect(decode.get_by_text("cache cold")).to_be_visible()
     expect(decode.get_by_label("If every step recomputed")).to_have_text("256")
 
@@ -46,8 +50,8 @@ def test_try_this_decode(audited: tuple[Page, str]) -> None:
 
 
 def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+    page, url = audited
+    decode, _ = open_chapter(page, url)
     step = decode.get_by_role("button", name="Step")
     step.click()
     expect(decode.get_by_label("This step")).to_have_text("256")
@@ -59,8 +63,8 @@ def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
 
 
 def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+    page, url = audited
+    decode, _ = open_chapter(page, url)
     decode.get_by_role("button", name="Step").click()
     expect(decode.get_by_label("Paid so far")).to_have_text("256")
     decode.get_by_label("Prefix length").fill("20")
@@ -73,8 +77,8 @@ def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
 
 
 def test_try_this_next_request(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    _, lab = open_chapter(page, base)
+    page, url = audited
+    _, lab = open_chapter(page, url)
     shared = lab.get_by_label("Shared prefix")
     expect(shared).to_have_text("10 / 14 · hit through “:”")
     expect(lab.get_by_label("Cold prefill")).to_have_text("196")

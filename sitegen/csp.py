@@ -1,0 +1,38 @@
+"""The page's Content-Security-Policy: only its own files, plus what wasm needs.
+
+Delivered as a ``<meta>`` (a static site controls no headers, and a file://
+page has none). ``'self'`` covers the site's own scripts and styles;
+``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly without allowing
+JavaScript ``eval``; ``blob:`` is where the loader serves the runtime's binary
+files from memory. Inline code (the single-file page) is allowed by hash only.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterable
+
+
+def source_hash(code: str) -> str:
+    """The CSP source expression that allows exactly this inline script or style."""
+    digest = hashlib.sha256(code.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def policy(inline_scripts: Iterable[str] = (), inline_styles: Iterable[str] = ()) -> str:
+    """The policy for a page whose only inline code is ``inline_scripts`` and ``inline_styles``."""
+    scripts = " ".join(["'self'", "'wasm-unsafe-eval'", *map(source_hash, inline_scripts)])
+    styles = " ".join(["'self'", *map(source_hash, inline_styles)])
+    return "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {scripts}",
+            f"style-src {styles}",
+            "connect-src 'self' blob:",
+            "img-src 'self' data:",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )

@@ -1,0 +1,146 @@
+"""Hostile text typed into the request boxes is shown as text, and the numbers stay the model's.
+
+Each input goes into both boxes, one after the other. After each: no dialog
+opened, nothing but text chips appeared, no console error, the readouts equal
+what kvpage computes in CPython for the very string the box holds, and the page
+still answers the next input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from kvpage.labs.next_request import MAX_REQUEST_CHARS, compare
+from tests.e2e.conftest import PYTHON_READY_MS
+
+pytestmark = pytest.mark.e2e
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "<svg onload=alert(1)>",
+    "<iframe src=javascript:alert(1)></iframe>",
+    '"><script>alert(1)</script>',
+    "'><img src=x onerror=alert(1)>",
+    "</textarea><script>alert(1)</script>",
+    "</output><b>bold</b>",
+    "<!-- a comment --> <![CDATA[x]]>",
+    "javascript:alert(1)",
+    '<a href="javascript:alert(1)">x</a>',
+    "{{7*7}} ${7*7} #{7*7}",
+    "&lt;b&gt;escaped&lt;/b&gt; &amp; &#60;",
+    '{"lab": "decode", "action": "start"}',
+    "\\u003cscript\\u003e",
+    "\x00NUL in the middle\x00",
+    "control \x01\x02\x07\x08\x1b[31m red \x7f",
+    "\u202eRTL override: txet sdrawkcab",
+    "\u200f\u200e\u2066isolates\u2069",
+    "emoji 👩‍👩‍👧‍👦 🏳️‍🌈 😀",
+    "combining e\u0301\u0301\u0301 Z̷̛͇a̸l̵g̶o",
+    "漢字とかな、한국어",
+    "   ",
+    "\n\n\t\n",
+    "",
+    "You are a precise assistant.\u00a0Answer briefly User: 2+2?",
+    "You are a precise assistant. Answer briefly User: 2+2?\r\nsecond line",
+    "a" * MAX_REQUEST_CHARS,
+    "word " * 400,
+    "🙂" * 500,
+    "<" * 1000,
+    "%00%3Cscript%3E",
+    "__proto__ constructor prototype",
+]
+
+LONE_SURROGATES = ["\ud800", "high \ud83d alone", "low \ude00 alone"]
+
+BOX_TEXT = "boxes => boxes.map(box => JSON.stringify(box.value))"
+SPELLED = """
+const lab = document.querySelector("section[data-lab=next-request]");
+const spelled = () => [1, 2].every((n) =>
+    [...lab.querySelector(`[data-chips=tokens${n}]`).children].map((chip) => chip.textContent).join("")
+    === lab.querySelector(`[data-control=request${n}]`).value);
+const started = performance.now();
+const poll = () => spelled() ? resolve(true)
+    : performance.now() - started > timeout ? reject(new Error("chips never spelled the requests"))
+    : requestAnimationFrame(poll);
+poll();
+"""
+
+COUNT_ACTIVE = """() => document.querySelectorAll(
+    'script:not([src]):not([type]), img, iframe, object, embed, svg, a[href^="javascript"], b, [onerror], [onload]'
+).length"""
+
+
+def readouts(lab: Locator) -> dict[str, str]:
+    return {
+        "shared": lab.get_by_label("Shared prefix").inner_text(),
+        "cold": lab.get_by_label("Cold prefill").inner_text(),
+        "cached": lab.get_by_label("With prefix cache").inner_text(),
+    }
+
+
+def set_value(box: Locator, text: str) -> None:
+    """Put ``text`` in the box as typing would, lone surrogates included (they cannot cross CDP as UTF-8)."""
+    box.evaluate(
+        "(box, text) => { box.value = JSON.parse(text); box.dispatchEvent(new Event('input', {bubbles: true})); }",
+        json.dumps(text),
+    )
+
+
+def expected(page: Page, lab: Locator) -> dict[str, Any]:
+    values = lab.locator("textarea").evaluate_all(BOX_TEXT)
+    request1, request2 = (json.loads(value) for value in values)
+    view = compare({"request1": request1, "request2": request2})
+    text = view["text"]
+    assert isinstance(text, dict)
+    return {"shared": text["shared"], "cold": text["cold"], "cached": text["cached"]}
+
+
+@pytest.fixture
+def lab(audited: tuple[Page, str]) -> Locator:
+    page, url = audited
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(url)
+    lab = page.get_by_role("region", name="Lab · the next request")
+    expect(lab.get_by_label("Request 2", exact=True)).to_be_enabled(timeout=PYTHON_READY_MS)
+    yield lab
+    assert dialogs == []
+
+
+@pytest.mark.parametrize("box_name", ["Request 1", "Request 2"])
+def test_hostile_inputs_are_text(lab: Locator, box_name: str) -> None:
+    page = lab.page
+    box = lab.get_by_label(box_name, exact=True)
+    active = page.evaluate(COUNT_ACTIVE)
+    for text in [*HOSTILE, *LONE_SURROGATES]:
+        set_value(box, text)
+        # The lab updates after a short debounce; it is done when the chips spell both boxes.
+        # If chips rendered markup (innerHTML), they would never spell the text: this times out.
+        lab.locator("[data-chips]").first.evaluate(
+            f"(_, timeout) => new Promise((resolve, reject) => {{{SPELLED}}})", 5000
+        )
+        want = expected(page, lab)
+        assert readouts(lab) == want, repr(text)
+        assert page.evaluate(COUNT_ACTIVE) == active, f"elements injected by {text!r}"
+        chips = lab.locator("[data-chips] li")
+        assert chips.evaluate_all("items => items.every(item => item.childNodes.length <= 1 && !item.children.length)")
+    set_value(box, "You are a precise assistant. Answer briefly User: 2+2?")
+    expect(lab.get_by_label("Cold prefill")).to_have_text("196")
+
+
+def test_overlong_input_is_capped_with_a_message(lab: Locator) -> None:
+    box = lab.get_by_label("Request 2", exact=True)
+    set_value(box, "x" * 100_000)
+    expect(lab.get_by_role("alert")).to_have_text(
+        f"Request 2 is 100,000 characters; the lab takes at most {MAX_REQUEST_CHARS:,}"
+    )
+    expect(lab.get_by_label("Cold prefill")).to_have_text("—")
+    expect(lab.get_by_text(f"up to {MAX_REQUEST_CHARS:,} characters")).to_be_visible()
+    set_value(box, "You are a precise assistant. Answer briefly User: 3+3?")
+    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    expect(lab.get_by_role("alert")).to_be_hidden()

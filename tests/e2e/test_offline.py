@@ -1,0 +1,52 @@
+"""The unzipped book, opened by path with networking disabled, and the page's CSP."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.conftest import PYTHON_READY_MS, Server
+
+pytestmark = pytest.mark.e2e
+
+
+def test_unzipped_index_opens_the_book_offline(browser: Browser, unzipped_site: Path) -> None:
+    context = browser.new_context(offline=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
+    page.goto((unzipped_site / "index.html").as_uri())
+    page.get_by_role("link", name=re.compile("Cache")).click()
+
+    decode = page.get_by_role("region", name="Lab · prefill once, then decode")
+    expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
+    decode.get_by_role("button", name="Generate").click()
+    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+
+    lab = page.get_by_role("region", name="Lab · the next request")
+    lab.get_by_label("Request 2", exact=True).fill("You are a precise assistant. Answer briefly User: 4+4?")
+    expect(lab.get_by_label("Shared prefix")).to_have_text("10 / 14 · hit through “:”")
+    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    assert errors == []
+    context.close()
+
+
+def test_csp_refuses_code_the_site_did_not_ship(browser: Browser, http_site: Server) -> None:
+    """A positive control for the audit: the policy is really enforced."""
+    page = browser.new_page()
+    page.goto(http_site.base + "cache.html")
+    violated = page.evaluate(
+        """() => new Promise((resolve) => {
+            document.addEventListener("securitypolicyviolation", (e) => resolve(e.violatedDirective));
+            const script = document.createElement("script");
+            script.textContent = "window.injected = true";
+            document.body.append(script);
+        })"""
+    )
+    assert violated.startswith("script-src")
+    assert page.evaluate("window.injected === undefined")
+    page.close()

@@ -1,0 +1,48 @@
+"""When Python cannot start, the chapter still reads, with the build-time numbers and a reason."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import PYTHON_READY_MS, Server
+
+pytestmark = pytest.mark.e2e
+
+DECODE = "Lab · prefill once, then decode"
+NEXT = "Lab · the next request"
+
+
+def assert_prerendered_and_disabled(page: Page, reason: str) -> None:
+    decode = page.get_by_role("region", name=DECODE)
+    lab = page.get_by_role("region", name=NEXT)
+    expect(decode.get_by_text(re.compile(rf"The labs could not start \({re.escape(reason)}"))).to_be_visible(
+        timeout=PYTHON_READY_MS
+    )
+    expect(lab.get_by_text(re.compile(r"The labs could not start"))).to_be_visible()
+    expect(decode.get_by_label("If every step recomputed")).to_have_text("256")
+    expect(lab.get_by_label("Shared prefix")).to_have_text("10 / 14 · hit through “:”")
+    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    for name in ("Generate", "Step", "Reset"):
+        expect(decode.get_by_role("button", name=name)).to_be_disabled()
+    expect(decode.get_by_label("Prefix length")).to_be_disabled()
+    expect(lab.get_by_label("Request 2", exact=True)).to_be_disabled()
+    expect(page.get_by_text("Keep this:")).to_be_visible()
+
+
+def test_without_webassembly(browser: Browser, http_site: Server) -> None:
+    page = browser.new_page()
+    page.add_init_script("delete globalThis.WebAssembly")
+    page.goto(http_site.base + "cache.html")
+    assert_prerendered_and_disabled(page, "this browser does not support WebAssembly")
+    page.close()
+
+
+def test_when_the_runtime_cannot_be_loaded(browser: Browser, http_site: Server) -> None:
+    page = browser.new_page()
+    page.route("**/pyodide.asm.wasm.js", lambda route: route.abort())
+    page.goto(http_site.base + "cache.html")
+    assert_prerendered_and_disabled(page, "could not load pyodide/pyodide.asm.wasm.js")
+    page.close()
