@@ -1,0 +1,95 @@
+"""Two builds of the same sources write byte-identical ``site/`` and zip.
+
+The two builds differ in everything that must not matter, so that whatever leaks into the output
+shows up as a difference: they run in separate processes with different hash seeds (set order),
+from two folders (absolute paths) whose files have different times (the second is a fresh copy),
+in time zones 26 hours apart (a local build date or time), one after the other (the clock).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import build
+from sitegen.output import ZIP_DATE
+from tests.conftest import ROOT
+
+SOURCES = ("build.py", "pyproject.toml", ".gitignore", "content", "kvpage", "sitegen", "site_template")
+"""What a build reads from the project; node_modules is linked, not copied."""
+
+
+@dataclass(frozen=True)
+class Output:
+    files: dict[str, bytes]
+    zip: bytes
+
+
+def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str) -> Output:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": tz}
+    command = [sys.executable, str(root / "build.py"), "--out", str(out / "site"), "--dist", str(out / "dist")]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    site = out / "site"
+    files = {path.relative_to(site).as_posix(): path.read_bytes() for path in site.rglob("*") if path.is_file()}
+    return Output(files=files, zip=(out / "dist" / f"{build.ZIP_TOP}.zip").read_bytes())
+
+
+def fresh_copy(target: Path) -> Path:
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+            shutil.copytree(source, target / name, ignore=ignore, copy_function=shutil.copy)
+        else:
+            shutil.copy(source, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    return target
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Output, Output]:
+    first = build_in_subprocess(ROOT, tmp_path_factory.mktemp("first"), "1", "Pacific/Kiritimati")
+    copy = fresh_copy(tmp_path_factory.mktemp("project"))
+    second = build_in_subprocess(copy, tmp_path_factory.mktemp("second"), "2", "Etc/GMT+12")
+    return first, second
+
+
+def test_two_builds_write_the_same_site_byte_for_byte(two_builds: tuple[Output, Output]) -> None:
+    first, second = two_builds
+    assert "cache.html" in first.files
+    assert sorted(first.files) == sorted(second.files)
+    differing = [name for name in sorted(first.files) if first.files[name] != second.files[name]]
+    assert differing == []
+
+
+def test_two_builds_write_the_same_zip(two_builds: tuple[Output, Output]) -> None:
+    first, second = two_builds
+    assert len(first.zip) > 0
+    assert first.zip == second.zip
+
+
+def test_the_zip_holds_the_site_sorted_and_undated(two_builds: tuple[Output, Output]) -> None:
+    first, _ = two_builds
+    with zipfile.ZipFile(io.BytesIO(first.zip)) as archive:
+        infos = archive.infolist()
+        assert [info.filename for info in infos] == sorted(f"{build.ZIP_TOP}/{name}" for name in first.files)
+        assert {info.date_time for info in infos} == {ZIP_DATE}
+        for info in infos:
+            assert archive.read(info) == first.files[info.filename.removeprefix(f"{build.ZIP_TOP}/")]
+
+
+def test_the_wheel_is_undated(two_builds: tuple[Output, Output]) -> None:
+    first, _ = two_builds
+    wheels = [name for name in first.files if name.endswith(".whl")]
+    assert len(wheels) == 1
+    with zipfile.ZipFile(io.BytesIO(first.files[wheels[0]])) as wheel:
+        assert {info.date_time for info in wheel.infolist()} == {ZIP_DATE}
