@@ -2,9 +2,11 @@
 """Build the kvpage site: ``python build.py`` writes ``site/`` and ``dist/kvpage-site.zip``.
 
 The pipeline reads top to bottom as stages, each taking and returning a typed
-value: source (chapters read) → runtime (Pyodide checked, wheel built) → pages
-(Markdown rendered) → site (every file in memory) → files (written atomically).
-Nothing touches ``site/`` or ``dist/`` until every stage has succeeded.
+value: source (book and chapters read) → pages (Markdown rendered, links
+checked) → runtime (Pyodide checked, wheel built; only if a page has a lab) →
+site (every file in memory) → files (written atomically). Content errors of the
+first two stages are collected across the whole book and reported together;
+nothing touches ``site/`` or ``dist/`` until every stage has succeeded.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.errors import BuildError
-from sitegen.output import write_file, write_site, zip_bytes
-from sitegen.pages import in_page_url, render_pages
+from sitegen.errors import BuildError, ContentError, sorted_unique
+from sitegen.output import publish, zip_bytes
+from sitegen.pages import render_pages
 from sitegen.runtime import load_runtime
-from sitegen.site import Site, assemble_single_file, assemble_site, load_book
-from sitegen.source import load_source
+from sitegen.site import Site, assemble_single_file, assemble_site, static_names
+from sitegen.source import load_book, load_source
 from sitegen.templates import make_templates
 
 ROOT = Path(__file__).resolve().parent
@@ -33,33 +35,36 @@ class Options:
     """Where to read from and write to, and how strict to be."""
 
     root: Path = ROOT
+    """The project: the kvpage package and node_modules/ (the in-browser runtime)."""
+    content: Path = ROOT / "content"
+    """The book: book.toml and the chapters; messages name files relative to its parent."""
+    templates: Path = ROOT / "site_template"
     out: Path = ROOT / "site"
     dist: Path = ROOT / "dist"
     strict: bool = False
     single_file: bool = False
+    """Also write dist/kvpage.html: the whole book in one file."""
 
 
 def build(options: Options) -> Site:
     """Run every stage; raise BuildError (and write nothing) if any fails."""
-    root = options.root
-    source = load_source(root, root / "content")
-    book = load_book(root / "content" / "book.toml", "content/book.toml")
-    templates = make_templates(root / "site_template")
-    pages = render_pages(source, templates)
-    if options.strict and pages.warnings:
-        raise BuildError(pages.warnings)
-    runtime = load_runtime(root)
-    site = assemble_site(pages, runtime, book, templates, root / "site_template" / "static")
-    archive = zip_bytes(site, ZIP_TOP)
-    single = None
+    book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
+    source = load_source(options.content)
+    templates = make_templates(options.templates)
+    pages = render_pages(source, templates, frozenset(static_names(templates.folder / "static")))
+    errors: list[ContentError] = [*book_errors, *source.errors, *pages.errors]
+    warnings = pages.warnings
+    if options.strict:
+        errors, warnings = [*errors, *warnings], ()
+    if errors or book is None:
+        raise BuildError(sorted_unique(errors), warnings)
+    runtime = load_runtime(options.root) if pages.has_labs else None
+    site = assemble_site(pages, runtime, book, templates)
+    files = {options.dist / f"{ZIP_TOP}.zip": zip_bytes(site, ZIP_TOP)}
     if options.single_file:
-        in_page = render_pages(source, templates, url_of=in_page_url)
-        single = assemble_single_file(in_page, runtime, book, templates, root / "site_template" / "static")
-    write_site(site, options.out)
-    write_file(archive, options.dist / f"{ZIP_TOP}.zip")
-    if single is not None:
-        write_file(single, options.dist / SINGLE_FILE)
-    for warning in pages.warnings:
+        files[options.dist / SINGLE_FILE] = assemble_single_file(pages, runtime, book, templates)
+    publish(site, options.out, files)
+    for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return site
 
@@ -69,6 +74,12 @@ def parse_args(argv: list[str]) -> Options:
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="folder of the built site (default: site/)")
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="folder of the zip (default: dist/)")
     parser.add_argument(
+        "--content",
+        type=Path,
+        default=ROOT / "content",
+        help="folder of the book to build (default: content/; e.g. a broken book under tests/invalid/)",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="treat warnings (e.g. links to missing chapters) as errors"
     )
     parser.add_argument(
@@ -77,7 +88,13 @@ def parse_args(argv: list[str]) -> Options:
         help=f"also write dist/{SINGLE_FILE}: the whole book in one HTML file that opens anywhere",
     )
     args = parser.parse_args(argv)
-    return Options(out=args.out.resolve(), dist=args.dist.resolve(), strict=args.strict, single_file=args.single_file)
+    return Options(
+        content=args.content.resolve(),
+        out=args.out.resolve(),
+        dist=args.dist.resolve(),
+        strict=args.strict,
+        single_file=args.single_file,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         site = build(options)
     except BuildError as error:
+        for warning in error.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
         for problem in error.errors:
             print(f"error: {problem}", file=sys.stderr)
         print(f"build failed: {len(error.errors)} error(s); nothing was written", file=sys.stderr)

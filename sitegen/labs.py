@@ -8,6 +8,7 @@ template of its controls, and how to compute its initial view with the model.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,6 +18,11 @@ from kvpage.jsonvalue import JSONObject
 from kvpage.labs import decode, next_request
 
 Value = int | str
+INTEGER = re.compile(r"-?[0-9]+")
+SHLEX_MESSAGES = {
+    "No closing quotation": "a quote is not closed",
+    "No escaped character": "it ends with a lone backslash",
+}
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,7 @@ def whole_number(allowed: range, name: str) -> Callable[[str], Value]:
     """A reader for an integer parameter in ``allowed``; its errors read like sentences."""
 
     def read(text: str) -> Value:
-        if not text.lstrip("-").isdigit():
+        if not INTEGER.fullmatch(text):
             raise ValueError(f"{name} must be a whole number, not {text!r}")
         value = int(text)
         if value not in allowed:
@@ -81,6 +87,7 @@ class LabUse:
 def parse_params(kind: LabKind, words: list[str]) -> tuple[dict[str, Value], list[str]]:
     """Read ``key=value`` words for ``kind``; unknown, repeated or bad ones are errors."""
     values: dict[str, Value] = {}
+    given: set[str] = set()
     errors: list[str] = []
     for word in words:
         key, equals, text = word.partition("=")
@@ -89,15 +96,16 @@ def parse_params(kind: LabKind, words: list[str]) -> tuple[dict[str, Value], lis
         elif key not in kind.params:
             expected = ", ".join(sorted(kind.params)) or "none"
             errors.append(f"lab {kind.name!r} has no parameter {key!r}; expected {expected}")
-        elif key in values:
+        elif key in given:
             errors.append(f"lab parameter {key!r} is given twice")
         else:
+            given.add(key)
             try:
                 values[key] = kind.params[key].read(text)
             except ValueError as error:
                 errors.append(str(error))
     for key, param in kind.params.items():
-        if key not in values:
+        if key not in given:
             if param.default is None:
                 errors.append(f"lab {kind.name!r} needs parameter {key!r}")
             else:
@@ -106,8 +114,14 @@ def parse_params(kind: LabKind, words: list[str]) -> tuple[dict[str, Value], lis
 
 
 def split_info(info: str) -> list[str]:
-    """The words of a container's info string, quotes honoured (raises ValueError)."""
-    return shlex.split(info, posix=True)
+    """The words of a container's info string, quotes honoured.
+
+    Raises ValueError with a message for authors (shlex's own is terse).
+    """
+    try:
+        return shlex.split(info, posix=True)
+    except ValueError as error:
+        raise ValueError(SHLEX_MESSAGES.get(str(error), str(error))) from None
 
 
 DECODE = LabKind(

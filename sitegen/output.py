@@ -1,8 +1,10 @@
-"""Stage 4, files: put the in-memory site on disk atomically.
+"""Stage 4, files: put the in-memory site and its zip on disk atomically.
 
-The new site is written next to the old one and swapped in with renames, so a
-reader (or ``serve``) never sees half a site, and a failed build leaves the
-previous ``site/`` exactly as it was.
+Both are first written in full next to their targets (a hidden sibling folder
+and a hidden sibling file); only when both are complete are they swapped in
+with renames. A reader (or ``serve``) never sees half a site, and a build that
+fails, even while writing, leaves the previous ``site/`` and zip exactly as they
+were, with no temporary files left behind.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import io
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from sitegen.site import Site
@@ -23,22 +26,74 @@ def write_tree(files: dict[str, bytes], folder: Path) -> None:
         target.write_bytes(data)
 
 
-def write_site(site: Site, out: Path) -> None:
-    """Replace ``out`` with ``site``, via a sibling temporary folder."""
+def stage_folder(files: dict[str, bytes], out: Path) -> Path:
+    """``files`` written into a new hidden sibling of ``out`` (removed again on failure)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
-    fresh.chmod(0o755)
     try:
-        write_tree(site.files, fresh)
+        fresh.chmod(0o755)
+        write_tree(files, fresh)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
+    return fresh
+
+
+def stage_file(data: bytes, target: Path) -> Path:
+    """``data`` written into a new hidden sibling of ``target`` (removed again on failure)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False) as handle:
+        staged = Path(handle.name)
+        try:
+            handle.write(data)
+        except BaseException:
+            handle.close()
+            staged.unlink(missing_ok=True)
+            raise
+    staged.chmod(0o644)
+    return staged
+
+
+def swap_folder(fresh: Path, out: Path) -> None:
+    """Put ``fresh`` where ``out`` is: two renames, the old folder back if the second fails."""
     old = out.with_name(f".{out.name}-old")
     shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
+    had_old = out.exists()
+    if had_old:
         out.rename(old)
-    fresh.rename(out)
+    try:
+        fresh.rename(out)
+    except BaseException:
+        if had_old:
+            old.rename(out)
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+def publish(site: Site, out: Path, files: Mapping[Path, bytes]) -> None:
+    """Replace the folder ``out`` with ``site`` and each of ``files`` (the zip, the single file).
+
+    Everything is staged beside its target first; only then are they swapped in.
+    """
+    fresh = stage_folder(site.files, out)
+    staged: dict[Path, Path] = {}
+    try:
+        for target, data in files.items():
+            staged[target] = stage_file(data, target)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        for path in staged.values():
+            path.unlink(missing_ok=True)
+        raise
+    try:
+        swap_folder(fresh, out)
+    except BaseException:
+        for path in staged.values():
+            path.unlink(missing_ok=True)
+        raise
+    for target, path in staged.items():
+        path.replace(target)
 
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -54,12 +109,3 @@ def zip_bytes(site: Site, top: str) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return buffer.getvalue()
-
-
-def write_file(data: bytes, target: Path) -> None:
-    """Write ``target`` via a temporary sibling and a rename: never half a file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False) as handle:
-        handle.write(data)
-    Path(handle.name).chmod(0o644)
-    Path(handle.name).replace(target)

@@ -1,29 +1,38 @@
 """Stage 2, pages: every chapter's Markdown rendered to an HTML fragment.
 
-All chapters are rendered before anything is reported, so one run lists every
-error in the book; warnings (such as a link to a chapter not written yet) are
-kept on the result for the caller to print or, with ``--strict``, to refuse.
+Every chapter is parsed first, so that links can be checked against the
+headings of the whole book; then each is checked and rendered. Nothing is
+raised here: the errors of every chapter are kept on the result, so one run
+lists every error in the book. Warnings (such as a link to a chapter not
+written yet) are kept too, for the caller to print or, with ``--strict``, to
+refuse.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import MutableMapping
+from dataclasses import dataclass, replace
+from typing import Any
 
-import jinja2
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from sitegen.errors import BuildError, ContentError
+from sitegen.errors import ContentError
 from sitegen.labs import LAB_KINDS, LabUse
+from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.callouts import callouts_plugin
 from sitegen.plugins.chapter_links import chapter_links_plugin
-from sitegen.plugins.env import new_env
+from sitegen.plugins.containers import unknown_containers_plugin
+from sitegen.plugins.env import new_env, record
 from sitegen.plugins.labs import labs_plugin
+from sitegen.plugins.lines import link_lines_plugin
 from sitegen.source import ChapterSource, Source
+from sitegen.templates import TemplateFailed, Templates
 
 CALLOUTS = ("english", "try", "keep")
+INDEX = "index.html"
 
 
 @dataclass(frozen=True)
@@ -42,10 +51,16 @@ class Page:
 
 @dataclass(frozen=True)
 class Pages:
-    """Every chapter of the book in order, with the warnings rendering raised."""
+    """Every chapter of the book in order, with the errors and warnings rendering raised."""
 
     pages: tuple[Page, ...]
-    warnings: tuple[ContentError, ...]
+    errors: tuple[ContentError, ...] = ()
+    warnings: tuple[ContentError, ...] = ()
+
+    @property
+    def has_labs(self) -> bool:
+        """Whether any page needs the in-browser runtime."""
+        return any(page.has_labs for page in self.pages)
 
 
 def page_url(chapter: ChapterSource) -> str:
@@ -53,43 +68,74 @@ def page_url(chapter: ChapterSource) -> str:
     return f"{chapter.meta.slug}.html"
 
 
-def make_markdown(templates: jinja2.Environment, urls: dict[str, str]) -> MarkdownIt:
+def make_markdown(templates: Templates, urls: dict[str, str]) -> MarkdownIt:
     """CommonMark plus our plugins; ``urls`` maps chapter slugs to pages."""
 
-    def widget(use: LabUse) -> str:
-        return templates.get_template(use.kind.template).render(lab=use)
+    def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
+        try:
+            return templates.render(use.kind.template, lab=use)
+        except TemplateFailed as failed:
+            error = failed.error
+            where = f"rendering lab {use.kind.name!r} in {env['path']}"
+            record(env, ContentError(error.path, error.line, f"{error.message} ({where})"))
+            return ""
 
     md = MarkdownIt("commonmark", {"typographer": False})
     md.use(front_matter_plugin)
+    md.use(link_lines_plugin)
     md.use(anchors_plugin, min_level=2, max_level=3)
     md.use(callouts_plugin, kinds=CALLOUTS)
     md.use(labs_plugin, kinds=LAB_KINDS, widget=widget)
+    md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab"))
     md.use(chapter_links_plugin, pages=urls)
     return md
 
 
-def in_page_url(chapter: ChapterSource) -> str:
-    """Where a chapter is in the single-file book: its article's anchor."""
-    return f"#{chapter.meta.slug}"
+@dataclass(frozen=True)
+class Parsed:
+    """One chapter's tokens, where its page goes, and the env holding what parsing found."""
+
+    path: str
+    url: str
+    tokens: list[Token]
+    env: dict[str, Any]
 
 
-def render_pages(
-    source: Source, templates: jinja2.Environment, url_of: Callable[[ChapterSource], str] = page_url
-) -> Pages:
-    """Render every chapter; raise BuildError listing all content errors."""
-    urls = {chapter.meta.slug: url_of(chapter) for chapter in source.chapters}
+def parse(md: MarkdownIt, path: str, url: str, text: str) -> Parsed:
+    env = new_env(path)
+    return Parsed(path, url, md.parse(text, env), env)
+
+
+def render_pages(source: Source, templates: Templates, files: frozenset[str] = frozenset()) -> Pages:
+    """Parse, check and render every chapter; ``files`` are the site's other files (links may point there).
+
+    Chapters the source stage could not list (bad front matter) are checked
+    too, against the same targets plus their own headings, but get no page.
+    """
+    urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
     md = make_markdown(templates, urls)
-    pages: list[Page] = []
+    listed = [parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters]
+    unlisted = [parse(md, item.path, item.path, item.text) for item in source.unlisted]
+    targets = Targets(
+        anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in listed},
+        sources={item.url: item.path for item in listed},
+        files=files,
+        complete=source.complete,
+    )
+    bodies: dict[str, str] = {}
+    labs: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = []
     warnings: list[ContentError] = []
-    for chapter in source.chapters:
-        env = new_env(chapter.path)
-        tokens = md.parse(chapter.text, env)
-        body = md.renderer.render(tokens, md.options, env)
-        errors.extend(env["errors"])
-        warnings.extend(env["warnings"])
-        labs = tuple(token.meta["lab"] for token in tokens if token.type == "container_lab_open" and token.meta["lab"])
-        pages.append(Page(chapter, body, labs, urls[chapter.meta.slug]))
-    if errors:
-        raise BuildError(sorted(errors))
-    return Pages(tuple(pages), tuple(warnings))
+    for item in [*listed, *unlisted]:
+        own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
+        check_links(item.tokens, item.env, item.url, own)
+        bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
+        labs[item.path] = tuple(
+            token.meta["lab"] for token in item.tokens if token.type == "container_lab_open" and token.meta["lab"]
+        )
+        errors.extend(item.env["errors"])
+        warnings.extend(item.env["warnings"])
+    pages = tuple(
+        Page(chapter, bodies[chapter.path], labs[chapter.path], urls[chapter.meta.slug]) for chapter in source.chapters
+    )
+    return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)))

@@ -7,23 +7,16 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 from __future__ import annotations
 
 import json
-import tomllib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
-
 from sitegen.csp import policy
-from sitegen.errors import BuildError
-from sitegen.pages import Page, Pages
+from sitegen.errors import BuildError, ContentError
+from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import RUNTIME_DIR, Runtime
-
-
-@dataclass(frozen=True)
-class Book:
-    """Settings of the whole book, from ``content/book.toml``."""
-
-    title: str
+from sitegen.source import Book
+from sitegen.templates import TemplateFailed, Templates
 
 
 @dataclass(frozen=True)
@@ -31,20 +24,6 @@ class Site:
     """Every file of the site: relative path → content."""
 
     files: dict[str, bytes]
-
-
-def load_book(path: Path, shown: str) -> Book:
-    """Read ``book.toml``; a missing or malformed one is a content error."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BuildError([f'{shown}: missing; it names the book (title = "...")']) from None
-    except tomllib.TOMLDecodeError as error:
-        raise BuildError([f"{shown}: {error}"]) from None
-    title = data.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise BuildError([f"{shown}: 'title' must be a non-empty string"])
-    return Book(title=title)
 
 
 def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
@@ -57,43 +36,58 @@ def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
     return json.dumps(config, sort_keys=True).replace("<", "\\u003c")
 
 
+def static_names(folder: Path) -> dict[str, Path]:
+    """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path."""
+    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    return {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+
+
 def static_files(folder: Path) -> dict[str, bytes]:
     """The template's static files, as ``static/...`` paths."""
-    return {
-        f"static/{path.relative_to(folder).as_posix()}": path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
+    return {name: path.read_bytes() for name, path in static_names(folder).items()}
 
 
-def render_page(templates: jinja2.Environment, name: str, **context: object) -> bytes:
-    try:
-        return templates.get_template(name).render(**context).encode("utf-8")
-    except jinja2.TemplateError as error:
-        raise BuildError([f"site_template/{name}: {type(error).__name__}: {error}"]) from None
+def assemble_site(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> Site:
+    """Render the index and every chapter through the templates, add static and runtime files.
 
-
-def assemble_site(pages: Pages, runtime: Runtime, book: Book, templates: jinja2.Environment, static: Path) -> Site:
-    """Render the index and every chapter through the templates, add static and runtime files."""
+    ``runtime`` is needed (and only given) when some page has a lab. Every
+    template failure is collected; one failing in many pages is reported once,
+    naming the pages.
+    """
     ordered = pages.pages
+    config = runtime_config(runtime, list(runtime.scripts)) if runtime is not None else ""
     csp = policy()
-    files: dict[str, bytes] = {"index.html": render_page(templates, "index.html", book=book, pages=ordered, csp=csp)}
-    config = runtime_config(runtime, list(runtime.scripts))
+    files: dict[str, bytes] = {}
+    failures: dict[ContentError, list[str]] = {}
+
+    def render(url: str, name: str, **context: object) -> None:
+        try:
+            files[url] = templates.render(name, **context).encode("utf-8")
+        except TemplateFailed as failed:
+            failures.setdefault(failed.error, []).append(url)
+
+    render(INDEX, "index.html", book=book, pages=ordered, csp=csp)
     for index, page in enumerate(ordered):
         previous: Page | None = ordered[index - 1] if index > 0 else None
         following: Page | None = ordered[index + 1] if index + 1 < len(ordered) else None
-        files[page.url] = render_page(
-            templates,
-            "chapter.html",
-            book=book,
-            page=page,
-            previous=previous,
-            next=following,
-            runtime_config=config,
-            csp=csp,
+        context = {
+            "book": book,
+            "page": page,
+            "previous": previous,
+            "next": following,
+            "runtime_config": config,
+            "csp": csp,
+        }
+        render(page.url, "chapter.html", **context)
+    if failures:
+        raise BuildError(
+            sorted(
+                ContentError(error.path, error.line, f"{error.message} (rendering {', '.join(urls)})")
+                for error, urls in failures.items()
+            )
         )
-    files |= static_files(static)
-    if any(page.has_labs for page in ordered):
+    files |= static_files(templates.folder / "static")
+    if runtime is not None:
         files |= runtime.files
     return Site(files=dict(sorted(files.items())))
 
@@ -107,24 +101,46 @@ def inline_script(code: bytes, name: str) -> str:
     return text
 
 
-def assemble_single_file(
-    pages: Pages, runtime: Runtime, book: Book, templates: jinja2.Environment, static: Path
-) -> bytes:
+def in_page_links(body: str, urls: set[str]) -> str:
+    """Links between chapters as links within the single page: ``cache.html#x`` → ``#x``."""
+
+    def local(match: re.Match[str]) -> str:
+        page, fragment = match.group(1), match.group(2) or ""
+        if page not in urls:
+            return match.group(0)
+        return f'href="{fragment or "#" + page.removesuffix(".html")}"'
+
+    return re.sub(r'href="([^"#/:]+\.html)(#[^"]*)?"', local, body)
+
+
+def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> bytes:
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
-    ``pages`` must be rendered with in-page chapter links (``#slug``). The loader
-    finds the runtime's scripts already run, so it loads nothing.
+    Each chapter is an ``<article id=SLUG>``; links between chapters become
+    in-page links. The loader finds the runtime's scripts already run, so it
+    loads nothing; the CSP allows exactly these inline scripts and styles by hash.
     """
+    static = templates.folder / "static"
     css = (static / "kvpage.css").read_text(encoding="utf-8")
-    scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
-    scripts.append(inline_script((static / "kvpage.js").read_bytes(), "static/kvpage.js"))
-    return render_page(
-        templates,
-        "single.html",
-        book=book,
-        pages=pages.pages,
-        css=css,
-        scripts=scripts,
-        runtime_config=runtime_config(runtime, []),
-        csp=policy(inline_scripts=scripts, inline_styles=[css]),
-    )
+    scripts: list[str] = []
+    config = ""
+    if runtime is not None:
+        scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
+        scripts.append(inline_script((static / "kvpage.js").read_bytes(), "static/kvpage.js"))
+        config = runtime_config(runtime, [])
+    urls = {page.url for page in pages.pages}
+    bodies = {page.url: in_page_links(page.body, urls) for page in pages.pages}
+    try:
+        html = templates.render(
+            "single.html",
+            book=book,
+            pages=pages.pages,
+            bodies=bodies,
+            css=css,
+            scripts=scripts,
+            runtime_config=config,
+            csp=policy(inline_scripts=scripts, inline_styles=[css]),
+        )
+    except TemplateFailed as failed:
+        raise BuildError([failed.error]) from None
+    return html.encode("utf-8")

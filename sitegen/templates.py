@@ -1,17 +1,82 @@
-"""The Jinja2 environment: strict, autoescaped, and loaded from ``site_template/``."""
+"""The Jinja2 templates: strict, autoescaped, and loaded from ``site_template/``.
+
+A template that fails (an undefined variable under ``StrictUndefined``, a
+missing include, a syntax error) is reported like a content error, at the
+template file and line where it happened: the innermost frame of Jinja's
+traceback that belongs to a template file, not the page that started it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 
 import jinja2
 
 from kvpage.labs import next_request
+from sitegen.errors import ContentError
+
+RENDER_ERRORS = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError)
+"""What a template's own expressions can raise; anything else is a bug in the build."""
 
 
-def make_templates(folder: Path) -> jinja2.Environment:
+class TemplateFailed(Exception):
+    """A template could not render; ``error`` says where and why."""
+
+    def __init__(self, error: ContentError) -> None:
+        self.error = error
+        super().__init__(str(error))
+
+
+@dataclass(frozen=True)
+class Templates:
+    """The Jinja2 environment and the folder it reads, for messages that name files."""
+
+    folder: Path
+    environment: jinja2.Environment
+
+    def render(self, name: str, **context: object) -> str:
+        """Render template ``name``; raise TemplateFailed naming the failing template line."""
+        try:
+            return self.environment.get_template(name).render(**context)
+        except RENDER_ERRORS as error:
+            raise TemplateFailed(self.problem(name, error)) from None
+
+    def shown(self, filename: str) -> str:
+        """``site_template/labs/decode.html``: a template file as messages show it."""
+        return (self.folder.name / Path(filename).resolve().relative_to(self.folder)).as_posix()
+
+    def problem(self, name: str, error: Exception) -> ContentError:
+        """Where ``error`` happened (file and line) and what it says."""
+        if isinstance(error, jinja2.TemplateSyntaxError) and error.filename:
+            return ContentError(self.shown(error.filename), error.lineno, error.message or "syntax error")
+        path, line = f"{self.folder.name}/{name}", 0
+        for filename, lineno in frames(error.__traceback__):
+            if Path(filename).resolve().is_relative_to(self.folder):
+                path, line = self.shown(filename), lineno
+        if isinstance(error, jinja2.TemplateNotFound):
+            message = f"no template {error.name!r} in {self.folder.name}/"
+        elif isinstance(error, jinja2.UndefinedError):
+            message = str(error)
+        else:
+            message = f"{type(error).__name__}: {error}"
+        return ContentError(path, line, message)
+
+
+def frames(trace: TracebackType | None) -> list[tuple[str, int]]:
+    """(file, line) of every frame of a traceback, outermost first."""
+    found: list[tuple[str, int]] = []
+    while trace is not None:
+        found.append((trace.tb_frame.f_code.co_filename, trace.tb_lineno))
+        trace = trace.tb_next
+    return found
+
+
+def make_templates(folder: Path) -> Templates:
     """Templates from ``folder``; an undefined variable is an error, never blank output."""
-    templates = jinja2.Environment(
+    folder = folder.resolve()
+    environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folder),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html"]),
@@ -19,5 +84,5 @@ def make_templates(folder: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    templates.globals["max_request_chars"] = next_request.MAX_REQUEST_CHARS
-    return templates
+    environment.globals["max_request_chars"] = next_request.MAX_REQUEST_CHARS
+    return Templates(folder, environment)

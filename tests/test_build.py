@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,36 @@ def test_strict_mode_refuses_the_missing_chapter_link(tmp_path: Path) -> None:
 def test_command_line_reports_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert build.main(["--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]) == 0
     assert "built" in capsys.readouterr().out
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every file (bytes) and folder (None) under ``folder``, hidden ones too."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() if path.is_file() else None
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+def test_failed_build_leaves_the_previous_site_and_zip_untouched(tmp_path: Path) -> None:
+    content, templates, out = tmp_path / "content", tmp_path / "site_template", tmp_path / "out"
+    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(ROOT / "site_template", templates)
+    options = build.Options(content=content, templates=templates, out=out / "site", dist=out / "dist")
+    build.build(options)
+    before = snapshot(out)
+    assert set(before) >= {"site", "site/cache.html", "dist", f"dist/{build.ZIP_TOP}.zip"}
+
+    chapter = content / "03-cache.md"
+    good = chapter.read_text(encoding="utf-8")
+    chapter.write_text(good.replace("tokens=16", "tokens=999"), encoding="utf-8")
+    with pytest.raises(build.BuildError, match=r"content/03-cache\.md:\d+: tokens .* not 999"):
+        build.build(options)
+    assert snapshot(out) == before
+
+    # A template error surfaces later, after the runtime is built: still nothing written.
+    chapter.write_text(good, encoding="utf-8")
+    page = templates / "chapter.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("<main>", "<main>{{ missing_variable }}"), "utf-8")
+    with pytest.raises(build.BuildError, match=r"site_template/chapter\.html:\d+: 'missing_variable' is undefined"):
+        build.build(options)
+    assert snapshot(out) == before

@@ -12,8 +12,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
-from mdit_py_plugins.container import container_plugin
 
+from sitegen.plugins.containers import container
 from sitegen.plugins.env import report
 
 
@@ -29,12 +29,14 @@ def callouts_plugin(md: MarkdownIt, kinds: Iterable[str]) -> None:
             env: MutableMapping[str, Any],
             kind: str = kind,
         ) -> str:
-            token = tokens[idx]
-            if token.nesting == 1:
-                extra = token.info.strip()[len(kind) :].strip()
-                if extra:
-                    report(env, token, f"callout '{kind}' takes no parameters, got {extra!r}")
-                return f'<aside class="callout callout-{kind}">\n'
-            return "</aside>\n"
+            return f'<aside class="callout callout-{kind}">\n' if tokens[idx].nesting == 1 else "</aside>\n"
 
-        container_plugin(md, kind, render=render)
+        def check(token: Token, env: MutableMapping[str, Any], kind: str = kind) -> None:
+            extra = token.info.strip()[len(kind) :].strip()
+            if extra:
+                report(env, token, f"callout '{kind}' takes no parameters, got {extra!r}")
+
+        def validate(params: str, _markup: str, kind: str = kind) -> bool:
+            return params.split()[:1] == [kind]
+
+        container(md, kind, render=render, validate=validate, on_open=check)

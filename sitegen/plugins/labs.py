@@ -19,10 +19,14 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
-from mdit_py_plugins.container import container_plugin
 
 from sitegen.labs import LabKind, LabUse, parse_params, split_info
+from sitegen.plugins.containers import container
 from sitegen.plugins.env import report
+from sitegen.plugins.lines import line_offset
+
+Widget = Callable[[LabUse, MutableMapping[str, Any]], str]
+"""Renders a lab's controls as HTML; reports its own failures in the env it is given."""
 
 FIELD = re.compile(r"\[\[([a-z0-9_]+)\]\]")
 
@@ -34,42 +38,40 @@ def _field_rule(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("lab_field", "output", 0)
         token.content = match.group(1)
+        token.meta["line_offset"] = line_offset(state, state.pos)
     state.pos = match.end()
     return True
 
 
-def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Callable[[LabUse], str]) -> None:
+def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget) -> None:
     """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML."""
 
     def resolve(state: StateCore) -> None:
         env = state.env
+        kind: LabKind | None = None
         current: LabUse | None = None
         open_token: Token | None = None
         for index, token in enumerate(state.tokens):
             if token.type == "container_lab_open":
                 open_token = token
-                current = _resolve_lab(token, state.tokens, index, kinds, env)
+                kind, current = _resolve_lab(token, state.tokens, index, kinds, env)
                 token.meta["lab"] = current
             elif token.type == "container_lab_close":
                 token.meta["lab"] = current
-                current = open_token = None
+                kind = current = open_token = None
             elif token.type == "inline" and token.children:
                 for child in token.children:
                     if child.type != "lab_field":
                         continue
-                    child.map = token.map
                     if open_token is None:
-                        report(env, token, f"[[{child.content}]] shows a lab's number and must be inside a lab")
+                        message = f"[[{child.content}]] shows a lab's number and must be inside a lab"
+                        report(env, token, message, child=child)
+                    elif kind is not None and child.content not in kind.fields:
+                        known = ", ".join(sorted(kind.fields))
+                        message = f"lab {kind.name!r} has no field {child.content!r}; fields: {known}"
+                        report(env, token, message, child=child)
                     elif current is not None:
-                        if child.content not in current.kind.fields:
-                            known = ", ".join(sorted(current.kind.fields))
-                            report(
-                                env, token, f"lab {current.kind.name!r} has no field {child.content!r}; fields: {known}"
-                            )
-                        else:
-                            child.meta["text"] = current.text[child.content]
-        if open_token is not None and not _is_closed(state.tokens, open_token):
-            report(env, open_token, "lab is not closed: add a ':::' line after it")
+                        child.meta["text"] = current.text[child.content]
 
     def render(
         self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
@@ -84,7 +86,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Callable[[
                 f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}" '
                 f'data-params="{params}" aria-labelledby="{use.heading_id}">\n'
             )
-        return widget(use) + "</section>\n"
+        return widget(use, env) + "</section>\n"
 
     def render_field(
         self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
@@ -93,25 +95,21 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Callable[[
         text = html.escape(str(token.meta.get("text", "")))
         return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
 
-    container_plugin(md, "lab", validate=lambda params, *_: params.strip().split(" ", 1)[0] == "lab", render=render)
+    container(md, "lab", validate=lambda params, _markup: params.split()[:1] == ["lab"], render=render)
     md.inline.ruler.before("link", "lab_field", _field_rule)
     md.add_render_rule("lab_field", render_field)
     md.core.ruler.push("labs", resolve)
 
 
-def _is_closed(tokens: Sequence[Token], open_token: Token) -> bool:
-    close = next((t for t in tokens[tokens.index(open_token) :] if t.type == "container_lab_close"), None)
-    return close is not None and close.markup.startswith(":::")
-
-
 def _resolve_lab(
     token: Token, tokens: Sequence[Token], index: int, kinds: Mapping[str, LabKind], env: MutableMapping[str, Any]
-) -> LabUse | None:
+) -> tuple[LabKind | None, LabUse | None]:
+    """The lab's kind (if known: its fields can be checked even when it fails) and its use."""
     try:
         words = split_info(token.info.strip())[1:]
     except ValueError as error:
         report(env, token, f"cannot read the lab line: {error}")
-        return None
+        return None, None
     name = words[0] if words else ""
     kind = kinds.get(name)
     if kind is None:
@@ -121,7 +119,7 @@ def _resolve_lab(
             token,
             f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}",
         )
-        return None
+        return None, None
     params, problems = parse_params(kind, words[1:])
     heading = tokens[index + 1] if index + 1 < len(tokens) else None
     if heading is None or heading.type != "heading_open":
@@ -129,7 +127,7 @@ def _resolve_lab(
     for problem in problems:
         report(env, token, problem)
     if problems or heading is None:
-        return None
+        return kind, None
     heading_id = str(heading.attrs.get("id") or f"lab-{name}")
     heading.attrSet("id", heading_id)
-    return LabUse(kind=kind, params=params, view=kind.initial(params), heading_id=heading_id)
+    return kind, LabUse(kind=kind, params=params, view=kind.initial(params), heading_id=heading_id)

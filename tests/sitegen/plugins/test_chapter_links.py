@@ -1,0 +1,24 @@
+"""``chapter:slug`` links: resolved to pages, or plain text with a warning at their line."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from sitegen.plugins.chapter_links import chapter_links_plugin
+from sitegen.plugins.env import new_env
+from sitegen.plugins.lines import link_lines_plugin
+
+
+def test_links_resolve_or_become_plain_text_with_a_warning() -> None:
+    md = MarkdownIt("commonmark").use(link_lines_plugin).use(chapter_links_plugin, pages={"cache": "cache.html"})
+    env = new_env("x.md")
+    text = "See [the cache](chapter:cache#prefill)\nand [the harness](chapter:harness).\n"
+    tokens = md.parse(text, env)
+    html = md.renderer.render(tokens, md.options, env)
+    assert html == '<p>See <a href="cache.html#prefill">the cache</a>\nand the harness.</p>\n'
+    assert [str(warning) for warning in env["warnings"]] == [
+        "x.md:2: chapter 'harness' is not in this book; the link renders as plain text"
+    ]
+    assert env["errors"] == []
+    links = [child for child in tokens[1].children or [] if child.type == "link_open"]
+    assert [link.meta["written"] for link in links] == ["chapter:cache#prefill"]

@@ -1,0 +1,202 @@
+"""Broken books fail with the exact messages an author sees (after Zola's ``test_sites_invalid``).
+
+Each folder under ``tests/invalid/`` is a small book with one kind of mistake:
+its own ``content/`` (``book.toml`` and a chapter or two) and, for template
+mistakes, its own ``site_template/``; the others use the real templates. Each
+build must fail with exactly the listed ``path:line: message`` lines, in order,
+and write nothing. The project root is pointed at a folder that does not
+exist, so a fixture that reached the runtime stage (Pyodide, the wheel) would
+fail differently: every mistake here is caught before it, without node_modules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import build
+from tests.conftest import ROOT
+
+INVALID = ROOT / "tests" / "invalid"
+
+EXPECTED: dict[str, list[str]] = {
+    # The source stage: book.toml and front matter.
+    "book-toml-missing": ['content/book.toml: missing; it names the book (title = "...")'],
+    "book-toml-invalid": ["content/book.toml:2: not valid TOML: Illegal character '\\n' (column 21)"],
+    "book-toml-fields": [
+        "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
+        "content/book.toml:3: unknown field 'titel'; expected title",
+    ],
+    "no-chapters": ["content: no chapters (*.md) found"],
+    "not-utf8": ["content/broken.md:8: not UTF-8 text (invalid continuation byte at byte 61)"],
+    "missing-front-matter": ["content/broken.md:1: missing front matter: the file must start with a '---' line"],
+    "front-matter-fence": ["content/broken.md:1: front matter must open with a line '---' alone, not '----'"],
+    "front-matter-unclosed": ["content/broken.md:1: front matter is not closed: add a '---' line after its last field"],
+    "front-matter-not-key-value": ["content/broken.md:4: front matter line is not 'key: value': 'title Broken'"],
+    "front-matter-unknown-field": [
+        "content/broken.md:5: unknown front matter field 'author'; expected number, part, title, slug"
+    ],
+    "front-matter-repeated-field": ["content/broken.md:6: front matter field 'title' is given twice (first on line 4)"],
+    "front-matter-missing-field": [
+        "content/broken.md:1: front matter is missing 'part'",
+        "content/broken.md:1: front matter is missing 'slug'",
+    ],
+    "front-matter-number": ["content/broken.md:2: front matter 'number' must be a whole number, not 'three'"],
+    "front-matter-slug": [
+        "content/broken.md:5: front matter 'slug' must be lowercase letters, digits and dashes, not 'Broken Chapter'"
+    ],
+    "front-matter-empty": [
+        "content/broken.md:3: front matter 'part' is empty",
+        "content/broken.md:4: front matter 'title' is empty",
+    ],
+    "reserved-slug": [
+        "content/broken.md:5: front matter 'slug' cannot be 'index': index.html is the book's list of chapters"
+    ],
+    "duplicate-slug": ["content/02-second.md:5: slug 'broken' is already used by content/01-first.md:5"],
+    # The pages stage: labs.
+    "unknown-lab": ["content/broken.md:8: unknown lab 'decoder'; known labs: decode, next-request"],
+    "lab-without-name": ["content/broken.md:8: a lab needs a name; known labs: decode, next-request"],
+    "lab-param-not-key-value": [
+        "content/broken.md:8: lab parameter '16' is not key=value",
+        "content/broken.md:8: lab parameter 'prompt' is not key=value",
+    ],
+    "lab-param-unknown": ["content/broken.md:8: lab 'decode' has no parameter 'steps'; expected prompt, tokens"],
+    "lab-param-repeated": ["content/broken.md:8: lab parameter 'prompt' is given twice"],
+    "lab-param-not-integer": ["content/broken.md:8: tokens (Tokens to generate) must be a whole number, not 'many'"],
+    "lab-param-out-of-range": [
+        "content/broken.md:8: prompt (Prefix length) must be between 1 and 128, not 0",
+        "content/broken.md:8: tokens (Tokens to generate) must be between 1 and 64, not 65",
+    ],
+    "lab-param-too-long": ["content/broken.md:8: request1 is 2,001 characters; at most 2,000 are allowed"],
+    "lab-param-quoting": ["content/broken.md:8: cannot read the lab line: a quote is not closed"],
+    "lab-param-missing": ["content/broken.md:8: lab 'next-request' needs parameter 'request2'"],
+    "lab-without-heading": [
+        "content/broken.md:8: lab 'decode' must start with a heading that names it (e.g. '## Lab · ...')"
+    ],
+    "lab-field-unknown": [
+        "content/broken.md:12: lab 'decode' has no field 'this_stop'; fields: paid, recompute_total, this_step"
+    ],
+    "lab-field-outside": ["content/broken.md:9: [[paid]] shows a lab's number and must be inside a lab"],
+    # The pages stage: containers.
+    "unclosed-lab": ["content/broken.md:8: '::: lab' is not closed: add a ':::' line where it ends"],
+    "unclosed-callout": ["content/broken.md:10: '::: english' is not closed: add a ':::' line where it ends"],
+    "unclosed-callout-last-line": ["content/broken.md:10: '::: keep' is not closed: add a ':::' line where it ends"],
+    "unclosed-nested": [
+        "content/broken.md:11: '::: try' is not closed inside the block around it: close it there with ':::' "
+        "(to nest containers, give the outer one a longer fence, such as '::::')",
+        "content/broken.md:16: ':::' closes nothing: no container is open here",
+    ],
+    "callout-parameters": ["content/broken.md:8: callout 'english' takes no parameters, got 'loud'"],
+    "unknown-container": [
+        "content/broken.md:8: unknown container 'warning'; known containers: english, keep, lab, try"
+    ],
+    "stray-closer": ["content/broken.md:13: ':::' closes nothing: no container is open here"],
+    # The pages stage: links.
+    "broken-anchor": [
+        "content/broken.md:11: link to '#set-up': this chapter has no heading with the id 'set-up' "
+        "(did you mean 'setting-up'?)"
+    ],
+    "broken-page-link": ["content/broken.md:8: link to 'other.html': the site has no page 'other.html'"],
+    "broken-chapter-anchor": [
+        "content/02-second.md:10: link to 'chapter:broken#the-end': "
+        "content/01-first.md has no heading with the id 'the-end'"
+    ],
+    "absolute-link": [
+        "content/broken.md:8: link to '/index.html': a path from the server's root breaks "
+        "when the site is opened from disk; write a relative link"
+    ],
+    # Templates (Jinja2 StrictUndefined), named at the template line that failed.
+    "lab-template-variable": [
+        "site_template/labs/decode.html:2: 'lab_title' is undefined (rendering lab 'decode' in content/broken.md)"
+    ],
+    "template-variable": ["site_template/base.html:4: 'subtitle' is undefined (rendering index.html, broken.html)"],
+    # Everything at once: errors of both stages, several per file, in file and line order.
+    "many-errors": [
+        "content/01-first.md:6: unknown front matter field 'colour'; expected number, part, title, slug",
+        "content/01-first.md:9: tokens (Tokens to generate) must be between 1 and 64, not 100",
+        "content/01-first.md:12: lab 'decode' has no field 'payd'; fields: paid, recompute_total, this_step",
+        "content/01-first.md:15: link to '#nowhere': this chapter has no heading with the id 'nowhere'",
+        "content/02-second.md:2: front matter 'number' must be a whole number, not 'two'",
+        "content/02-second.md:8: '::: english' is not closed: add a ':::' line where it ends",
+        "content/03-third.md:8: unknown lab 'decoder'; known labs: decode, next-request",
+        "content/03-third.md:12: [[paid]] shows a lab's number and must be inside a lab",
+        "content/03-third.md:14: callout 'try' takes no parameters, got 'loud'",
+    ],
+}
+
+WARNING_ONLY = "missing-chapter-link"
+"""A link to a chapter not written yet: a warning (plain text), an error only with --strict."""
+
+
+def fixture_options(name: str, tmp_path: Path, *, strict: bool = False) -> build.Options:
+    """Build the fixture ``name`` into ``tmp_path``, with no project root (so no runtime)."""
+    fixture = INVALID / name
+    templates = fixture / "site_template"
+    return build.Options(
+        root=tmp_path / "no-project",
+        content=fixture / "content",
+        templates=templates if templates.is_dir() else ROOT / "site_template",
+        out=tmp_path / "site",
+        dist=tmp_path / "dist",
+        strict=strict,
+    )
+
+
+def test_every_fixture_is_checked() -> None:
+    assert sorted(path.name for path in INVALID.iterdir()) == sorted([*EXPECTED, WARNING_ONLY])
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_broken_book_fails_with_exact_messages(name: str, tmp_path: Path) -> None:
+    with pytest.raises(build.BuildError) as failure:
+        build.build(fixture_options(name, tmp_path))
+    assert [str(error) for error in failure.value.errors] == EXPECTED[name]
+    assert list(tmp_path.iterdir()) == [], "a failed build wrote something"
+
+
+def test_command_line_prints_every_error_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    content = INVALID / "many-errors" / "content"
+    argv = ["--content", str(content), "--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]
+    assert build.main(argv) == 1
+    captured = capsys.readouterr()
+    expected = [f"error: {message}" for message in EXPECTED["many-errors"]]
+    assert captured.err.splitlines() == [*expected, "build failed: 9 error(s); nothing was written"]
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_link_to_a_missing_chapter_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    options = fixture_options(WARNING_ONLY, tmp_path)
+    site = build.build(options)
+    message = "content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text"
+    assert capsys.readouterr().err.splitlines() == [f"warning: {message}"]
+    page = site.files["broken.html"].decode("utf-8")
+    assert "More in the harness chapter." in page
+    assert "chapter:harness" not in page
+
+
+def test_link_to_a_missing_chapter_is_an_error_when_strict(tmp_path: Path) -> None:
+    with pytest.raises(build.BuildError) as failure:
+        build.build(fixture_options(WARNING_ONLY, tmp_path, strict=True))
+    assert [str(error) for error in failure.value.errors] == [
+        "content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_build_still_shows_its_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An error elsewhere must not hide the warnings of the same run."""
+    content = tmp_path / "content"
+    content.mkdir()
+    fixture = INVALID / WARNING_ONLY / "content"
+    (content / "book.toml").write_bytes((fixture / "book.toml").read_bytes())
+    chapter = (fixture / "broken.md").read_text(encoding="utf-8")
+    (content / "broken.md").write_text(chapter + "\n::: lab decoder\n## Lab\n:::\n", encoding="utf-8")
+    argv = ["--content", str(content), "--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]
+    assert build.main(argv) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text",
+        "error: content/broken.md:10: unknown lab 'decoder'; known labs: decode, next-request",
+        "build failed: 1 error(s); nothing was written",
+    ]

@@ -1,0 +1,71 @@
+"""Template failures are reported at the template file and line where they happen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitegen.templates import TemplateFailed, make_templates
+
+FILES = {
+    "base.html": "<html>\n{% block body %}{% endblock %}\n<footer>{{ footer }}</footer>\n</html>\n",
+    "page.html": '{% extends "base.html" %}\n{% block body %}\n{% include "part.html" %}\n{% endblock %}\n',
+    "part.html": "<p>\n{{ lab.missing }}\n</p>\n",
+    "includes-missing.html": 'line one\n{% include "nowhere.html" %}\n',
+    "syntax.html": "one\ntwo {% if %}\n",
+    "maths.html": "\n\n{{ 1 // zero }}\n",
+}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    templates = tmp_path / "site_template"
+    templates.mkdir()
+    for name, text in FILES.items():
+        (templates / name).write_text(text, encoding="utf-8")
+    return templates
+
+
+def failure(folder: Path, name: str, **context: object) -> str:
+    with pytest.raises(TemplateFailed) as failed:
+        make_templates(folder).render(name, **context)
+    return str(failed.value.error)
+
+
+def test_the_innermost_template_is_named(folder: Path) -> None:
+    assert (
+        failure(folder, "page.html", lab={}, footer="f")
+        == "site_template/part.html:2: 'dict object' has no attribute 'missing'"
+    )
+    assert failure(folder, "page.html", lab={"missing": 1}) == "site_template/base.html:3: 'footer' is undefined"
+
+
+def test_a_missing_include_is_named_at_the_include(folder: Path) -> None:
+    assert (
+        failure(folder, "includes-missing.html")
+        == "site_template/includes-missing.html:2: no template 'nowhere.html' in site_template/"
+    )
+
+
+def test_a_syntax_error_is_named_at_its_line(folder: Path) -> None:
+    assert (
+        failure(folder, "syntax.html")
+        == "site_template/syntax.html:2: Expected an expression, got 'end of statement block'"
+    )
+
+
+def test_other_errors_keep_their_kind(folder: Path) -> None:
+    assert (
+        failure(folder, "maths.html", zero=0)
+        == "site_template/maths.html:3: ZeroDivisionError: integer division or modulo by zero"
+    )
+
+
+def test_a_missing_template_is_named(folder: Path) -> None:
+    assert failure(folder, "absent.html") == "site_template/absent.html: no template 'absent.html' in site_template/"
+
+
+def test_rendering_is_strict_and_escapes(folder: Path) -> None:
+    (folder / "ok.html").write_text("{{ text }}", encoding="utf-8")
+    assert make_templates(folder).render("ok.html", text="<b>") == "&lt;b&gt;"
