@@ -1,0 +1,91 @@
+"""The in-browser runtime: the pinned Pyodide, checked, and our wheel, pure standard library."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sitegen.errors import BuildError
+from sitegen.runtime import classic_module, read_pinned
+from tests.conftest import ROOT, Built
+
+PINS = ROOT / "sitegen" / "pyodide-pins.json"
+NO_IO = {"os", "io", "sys", "socket", "subprocess", "pathlib", "shutil", "tempfile", "urllib", "http", "asyncio"}
+
+
+def site_wheel(built: Built) -> tuple[str, bytes]:
+    lock = json.loads(built.files["pyodide/pyodide-lock.json"])
+    entry = lock["packages"]["kvpage"]
+    return entry["sha256"], built.files[f"pyodide/{entry['file_name']}"]
+
+
+def test_lock_lists_our_wheel_only_with_its_sha256(built: Built) -> None:
+    lock = json.loads(built.files["pyodide/pyodide-lock.json"])
+    assert list(lock["packages"]) == ["kvpage"]
+    sha, wheel = site_wheel(built)
+    assert hashlib.sha256(wheel).hexdigest() == sha
+
+
+def test_browser_wheel_imports_only_the_standard_library_and_does_no_io(built: Built) -> None:
+    _, wheel = site_wheel(built)
+    with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+        modules = {name: archive.read(name) for name in archive.namelist() if name.endswith(".py")}
+        others = [name for name in archive.namelist() if not name.endswith(".py") and ".dist-info/" not in name]
+    assert others == []
+    assert "kvpage/bridge.py" in modules and "kvpage/costs.py" in modules
+    for name, source in modules.items():
+        assert name.startswith("kvpage/"), name
+        tree = ast.parse(source, name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                roots = {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                roots = {(node.module or "").split(".")[0]} if node.level == 0 else set()
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in {"open", "exec", "eval", "input", "print"}, f"{name}: {node.func.id}()"
+                continue
+            else:
+                continue
+            for root in roots - {"kvpage", "__future__"}:
+                assert root in sys.stdlib_module_names, f"{name} imports {root}, which is not in the standard library"
+                assert root not in NO_IO, f"{name} imports {root}: the model does no I/O"
+
+
+def test_a_changed_pyodide_file_fails_the_build(tmp_path: Path) -> None:
+    package = tmp_path / "pyodide"
+    shutil.copytree(ROOT / "node_modules" / "pyodide", package)
+    wasm = package / "pyodide.asm.wasm"
+    wasm.write_bytes(wasm.read_bytes() + b"\0")
+    with pytest.raises(BuildError, match=r"pyodide\.asm\.wasm: sha256 [0-9a-f]{64} does not match the pinned"):
+        read_pinned(package, PINS)
+
+
+def test_another_pyodide_version_fails_the_build(tmp_path: Path) -> None:
+    package = tmp_path / "pyodide"
+    shutil.copytree(ROOT / "node_modules" / "pyodide", package)
+    meta = json.loads((package / "package.json").read_text(encoding="utf-8"))
+    (package / "package.json").write_text(json.dumps({**meta, "version": "314.0.8"}), encoding="utf-8")
+    with pytest.raises(BuildError, match=r"Pyodide 314\.0\.8 is installed but 314\.0\.7 is pinned"):
+        read_pinned(package, PINS)
+
+
+def test_missing_pyodide_says_how_to_install_it(tmp_path: Path) -> None:
+    with pytest.raises(BuildError, match="run 'npm ci'"):
+        read_pinned(tmp_path / "nothing", PINS)
+
+
+def test_module_rewrite_asserts_what_it_replaces() -> None:
+    stock = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_bytes()
+    rewritten = classic_module(stock).decode("utf-8")
+    assert "import.meta" not in rewritten
+    assert rewritten.rstrip().endswith("globalThis._createPyodideModule=_createPyodideModule;")
+    with pytest.raises(BuildError, match="has Pyodide changed"):
+        classic_module(stock.replace(b"export default _createPyodideModule;", b"export { _createPyodideModule };"))
