@@ -1,6 +1,8 @@
 # kvpage: two commands a newcomer needs (see README.md).
 #   make site   installs what the build needs, then builds site/ and dist/kvpage-site.zip
 #   make test   installs what the tests need too, builds, and runs every test and check
+# and one for writing: make serve (the book on http://127.0.0.1:8000/, reloaded as you edit).
+# BUILD_FLAGS adds options to make site's build (GitHub Pages: BUILD_FLAGS=--publish-zip).
 #
 # Each step installs what it needs on a fresh Debian machine: a virtualenv with pinned
 # Python packages (constraints.txt), the pinned npm packages (package-lock.json), Debian's
@@ -12,19 +14,23 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
+BUILD_FLAGS ?=
 
-.PHONY: site test deps test-deps chromium java check pytest pyodide-test clean
+.PHONY: site serve test deps test-deps chromium java check pytest pyodide-test clean
 
 site: deps
-	$(PY) build.py --single-file
+	$(PY) build.py --single-file $(BUILD_FLAGS)
+
+serve: deps
+	$(PY) build.py serve
 
 test: test-deps
 	$(PY) build.py --single-file
 	$(MAKE) --no-print-directory check pytest pyodide-test
 
 check:
-	$(VENV)/bin/ruff check kvpage sitegen build.py tests
-	$(VENV)/bin/ruff format --check kvpage sitegen build.py tests
+	$(VENV)/bin/ruff check kvpage sitegen build.py tests bench
+	$(VENV)/bin/ruff format --check kvpage sitegen build.py tests bench
 	$(VENV)/bin/mypy
 
 pytest:

@@ -3,10 +3,14 @@
 
 The pipeline reads top to bottom as stages, each taking and returning a typed
 value: source (book and chapters read) → pages (Markdown rendered, links
-checked) → runtime (Pyodide checked, wheel built; only if a page has a lab) →
-site (every file in memory) → files (written atomically). Content errors of the
-first two stages are collected across the whole book and reported together;
-nothing touches ``site/`` or ``dist/`` until every stage has succeeded.
+checked) → runtime (Pyodide checked, wheel built; only if a page has a lab, and
+reused from ``.cache/runtime/`` when its inputs are unchanged) → site (every
+file in memory) → files (written atomically). Content errors of the first two
+stages are collected across the whole book and reported together; nothing
+touches ``site/`` or ``dist/`` until every stage has succeeded.
+
+The command line (``build``, ``serve``; see ``python build.py --help``) is
+parsed in :mod:`sitegen.cli`; ``serve`` lives in :mod:`sitegen.serve`.
 """
 
 from __future__ import annotations
@@ -17,13 +21,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitegen import serve as serving
+from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
 from sitegen.output import publish, zip_bytes
-from sitegen.pages import render_pages
-from sitegen.runtime import load_runtime
-from sitegen.site import Site, assemble_single_file, assemble_site, static_names
-from sitegen.source import load_book, load_source
-from sitegen.templates import make_templates
+from sitegen.pages import Pages, render_pages
+from sitegen.progress import SILENT, Progress
+from sitegen.runtime import Runtime
+from sitegen.runtime_cache import cached_runtime
+from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
+from sitegen.source import Book, load_book, load_source
+from sitegen.templates import Templates, make_templates
 
 ROOT = Path(__file__).resolve().parent
 ZIP_TOP = "kvpage-site"
@@ -44,64 +52,84 @@ class Options:
     strict: bool = False
     single_file: bool = False
     """Also write dist/kvpage.html: the whole book in one file."""
+    publish_zip: bool = False
+    """Also put the zip into the site and link it from the index page (GitHub Pages)."""
+    cache: bool = True
+    """Reuse the runtime stage from .cache/runtime/ when kvpage/, Pyodide and the build code are unchanged."""
 
 
-def build(options: Options) -> Site:
-    """Run every stage; raise BuildError (and write nothing) if any fails."""
+@dataclass(frozen=True)
+class Rendered:
+    """The site in memory, and what made it (the zip and the single file are made from these)."""
+
+    site: Site
+    pages: Pages
+    runtime: Runtime | None
+    book: Book
+    templates: Templates
+    warnings: tuple[ContentError, ...]
+
+
+def render(options: Options, progress: Progress = SILENT) -> Rendered:
+    """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
     source = load_source(options.content)
     templates = make_templates(options.templates)
-    pages = render_pages(source, templates, frozenset(static_names(templates.folder / "static")))
+    static = frozenset(static_names(templates.folder / "static"))
+    pages = render_pages(source, templates, static, book.experimental_labs if book else ())
     errors: list[ContentError] = [*book_errors, *source.errors, *pages.errors]
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()
     if errors or book is None:
         raise BuildError(sorted_unique(errors), warnings)
-    runtime = load_runtime(options.root) if pages.has_labs else None
+    runtime = cached_runtime(options.root, progress, use_cache=options.cache) if pages.has_labs else None
     site = assemble_site(pages, runtime, book, templates)
-    files = {options.dist / f"{ZIP_TOP}.zip": zip_bytes(site, ZIP_TOP)}
+    return Rendered(site, pages, runtime, book, templates, tuple(warnings))
+
+
+def build(options: Options, progress: Progress = SILENT) -> Site:
+    """Run every stage; raise BuildError (and write nothing) if any fails."""
+    rendered = render(options, progress)
+    site = rendered.site
+    zip_name = f"{ZIP_TOP}.zip"
+    with progress.step(f"zipping the site into {zip_name}"):
+        archive = zip_bytes(site, ZIP_TOP)
+    files = {options.dist / zip_name: archive}
+    if options.publish_zip:
+        download = Download(zip_name, archive)
+        site = assemble_site(rendered.pages, rendered.runtime, rendered.book, rendered.templates, download)
     if options.single_file:
-        files[options.dist / SINGLE_FILE] = assemble_single_file(pages, runtime, book, templates)
+        with progress.step(f"assembling the single-file book {SINGLE_FILE}"):
+            files[options.dist / SINGLE_FILE] = assemble_single_file(
+                rendered.pages, rendered.runtime, rendered.book, rendered.templates
+            )
     publish(site, options.out, files)
-    for warning in warnings:
+    for warning in rendered.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return site
 
 
-def parse_args(argv: list[str]) -> Options:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--out", type=Path, default=ROOT / "site", help="folder of the built site (default: site/)")
-    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="folder of the zip (default: dist/)")
-    parser.add_argument(
-        "--content",
-        type=Path,
-        default=ROOT / "content",
-        help="folder of the book to build (default: content/; e.g. a broken book under tests/invalid/)",
-    )
-    parser.add_argument(
-        "--strict", action="store_true", help="treat warnings (e.g. links to missing chapters) as errors"
-    )
-    parser.add_argument(
-        "--single-file",
-        action="store_true",
-        help=f"also write dist/{SINGLE_FILE}: the whole book in one HTML file that opens anywhere",
-    )
-    args = parser.parse_args(argv)
+def options_from(args: argparse.Namespace) -> Options:
+    """The Options a parsed command line asks for (paths made absolute)."""
+    out = getattr(args, "out", None)
+    dist = getattr(args, "dist", None)
     return Options(
         content=args.content.resolve(),
-        out=args.out.resolve(),
-        dist=args.dist.resolve(),
+        out=out.resolve() if out is not None else ROOT / "site",
+        dist=dist.resolve() if dist is not None else ROOT / "dist",
         strict=args.strict,
-        single_file=args.single_file,
+        single_file=getattr(args, "single_file", False),
+        publish_zip=getattr(args, "publish_zip", False),
+        cache=args.cache,
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    options = parse_args(sys.argv[1:] if argv is None else argv)
+def run_build(options: Options, progress: Progress) -> int:
+    """``build``: the whole pipeline, its errors printed as ``path:line: message``."""
     started = time.perf_counter()
     try:
-        site = build(options)
+        site = build(options, progress)
     except BuildError as error:
         for warning in error.warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -116,6 +144,49 @@ def main(argv: list[str] | None = None) -> int:
     for written in outputs:
         print(f"wrote {written} ({written.stat().st_size / 1e6:.1f} MB)")
     return 0
+
+
+def rebuild_for_serve(options: Options, progress: Progress) -> serving.Report:
+    """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file."""
+    started = time.perf_counter()
+    try:
+        rendered = render(options, progress)
+        publish(rendered.site, options.out, {})
+    except BuildError as error:
+        return serving.Report(
+            ok=False, errors=[str(problem) for problem in error.errors], warnings=[str(w) for w in error.warnings]
+        )
+    seconds = time.perf_counter() - started
+    return serving.Report(ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings])
+
+
+def serve_config(options: Options, port: int) -> serving.Config:
+    """What ``serve`` watches and how it starts its worker (``build.py worker``, this file)."""
+    flags = ["--content", str(options.content)]
+    flags += ["--strict"] if options.strict else []
+    flags += [] if options.cache else ["--no-cache"]
+    return serving.Config(
+        port=port,
+        worker=[sys.executable, str(Path(__file__).resolve()), WORKER, *flags],
+        book=[options.content, options.templates],
+        code=[
+            options.root / "kvpage",
+            options.root / "sitegen",
+            Path(__file__).resolve(),
+            options.root / "pyproject.toml",
+        ],
+        root=options.root,
+    )
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv, ROOT, prog)
+    options = options_from(args)
+    if args.command == "serve":
+        return serving.serve(serve_config(options, args.port))
+    if args.command == WORKER:
+        return serving.run_worker(lambda: rebuild_for_serve(options, Progress(sys.stderr)))
+    return run_build(options, SILENT if args.quiet else Progress(sys.stderr))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import cast
 
 from kvpage.jsonvalue import JSONObject, LabInputError, field
-from kvpage.labs import decode, next_request
+from kvpage.labs import decode, next_request, square
 
 Action = Callable[[JSONObject], JSONObject]
 
@@ -21,6 +21,7 @@ ACTIONS: Mapping[tuple[str, str], Action] = {
     ("decode", "start"): decode.start,
     ("decode", "step"): decode.advance,
     ("next-request", "compare"): next_request.compare,
+    ("square", "compute"): square.compute,
 }
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
 from kvpage.jsonvalue import JSONObject
-from kvpage.labs import decode, next_request
+from kvpage.labs import decode, next_request, square
 
 Value = int | str
 INTEGER = re.compile(r"-?[0-9]+")
@@ -67,6 +67,8 @@ class LabKind:
     params: Mapping[str, Param]
     fields: frozenset[str]
     initial: Callable[[Mapping[str, Value]], JSONObject]
+    experimental: bool = False
+    """Off unless the book's ``book.toml`` lists it in ``experimental_labs`` (the example lab)."""
 
 
 @dataclass(frozen=True)
@@ -146,4 +148,20 @@ NEXT_REQUEST = LabKind(
     initial=lambda params: next_request.compare({"request1": params["request1"], "request2": params["request2"]}),
 )
 
-LAB_KINDS: Mapping[str, LabKind] = {kind.name: kind for kind in (DECODE, NEXT_REQUEST)}
+SQUARE = LabKind(
+    name="square",
+    template="labs/square.html",
+    params={"tokens": Param(whole_number(square.TOKENS_RANGE, "tokens (Tokens)"), 16)},
+    fields=frozenset({"tokens", "cells"}),
+    initial=lambda params: square.compute({"tokens": params["tokens"]}),
+    experimental=True,
+)
+"""The example lab of docs/authoring.md: the smallest complete lab, off by default."""
+
+LAB_KINDS: Mapping[str, LabKind] = {kind.name: kind for kind in (DECODE, NEXT_REQUEST, SQUARE)}
+
+
+def enabled_kinds(experimental: Iterable[str] = ()) -> Mapping[str, LabKind]:
+    """The labs a book may use: every lab that is not experimental, and those of ``experimental`` it enables."""
+    allowed = set(experimental)
+    return {name: kind for name, kind in LAB_KINDS.items() if not kind.experimental or name in allowed}

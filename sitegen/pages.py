@@ -10,7 +10,7 @@ refuse.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,7 +20,7 @@ from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.errors import ContentError
-from sitegen.labs import LAB_KINDS, LabUse
+from sitegen.labs import LAB_KINDS, LabUse, enabled_kinds
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.callouts import callouts_plugin
 from sitegen.plugins.chapter_links import chapter_links_plugin
@@ -30,6 +30,7 @@ from sitegen.plugins.labs import labs_plugin
 from sitegen.plugins.lines import link_lines_plugin
 from sitegen.source import ChapterSource, Source
 from sitegen.templates import TemplateFailed, Templates
+from sitegen.toc import Entry, table_of_contents
 
 CALLOUTS = ("english", "try", "keep")
 INDEX = "index.html"
@@ -43,6 +44,8 @@ class Page:
     body: str
     labs: tuple[LabUse, ...]
     url: str
+    toc: tuple[Entry, ...] = ()
+    """Its ``##`` and ``###`` headings, for the table of contents."""
 
     @property
     def has_labs(self) -> bool:
@@ -68,8 +71,11 @@ def page_url(chapter: ChapterSource) -> str:
     return f"{chapter.meta.slug}.html"
 
 
-def make_markdown(templates: Templates, urls: dict[str, str]) -> MarkdownIt:
-    """CommonMark plus our plugins; ``urls`` maps chapter slugs to pages."""
+def make_markdown(templates: Templates, urls: dict[str, str], experimental_labs: Iterable[str] = ()) -> MarkdownIt:
+    """CommonMark plus our plugins; ``urls`` maps chapter slugs to pages.
+
+    ``experimental_labs`` are the experimental labs the book enables; the others stay off.
+    """
 
     def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
         try:
@@ -85,7 +91,8 @@ def make_markdown(templates: Templates, urls: dict[str, str]) -> MarkdownIt:
     md.use(link_lines_plugin)
     md.use(anchors_plugin, min_level=2, max_level=3)
     md.use(callouts_plugin, kinds=CALLOUTS)
-    md.use(labs_plugin, kinds=LAB_KINDS, widget=widget)
+    kinds = enabled_kinds(experimental_labs)
+    md.use(labs_plugin, kinds=kinds, widget=widget, off=[name for name in LAB_KINDS if name not in kinds])
     md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab"))
     md.use(chapter_links_plugin, pages=urls)
     return md
@@ -106,14 +113,17 @@ def parse(md: MarkdownIt, path: str, url: str, text: str) -> Parsed:
     return Parsed(path, url, md.parse(text, env), env)
 
 
-def render_pages(source: Source, templates: Templates, files: frozenset[str] = frozenset()) -> Pages:
+def render_pages(
+    source: Source, templates: Templates, files: frozenset[str] = frozenset(), experimental_labs: Iterable[str] = ()
+) -> Pages:
     """Parse, check and render every chapter; ``files`` are the site's other files (links may point there).
 
     Chapters the source stage could not list (bad front matter) are checked
     too, against the same targets plus their own headings, but get no page.
+    ``experimental_labs`` are the experimental labs the book's book.toml enables.
     """
     urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
-    md = make_markdown(templates, urls)
+    md = make_markdown(templates, urls, experimental_labs)
     listed = [parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters]
     unlisted = [parse(md, item.path, item.path, item.text) for item in source.unlisted]
     targets = Targets(
@@ -123,6 +133,7 @@ def render_pages(source: Source, templates: Templates, files: frozenset[str] = f
         complete=source.complete,
     )
     bodies: dict[str, str] = {}
+    tocs: dict[str, tuple[Entry, ...]] = {}
     labs: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = []
     warnings: list[ContentError] = []
@@ -130,12 +141,14 @@ def render_pages(source: Source, templates: Templates, files: frozenset[str] = f
         own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
         check_links(item.tokens, item.env, item.url, own)
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
+        tocs[item.path] = table_of_contents(item.tokens)
         labs[item.path] = tuple(
             token.meta["lab"] for token in item.tokens if token.type == "container_lab_open" and token.meta["lab"]
         )
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
     pages = tuple(
-        Page(chapter, bodies[chapter.path], labs[chapter.path], urls[chapter.meta.slug]) for chapter in source.chapters
+        Page(chapter, bodies[chapter.path], labs[chapter.path], urls[chapter.meta.slug], tocs[chapter.path])
+        for chapter in source.chapters
     )
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)))

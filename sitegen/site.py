@@ -26,6 +26,22 @@ class Site:
     files: dict[str, bytes]
 
 
+@dataclass(frozen=True)
+class Download:
+    """The zip of the site, published beside it and linked from the index page (``--publish-zip``).
+
+    The copy of the index inside the zip has no such link: whoever reads it
+    already holds the zip, and the zip cannot contain itself.
+    """
+
+    href: str
+    data: bytes
+
+    @property
+    def size(self) -> str:
+        return f"{len(self.data) / 1e6:.1f} MB"
+
+
 def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
     """The JSON the page's loader reads, safe to embed inside a <script> element.
 
@@ -47,8 +63,12 @@ def static_files(folder: Path) -> dict[str, bytes]:
     return {name: path.read_bytes() for name, path in static_names(folder).items()}
 
 
-def assemble_site(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> Site:
+def assemble_site(
+    pages: Pages, runtime: Runtime | None, book: Book, templates: Templates, download: Download | None = None
+) -> Site:
     """Render the index and every chapter through the templates, add static and runtime files.
+
+    With ``download``, the zip is one of the site's files and the index links it.
 
     ``runtime`` is needed (and only given) when some page has a lab. Every
     template failure is collected; one failing in many pages is reported once,
@@ -66,7 +86,7 @@ def assemble_site(pages: Pages, runtime: Runtime | None, book: Book, templates: 
         except TemplateFailed as failed:
             failures.setdefault(failed.error, []).append(url)
 
-    render(INDEX, "index.html", book=book, pages=ordered, csp=csp)
+    render(INDEX, "index.html", book=book, pages=ordered, csp=csp, download=download)
     for index, page in enumerate(ordered):
         previous: Page | None = ordered[index - 1] if index > 0 else None
         following: Page | None = ordered[index + 1] if index + 1 < len(ordered) else None
@@ -89,6 +109,8 @@ def assemble_site(pages: Pages, runtime: Runtime | None, book: Book, templates: 
     files |= static_files(templates.folder / "static")
     if runtime is not None:
         files |= runtime.files
+    if download is not None:
+        files[download.href] = download.data
     return Site(files=dict(sorted(files.items())))
 
 

@@ -12,6 +12,7 @@ that were read, so one run reports the errors of every file.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.errors import ContentError
+from sitegen.labs import LAB_KINDS
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 NUMBER = re.compile(r"[0-9]+")
@@ -26,7 +28,7 @@ FIELDS = ("number", "part", "title", "slug")
 CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 """A line that ends front matter for mdit-py-plugins: three or more dashes indented
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
-BOOK_FIELDS = ("title",)
+BOOK_FIELDS = ("title", "experimental_labs")
 RESERVED = {"index": "index.html is the book's list of chapters"}
 """Slugs whose page the site already has."""
 
@@ -86,6 +88,8 @@ class Book:
     """Settings of the whole book, from ``content/book.toml``."""
 
     title: str
+    experimental_labs: tuple[str, ...] = ()
+    """Labs that are off by default (the example lab) and this book turns on."""
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
@@ -233,6 +237,21 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         errors.append(ContentError(shown, 1, "missing 'title', the name of the book (title = \"...\")"))
     elif not isinstance(title, str) or not title.strip():
         errors.append(ContentError(shown, key_line(text, "title"), "'title' must be a non-empty string"))
+    experimental, problems = experimental_labs(settings.get("experimental_labs", []))
+    errors.extend(ContentError(shown, key_line(text, "experimental_labs"), problem) for problem in problems)
     if errors or not isinstance(title, str):
         return None, errors
-    return Book(title=title), []
+    return Book(title=title, experimental_labs=experimental), []
+
+
+def experimental_labs(value: object) -> tuple[tuple[str, ...], list[str]]:
+    """The ``experimental_labs`` of book.toml: names of labs that are off unless a book enables them."""
+    offered = sorted(name for name, kind in LAB_KINDS.items() if kind.experimental)
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        return (), [f"'experimental_labs' must be a list of lab names, such as {json.dumps(offered[:1])}"]
+    problems = [
+        f"'experimental_labs' names {name!r}, which is not an experimental lab; experimental labs: {', '.join(offered)}"
+        for name in value
+        if name not in offered
+    ]
+    return tuple(value), problems

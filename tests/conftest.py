@@ -25,9 +25,10 @@ class Built:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
-    """The real chapter built by the real pipeline, once per session."""
+    """The real chapter built by the real pipeline, once per session, as GitHub Pages publishes it
+    (the zip inside the site too, linked from the index page)."""
     out = tmp_path_factory.mktemp("build")
-    options = build.Options(out=out / "site", dist=out / "dist", single_file=True)
+    options = build.Options(out=out / "site", dist=out / "dist", single_file=True, publish_zip=True)
     site = build.build(options)
     yield Built(
         site=options.out,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import build
 from tests.conftest import ROOT, Built
 from tests.pagetext import visible_text
 
+BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
 SEED = (ROOT / "tests" / "fixtures" / "seed-cache-chapter.txt").read_text(encoding="utf-8")
 
 SYSTEM = "You are a precise assistant. Answer briefly User:"
@@ -138,3 +140,82 @@ def test_failed_build_leaves_the_previous_site_and_zip_untouched(tmp_path: Path)
     with pytest.raises(build.BuildError, match=r"site_template/chapter\.html:\d+: 'missing_variable' is undefined"):
         build.build(options)
     assert snapshot(out) == before
+
+
+def test_chapter_has_a_table_of_contents_of_its_headings(chapter: str) -> None:
+    contents = re.search(r'<nav class="toc" aria-label="On this page">(.*?)</nav>', chapter, re.S)
+    assert contents
+    links = re.findall(r'<a href="#([^"]+)">([^<]+)</a>', contents.group(1))
+    assert links == [
+        ("in-english", "In English"),
+        ("lab--prefill-once-then-decode", "Lab · prefill once, then decode"),
+        ("lab--the-next-request", "Lab · the next request"),
+    ]
+    for anchor, _ in links:
+        assert f'id="{anchor}"' in chapter
+
+
+def test_the_published_site_links_its_zip_and_the_zip_does_not(built: Built) -> None:
+    """On GitHub Pages the index offers the zip; inside the unzipped copy there is nothing to download."""
+    index = built.files["index.html"].decode("utf-8")
+    assert re.search(r'<a href="kvpage-site\.zip" download>Download the book</a> \(7\.\d MB, zip\)', index)
+    assert built.files["kvpage-site.zip"] == built.zip.read_bytes()
+    with zipfile.ZipFile(built.zip) as archive:
+        names = archive.namelist()
+        inner_index = archive.read("kvpage-site/index.html").decode("utf-8")
+    assert "kvpage-site/cache.html" in names
+    assert not any(name.endswith(".zip") for name in names)
+    assert "Download the book" not in inner_index
+    assert "kvpage-site.zip" not in inner_index
+
+
+def test_without_publish_zip_the_site_has_no_zip_and_no_link(tmp_path: Path) -> None:
+    site = build.build(build.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist"))
+    assert "kvpage-site.zip" not in site.files
+    assert "Download the book" not in site.files["index.html"].decode("utf-8")
+
+
+def test_nothing_built_holds_serves_reload_script(built: Built) -> None:
+    """serve adds its script to the pages it serves; the site, the zip and the single file never hold it."""
+    assert all(b"__kvpage" not in data for data in built.files.values())
+    assert b"__kvpage" not in built.zip.read_bytes()
+    assert b"__kvpage" not in built.single.read_bytes()
+
+
+def test_the_harness_link_resolves_once_the_book_has_that_chapter(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    harness = "---\nnumber: 4\npart: The harness\ntitle: Harness\nslug: harness\n---\n\n## Compaction\n\nText.\n"
+    (content / "04-harness.md").write_text(harness, encoding="utf-8")
+    options = build.Options(content=content, out=tmp_path / "site", dist=tmp_path / "dist", strict=True)
+    site = build.build(options)
+    cache = site.files["cache.html"].decode("utf-8")
+    assert 'Compaction (<a href="harness.html">harness chapter</a>) is what you do' in cache
+    assert '<a rel="next" href="harness.html">04 · The harness — Harness →</a>' in cache
+    assert '<a rel="prev" href="cache.html">← 03 · The model — Cache</a>' in site.files["harness.html"].decode()
+
+
+def test_a_two_chapter_book_builds_strictly_and_its_first_chapter_has_no_script(tmp_path: Path) -> None:
+    site = build.build(build.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist", strict=True))
+    index = site.files["index.html"].decode("utf-8")
+    assert re.findall(r'<li><a href="([^"]+)">', index) == ["first.html", "second.html"]
+    first, second = site.files["first.html"].decode("utf-8"), site.files["second.html"].decode("utf-8")
+    assert "<script" not in first
+    assert '<a href="second.html#lab--the-square">the square lab</a>' in first
+    assert '<a href="first.html#a-detail-worth-a-heading">a detail of the first chapter</a>' in second
+    assert 'data-lab="square"' in second and '<script src="static/kvpage.js" defer></script>' in second
+
+
+def test_the_example_lab_is_not_in_the_published_book(built: Built) -> None:
+    assert not any(b'data-lab="square"' in data for name, data in built.files.items() if name.endswith(".html"))
+
+
+def test_long_steps_show_progress_unless_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["build", "--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist"), "--single-file"]
+    assert build.main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert any(re.fullmatch(r"zipping the site into kvpage-site\.zip… \d+\.\d s", line) for line in err), err
+    assert any(re.fullmatch(r"assembling the single-file book kvpage\.html… \d+\.\d s", line) for line in err), err
+    assert any(line.startswith("in-browser runtime unchanged") or "kvpage wheel built)… " in line for line in err)
+    assert build.main([*argv, "--quiet"]) == 0
+    assert [line for line in capsys.readouterr().err.splitlines() if not line.startswith("warning:")] == []

@@ -35,7 +35,16 @@ class Output:
 
 def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str) -> Output:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": tz}
-    command = [sys.executable, str(root / "build.py"), "--out", str(out / "site"), "--dist", str(out / "dist")]
+    # --no-cache: each build makes its own runtime (the cache is tested in tests/sitegen/test_runtime_cache.py).
+    command = [
+        sys.executable,
+        str(root / "build.py"),
+        "--no-cache",
+        "--out",
+        str(out / "site"),
+        "--dist",
+        str(out / "dist"),
+    ]
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     site = out / "site"

@@ -201,13 +201,34 @@
     update();
   }
 
+  // A lab without a controller of its own (the example lab, "square"): any input sends the
+  // values of all its controls to the model's "compute" action and shows the reply's fields.
+  // A new lab whose numbers follow from its inputs needs no JavaScript (docs/authoring.md).
+  function formLab(section, call) {
+    const controls = [...section.querySelectorAll("[data-control]")];
+    const value = (control) => (control.type === "number" || control.type === "range" ? Number(control.value) : control.value);
+    function update() {
+      const args = Object.fromEntries(controls.map((control) => [control.dataset.control, value(control)]));
+      const reply = call(section.dataset.lab, "compute", args);
+      if (!reply.ok) {
+        showError(section, reply.error);
+        for (const output of section.querySelectorAll("[data-field]")) output.textContent = "—";
+        return;
+      }
+      showError(section, "");
+      showFields(section, reply.result.text);
+    }
+    for (const control of controls) control.addEventListener("input", update);
+    update();
+  }
+
   const controllers = { decode: decodeLab, "next-request": nextRequestLab };
 
   startPython().then(
     (pyodide) => {
       performance.mark("kvpage:python-started");
       const call = makeBridge(pyodide);
-      for (const section of labs) controllers[section.dataset.lab](section, call);
+      for (const section of labs) (controllers[section.dataset.lab] ?? formLab)(section, call);
       for (const element of document.querySelectorAll("section.lab [data-control], section.lab [data-action]")) {
         element.disabled = false;
       }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -43,8 +43,12 @@ def _field_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget) -> None:
-    """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML."""
+def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget, off: Collection[str] = ()) -> None:
+    """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML.
+
+    ``off`` names labs that exist but this book has not enabled (experimental
+    ones): using one is an error that says how to turn it on.
+    """
 
     def resolve(state: StateCore) -> None:
         env = state.env
@@ -54,7 +58,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget) ->
         for index, token in enumerate(state.tokens):
             if token.type == "container_lab_open":
                 open_token = token
-                kind, current = _resolve_lab(token, state.tokens, index, kinds, env)
+                kind, current = _resolve_lab(token, state.tokens, index, kinds, off, env)
                 token.meta["lab"] = current
             elif token.type == "container_lab_close":
                 token.meta["lab"] = current
@@ -102,7 +106,12 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget) ->
 
 
 def _resolve_lab(
-    token: Token, tokens: Sequence[Token], index: int, kinds: Mapping[str, LabKind], env: MutableMapping[str, Any]
+    token: Token,
+    tokens: Sequence[Token],
+    index: int,
+    kinds: Mapping[str, LabKind],
+    off: Collection[str],
+    env: MutableMapping[str, Any],
 ) -> tuple[LabKind | None, LabUse | None]:
     """The lab's kind (if known: its fields can be checked even when it fails) and its use."""
     try:
@@ -112,6 +121,9 @@ def _resolve_lab(
         return None, None
     name = words[0] if words else ""
     kind = kinds.get(name)
+    if kind is None and name in off:
+        report(env, token, f'lab {name!r} is experimental: enable it in book.toml with experimental_labs = ["{name}"]')
+        return None, None
     if kind is None:
         known = ", ".join(sorted(kinds))
         report(

@@ -72,6 +72,33 @@ def http_site(built: Built) -> Iterator[Server]:
     yield from serve(built.site)
 
 
+SUBPATH = "/REPO/"
+"""Where GitHub Pages puts a project's site: https://USER.github.io/REPO/."""
+
+
+class _SubpathHandler(_QuietHandler):
+    """The site under SUBPATH only, as GitHub Pages serves it: anything outside is a 404."""
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(SUBPATH):
+            return str(Path(self.directory) / ".outside-the-site")
+        return super().translate_path("/" + path.removeprefix(SUBPATH))
+
+
+@pytest.fixture(scope="session")
+def subpath_site(built: Built) -> Iterator[Server]:
+    """The built site served under SUBPATH, on 127.0.0.1 at a free port."""
+    handler = functools.partial(_SubpathHandler, directory=str(built.site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Server(built.site, f"http://127.0.0.1:{server.server_address[1]}{SUBPATH}")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture(scope="session")
 def unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The zip a reader downloads, extracted to a fresh folder: its top folder."""
@@ -90,11 +117,12 @@ class Where:
     origin: str
 
 
-@pytest.fixture(params=["http", "file", "single-file"])
+@pytest.fixture(params=["http", "http-subpath", "file", "single-file"])
 def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
-    """The chapter served over http, opened from the unzipped zip, or the single-file book."""
-    if request.param == "http":
-        server: Server = request.getfixturevalue("http_site")
+    """The chapter served over http (at the root, or under a sub-path as on GitHub Pages),
+    opened from the unzipped zip, or the single-file book."""
+    if request.param in ("http", "http-subpath"):
+        server: Server = request.getfixturevalue("http_site" if request.param == "http" else "subpath_site")
         return Where(server.base + "cache.html", server.base)
     if request.param == "file":
         top: Path = request.getfixturevalue("unzipped_site")

@@ -1,6 +1,6 @@
 """The chapter's "Try this", performed in Chromium by role and label.
 
-Each test runs three ways (see ``site_url``): served over http, opened from the
+Each test runs four ways (see ``site_url``): served over http at the root and under a sub-path, opened from the
 unzipped zip with file://, and as the single-file book.
 """
 

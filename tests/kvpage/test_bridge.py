@@ -47,3 +47,8 @@ def test_hostile_text_survives_the_round_trip() -> None:
     text = "<script>alert(1)</script>\ud800\u202e\x00"
     reply = ask({"lab": "next-request", "action": "compare", "args": {"request1": text, "request2": text}})
     assert "".join(chip["text"] for chip in reply["result"]["tokens2"]) == text
+
+
+def test_the_example_lab_is_reachable_through_the_bridge() -> None:
+    reply = ask({"lab": "square", "action": "compute", "args": {"tokens": 20}})
+    assert reply == {"ok": True, "result": {"tokens": 20, "cells": 400, "text": {"tokens": "20", "cells": "400"}}}

@@ -26,7 +26,7 @@ EXPECTED: dict[str, list[str]] = {
     "book-toml-invalid": ["content/book.toml:2: not valid TOML: Illegal character '\\n' (column 21)"],
     "book-toml-fields": [
         "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
-        "content/book.toml:3: unknown field 'titel'; expected title",
+        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs",
     ],
     "no-chapters": ["content: no chapters (*.md) found"],
     "not-utf8": ["content/broken.md:8: not UTF-8 text (invalid continuation byte at byte 61)"],
@@ -54,9 +54,19 @@ EXPECTED: dict[str, list[str]] = {
         "content/broken.md:5: front matter 'slug' cannot be 'index': index.html is the book's list of chapters"
     ],
     "duplicate-slug": ["content/02-second.md:5: slug 'broken' is already used by content/01-first.md:5"],
+    "experimental-labs-unknown": [
+        "content/book.toml:2: 'experimental_labs' names 'decode', which is not an experimental lab; "
+        "experimental labs: square",
+        "content/book.toml:2: 'experimental_labs' names 'squares', which is not an experimental lab; "
+        "experimental labs: square",
+    ],
     # The pages stage: labs.
     "unknown-lab": ["content/broken.md:8: unknown lab 'decoder'; known labs: decode, next-request"],
     "lab-without-name": ["content/broken.md:8: a lab needs a name; known labs: decode, next-request"],
+    "experimental-lab-off": [
+        "content/broken.md:8: lab 'square' is experimental: "
+        'enable it in book.toml with experimental_labs = ["square"]'
+    ],
     "lab-param-not-key-value": [
         "content/broken.md:8: lab parameter '16' is not key=value",
         "content/broken.md:8: lab parameter 'prompt' is not key=value",

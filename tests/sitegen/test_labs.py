@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kvpage.labs import decode, next_request
-from sitegen.labs import DECODE, LAB_KINDS, NEXT_REQUEST, parse_params, split_info
+from kvpage.labs import decode, next_request, square
+from sitegen.labs import DECODE, LAB_KINDS, NEXT_REQUEST, SQUARE, enabled_kinds, parse_params, split_info
 
 
 def test_defaults_fill_what_is_not_given() -> None:
@@ -76,4 +76,20 @@ def test_unreadable_quoting_is_explained(info: str, message: str) -> None:
 
 
 def test_every_kind_is_registered_under_its_name() -> None:
-    assert {name: kind.name for name, kind in LAB_KINDS.items()} == {"decode": "decode", "next-request": "next-request"}
+    names = {"decode": "decode", "next-request": "next-request", "square": "square"}
+    assert {name: kind.name for name, kind in LAB_KINDS.items()} == names
+
+
+def test_only_the_example_lab_is_experimental_and_a_book_turns_it_on() -> None:
+    assert [name for name, kind in LAB_KINDS.items() if kind.experimental] == ["square"]
+    assert list(enabled_kinds()) == ["decode", "next-request"]
+    assert list(enabled_kinds(["square"])) == ["decode", "next-request", "square"]
+
+
+def test_the_example_lab_reads_its_parameter_with_the_models_range() -> None:
+    assert parse_params(SQUARE, []) == ({"tokens": 16}, [])
+    top = square.TOKENS_RANGE.stop - 1
+    assert parse_params(SQUARE, [f"tokens={top + 1}"])[1] == [
+        f"tokens (Tokens) must be between 1 and {top}, not {top + 1}"
+    ]
+    assert SQUARE.initial({"tokens": 3})["text"] == {"tokens": "3", "cells": "9"}

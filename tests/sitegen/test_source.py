@@ -170,7 +170,15 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
         ('# comment\ntitle = "  "\n', ["book.toml:2: 'title' must be a non-empty string"]),
         (
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
-            ["book.toml:4: unknown field 'extra'; expected title"],
+            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs"],
+        ),
+        (
+            'title = "x"\nexperimental_labs = "square"\n',
+            ["book.toml:2: 'experimental_labs' must be a list of lab names, such as [\"square\"]"],
+        ),
+        (
+            'title = "x"\nexperimental_labs = [1]\n',
+            ["book.toml:2: 'experimental_labs' must be a list of lab names, such as [\"square\"]"],
         ),
         ('title = "x"\ntitle = "y"\n', ["book.toml:2: not valid TOML: Cannot overwrite a value (column 12)"]),
         ('title = "x', ["book.toml:1: not valid TOML: Unterminated string (at the end of the file)"]),
@@ -183,6 +191,11 @@ def test_book_toml(tmp_path: Path, toml: str, expected: list[str]) -> None:
     assert (book is None) == bool(expected)
     if book is not None:
         assert book == Book("kvpage")
+
+
+def test_a_book_may_enable_the_experimental_lab(tmp_path: Path) -> None:
+    (tmp_path / "book.toml").write_text('title = "x"\nexperimental_labs = ["square"]\n', encoding="utf-8")
+    assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", experimental_labs=("square",)), [])
 
 
 def test_missing_book_toml_names_the_file_without_a_line(tmp_path: Path) -> None:

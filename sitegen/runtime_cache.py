@@ -1,0 +1,143 @@
+"""The runtime stage, cached: a rebuild of prose reuses the Pyodide files and the wheel.
+
+Building the wheel and checking Pyodide take about a second, and they depend
+only on code, never on the book. So their result is stored in
+``.cache/runtime/`` under a key that hashes everything they read: every file of
+``kvpage/`` (the wheel), ``pyproject.toml`` (its metadata), every file of
+``node_modules/pyodide`` (the interpreter), every file of ``sitegen/`` (the code
+that packs them, pins included), and the versions of Python and of the tools
+that build the wheel. Change any of those and the key changes, so a stale
+runtime can never be reused; change only Markdown or templates and the key
+stays, so the stage costs the time to hash (files unchanged since the last
+hash in this process are not read again).
+
+The entry is a pickle of :class:`sitegen.runtime.Runtime`, written atomically
+and read back only from this project's own cache folder. An entry that cannot
+be read is rebuilt. The newest few entries are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from importlib import metadata
+from pathlib import Path
+
+import sitegen
+from sitegen.progress import SILENT, Progress
+from sitegen.runtime import Runtime, load_runtime
+
+CACHE_DIR = Path(".cache") / "runtime"
+"""Relative to the project root."""
+KEEP = 4
+"""Entries kept: enough to switch back and forth between a few versions of the model."""
+REUSED = f"in-browser runtime unchanged (kvpage/, Pyodide, build code): reused from {CACHE_DIR.as_posix()}/"
+TOOLS = ("build", "hatchling", "pyodide-lock", "packaging")
+"""The packages that shape the wheel and its lock entry."""
+
+_hashes: dict[Path, tuple[int, int, str]] = {}
+"""path → (size, mtime_ns, sha256): a file unchanged since it was last hashed is not read again."""
+_memory: dict[str, Runtime] = {}
+"""The last runtime this process used, by key (a serve worker rebuilds many times)."""
+
+
+def file_hash(path: Path) -> str:
+    stat = path.stat()
+    known = _hashes.get(path)
+    if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns):
+        return known[2]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    _hashes[path] = (stat.st_size, stat.st_mtime_ns, digest)
+    return digest
+
+
+def files_under(folder: Path) -> Iterable[Path]:
+    """Every file under ``folder`` except Python's bytecode caches, in a fixed order."""
+    if not folder.exists():
+        return []
+    return sorted(path for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+
+
+def tool_versions() -> list[str]:
+    versions = [f"python {sys.version}"]
+    for name in TOOLS:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} missing")
+    return versions
+
+
+def runtime_key(root: Path) -> str:
+    """The hash of everything the runtime stage reads (see the module's docstring)."""
+    code = Path(sitegen.__file__).resolve().parent
+    inputs = [
+        *((root, path) for path in files_under(root / "kvpage")),
+        (root, root / "pyproject.toml"),
+        *((root, path) for path in files_under(root / "node_modules" / "pyodide")),
+        *((code.parent, path) for path in files_under(code)),
+    ]
+    digest = hashlib.sha256()
+    for line in tool_versions():
+        digest.update(f"{line}\n".encode())
+    for base, path in inputs:
+        shown = path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
+        content = file_hash(path) if path.is_file() else "missing"
+        digest.update(f"{shown} {content}\n".encode())
+    return digest.hexdigest()
+
+
+def read_entry(path: Path) -> Runtime | None:
+    """The runtime stored at ``path``, or None if there is none or it cannot be read."""
+    try:
+        with path.open("rb") as handle:
+            runtime = pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - any unreadable entry is simply rebuilt
+        return None
+    return runtime if isinstance(runtime, Runtime) else None
+
+
+def write_entry(path: Path, runtime: Runtime) -> None:
+    """Store ``runtime`` at ``path`` atomically, then drop all but the newest entries."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".entry-", delete=False) as handle:
+        pickle.dump(runtime, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(handle.name, path)
+    entries = sorted(path.parent.glob("*.pickle"), key=lambda entry: entry.stat().st_mtime_ns, reverse=True)
+    for old in entries[KEEP:]:
+        old.unlink(missing_ok=True)
+
+
+def cached_runtime(
+    root: Path,
+    progress: Progress = SILENT,
+    *,
+    use_cache: bool = True,
+    load: Callable[[Path], Runtime] = load_runtime,
+) -> Runtime:
+    """The runtime for the project at ``root``: from the cache when its inputs are unchanged, else built."""
+    if not use_cache:
+        with progress.step("building the in-browser runtime (Pyodide checked, kvpage wheel built)"):
+            return load(root)
+    key = runtime_key(root)
+    if key in _memory:
+        progress.note(REUSED)
+        return _memory[key]
+    entry = root / CACHE_DIR / f"{key}.pickle"
+    runtime = read_entry(entry)
+    if runtime is None:
+        with progress.step("building the in-browser runtime (Pyodide checked, kvpage wheel built)"):
+            runtime = load(root)
+        write_entry(entry, runtime)
+    else:
+        os.utime(entry)  # the newest entries are the ones kept
+        progress.note(REUSED)
+    _memory.clear()
+    _memory[key] = runtime
+    return runtime

@@ -1,0 +1,171 @@
+"""``build.py serve`` with a page open in Chromium: edits reach the page by themselves.
+
+Each test starts the real command (a child process, port 0) on a temporary copy of
+what it edits, opens a page, changes a file and waits (Playwright ``expect``, no
+sleeps) for the page to show the change. How fast that is belongs to bench/
+(``bench/serve_reload.py``); here the timeouts are generous and only the reload
+itself is asserted.
+"""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.conftest import ROOT
+from tests.e2e.conftest import PYTHON_READY_MS
+
+pytestmark = pytest.mark.e2e
+
+RELOAD_MS = 30_000
+"""Generous: a prose edit shows in well under a second here (bench/serve_reload.py)."""
+START_SECONDS = 120
+LEDE = "Attention needs every previous key."
+PROJECT = ("build.py", "pyproject.toml", "content", "kvpage", "sitegen", "site_template")
+"""What serve reads from a project; node_modules is linked, not copied."""
+
+
+@dataclass
+class Serving:
+    url: str
+    process: subprocess.Popen[str]
+    log: Path
+
+
+@contextmanager
+def start(command: list[str], log: Path) -> Iterator[Serving]:
+    """Run ``serve``, wait for the address it prints, stop it (SIGTERM) afterwards."""
+    with log.open("w", encoding="utf-8") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in process.stdout or ():
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        line = lines.get(timeout=START_SECONDS)
+    except queue.Empty:
+        process.kill()
+        pytest.fail(f"serve printed no address:\n{log.read_text(encoding='utf-8')}")
+    assert line.startswith("serving http://127.0.0.1:"), line
+    try:
+        yield Serving(line.split()[1], process, log)
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) == 0, log.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    """A copy of the book's content, to edit."""
+    return Path(shutil.copytree(ROOT / "content", tmp_path / "content"))
+
+
+@pytest.fixture
+def served(content: Path, tmp_path: Path) -> Iterator[Serving]:
+    """serve on the copy of the content, with this project's code."""
+    command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0", "--content", str(content)]
+    with start(command, tmp_path / "serve.log") as serving:
+        yield serving
+
+
+def console_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def edit(path: Path, *changes: tuple[str, str]) -> None:
+    """Replace each ``(old, new)`` once, in one write (one rebuild)."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_prose_edit_reloads_the_open_page(page: Page, served: Serving, content: Path) -> None:
+    errors = console_errors(page)
+    page.goto(served.url + "cache.html")
+    expect(page.get_by_text(LEDE)).to_be_visible()
+    expect(page.locator('script[src="/__kvpage/reload.js"]')).to_have_count(1)
+
+    edit(content / "03-cache.md", (LEDE, "Edited while serving: the page reloads by itself."))
+    expect(page.get_by_text("Edited while serving: the page reloads by itself.")).to_be_visible(timeout=RELOAD_MS)
+    expect(page.get_by_text(LEDE)).to_have_count(0)
+    assert page.url == served.url + "cache.html"
+    assert errors == []
+
+
+def test_a_failed_build_shows_its_errors_until_fixed(page: Page, served: Serving, content: Path) -> None:
+    errors = console_errors(page)
+    page.goto(served.url + "cache.html")
+    chapter = content / "03-cache.md"
+    good = chapter.read_text(encoding="utf-8")
+
+    edit(chapter, ("prompt=16 tokens=16", "prompt=16 tokens=999"))
+    alert = page.get_by_role("alert", name="Build failed")
+    expect(alert).to_contain_text("content/03-cache.md:", timeout=RELOAD_MS)
+    expect(alert).to_contain_text("tokens (Tokens to generate) must be between 1 and 64, not 999")
+    expect(page.get_by_text(LEDE)).to_be_visible()  # the last good build stays readable under it
+
+    chapter.write_text(good.replace(LEDE, "Fixed, and rebuilt."), encoding="utf-8")
+    expect(page.get_by_text("Fixed, and rebuilt.")).to_be_visible(timeout=RELOAD_MS)
+    expect(alert).to_have_count(0)
+    assert errors == []
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the whole project (its Pyodide linked), whose model a test may change."""
+    target = tmp_path / "project"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in PROJECT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=ignore)
+        else:
+            target.mkdir(exist_ok=True)
+            shutil.copy(source, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    return target
+
+
+def test_a_model_edit_reloads_the_page_with_the_new_python(page: Page, project: Path, tmp_path: Path) -> None:
+    command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
+    with start(command, tmp_path / "serve.log") as serving:
+        errors = console_errors(page)
+        page.goto(serving.url + "cache.html")
+        decode = page.get_by_role("region", name="Lab · prefill once, then decode")
+        step = decode.get_by_role("button", name="Step")
+        expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
+        step.click()
+        expect(decode.get_by_text("cache warm · 16 slots")).to_be_visible()
+
+        model = project / "kvpage" / "labs" / "decode.py"
+        with page.expect_event("load", timeout=RELOAD_MS):  # the page reloads
+            edit(
+                model,
+                ('"cache cold"', '"cache empty"'),
+                ('f"cache warm · {held} slots"', 'f"cache hot · {held} slots"'),
+            )
+        # The build ran the new model (the page's starting numbers) ...
+        expect(decode.get_by_text("cache empty")).to_be_visible()
+        # ... and the page runs the new wheel.
+        expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
+        step.click()
+        expect(decode.get_by_text("cache hot · 16 slots")).to_be_visible()
+        assert errors == []

@@ -1,0 +1,29 @@
+"""The example lab: a cold prefill of n tokens pays n² cells, and bad input is a message."""
+
+import pytest
+
+from kvpage.jsonvalue import LabInputError
+from kvpage.labs.square import TOKENS_RANGE, compute
+
+
+def test_sixteen_tokens_pay_the_seed_256() -> None:
+    assert compute({"tokens": 16}) == {"tokens": 16, "cells": 256, "text": {"tokens": "16", "cells": "256"}}
+
+
+def test_large_counts_are_printed_with_separators() -> None:
+    assert compute({"tokens": TOKENS_RANGE.stop - 1})["text"] == {"tokens": "256", "cells": "65,536"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"tokens": 0}, "Tokens must be between 1 and 256, not 0"),
+        ({"tokens": 257}, "Tokens must be between 1 and 256, not 257"),
+        ({"tokens": "16"}, "field 'tokens' must be int, not str"),
+        ({"tokens": True}, "field 'tokens' must be int, not bool"),
+        ({}, "missing field 'tokens'"),
+    ],
+)
+def test_bad_input_is_refused_with_a_message(args: dict[str, object], message: str) -> None:
+    with pytest.raises(LabInputError, match=message):
+        compute(args)  # type: ignore[arg-type]

@@ -1,0 +1,79 @@
+"""The command line: ``build`` (the default) and ``serve``, every option explained, and ``python -m kvpage``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sitegen.cli import make_parser, parse
+from tests.conftest import ROOT, Built
+
+BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
+
+
+def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_no_command_means_build() -> None:
+    args = parse(["--strict", "--single-file"], ROOT)
+    assert (args.command, args.strict, args.single_file) == ("build", True, True)
+    assert parse([], ROOT).command == "build"
+    assert parse(["serve", "--port", "0"], ROOT).port == 0
+
+
+def test_help_explains_every_option_of_every_command() -> None:
+    result = run("build.py", "--help")
+    assert result.returncode == 0, result.stderr
+    shown = " ".join(result.stdout.split())
+    for name in ("build", "serve"):
+        command = commands(make_parser(ROOT))[name]
+        for action in command._actions:
+            assert action.help, f"{name} {action.option_strings} has no help"
+            for option in action.option_strings:
+                assert f" {option}" in shown, f"{name} {option} is not in build.py --help"
+            assert " ".join(action.help.split()) in shown
+
+
+def test_python_m_kvpage_is_the_same_command_line() -> None:
+    result = run("-m", "kvpage", "--help")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: python -m kvpage [-h] COMMAND")
+    words = result.stdout.replace("python -m kvpage", "build.py").split()
+    assert words == run("build.py", "--help").stdout.split()
+
+
+def test_python_m_kvpage_builds_a_book(tmp_path: Path) -> None:
+    out, dist = tmp_path / "site", tmp_path / "dist"
+    result = run("-m", "kvpage", "build", "--content", str(BOOK), "--out", str(out), "--dist", str(dist))
+    assert result.returncode == 0, result.stderr
+    assert {"index.html", "first.html", "second.html"} <= {path.name for path in out.iterdir()}
+    assert (dist / "kvpage-site.zip").is_file()
+
+
+def test_the_browser_wheel_leaves_the_command_line_out(built: Built) -> None:
+    """kvpage/__main__.py imports the build (Jinja2, markdown-it): it must not ship to the browser."""
+    assert (ROOT / "kvpage" / "__main__.py").is_file()
+    (wheel,) = [data for name, data in built.files.items() if name.endswith(".whl")]
+    with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+        names = archive.namelist()
+    assert "kvpage/bridge.py" in names
+    assert "kvpage/__main__.py" not in names
+
+
+def test_an_unknown_option_is_refused_with_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        parse(["--fast"], ROOT)
+    assert exit_.value.code == 2
+    assert "unrecognized arguments: --fast" in capsys.readouterr().err

@@ -1,0 +1,112 @@
+"""The runtime stage's cache: reused while its inputs are unchanged, rebuilt as soon as one changes."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from sitegen import runtime_cache
+from sitegen.runtime import Runtime, load_runtime
+from sitegen.runtime_cache import CACHE_DIR, KEEP, cached_runtime, runtime_key
+from tests.conftest import ROOT
+
+
+@pytest.fixture(autouse=True)
+def forget() -> Iterator[None]:
+    """Each test starts (and leaves) with nothing remembered in this process."""
+    runtime_cache._memory.clear()
+    yield
+    runtime_cache._memory.clear()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project whose model and metadata a test may change; Pyodide is linked."""
+    shutil.copytree(ROOT / "kvpage", tmp_path / "kvpage", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "pyodide").symlink_to(ROOT / "node_modules" / "pyodide", target_is_directory=True)
+    return tmp_path
+
+
+class Loader:
+    """Stands in for the real stage: counts its runs and returns a runtime naming the run."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def __call__(self, root: Path) -> Runtime:
+        self.runs += 1
+        return Runtime({"pyodide/run.txt": str(self.runs).encode()}, (), {}, f"run{self.runs}.whl", "0")
+
+
+def test_unchanged_inputs_reuse_the_runtime_even_in_a_new_process(project: Path) -> None:
+    load = Loader()
+    first = cached_runtime(project, load=load)
+    assert cached_runtime(project, load=load) is first  # this process remembers it
+    runtime_cache._memory.clear()  # as if a new process: read back from .cache/runtime/
+    assert cached_runtime(project, load=load) == first
+    assert load.runs == 1
+    assert len(list((project / CACHE_DIR).glob("*.pickle"))) == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda root: (root / "kvpage" / "costs.py").write_text("# changed\n", encoding="utf-8"),
+        lambda root: (root / "kvpage" / "labs" / "new_lab.py").write_text("", encoding="utf-8"),
+        lambda root: (root / "pyproject.toml").write_text("[project]\n", encoding="utf-8"),
+    ],
+    ids=["model edited", "module added", "metadata edited"],
+)
+def test_a_changed_input_builds_it_again(project: Path, change: Callable[[Path], object]) -> None:
+    load = Loader()
+    before = runtime_key(project)
+    cached_runtime(project, load=load)
+    change(project)
+    assert runtime_key(project) != before
+    assert cached_runtime(project, load=load).wheel == "run2.whl"
+
+
+def test_bytecode_is_not_an_input(project: Path) -> None:
+    before = runtime_key(project)
+    (project / "kvpage" / "__pycache__").mkdir(exist_ok=True)
+    (project / "kvpage" / "__pycache__" / "costs.cpython-311.pyc").write_bytes(b"\0")
+    assert runtime_key(project) == before
+
+
+def test_an_unreadable_entry_is_built_again(project: Path) -> None:
+    load = Loader()
+    cached_runtime(project, load=load)
+    (entry,) = (project / CACHE_DIR).glob("*.pickle")
+    entry.write_bytes(b"not a pickle")
+    runtime_cache._memory.clear()
+    assert cached_runtime(project, load=load).wheel == "run2.whl"
+    runtime_cache._memory.clear()
+    assert cached_runtime(project, load=load).wheel == "run2.whl"  # and stored again
+
+
+def test_no_cache_always_builds(project: Path) -> None:
+    load = Loader()
+    cached_runtime(project, load=load, use_cache=False)
+    cached_runtime(project, load=load, use_cache=False)
+    assert load.runs == 2
+    assert not (project / CACHE_DIR).exists()
+
+
+def test_only_the_newest_entries_are_kept(project: Path) -> None:
+    load = Loader()
+    for number in range(KEEP + 2):
+        (project / "kvpage" / "costs.py").write_text(f"# version {number}\n", encoding="utf-8")
+        cached_runtime(project, load=load)
+    assert len(list((project / CACHE_DIR).glob("*.pickle"))) == KEEP
+
+
+def test_a_cached_runtime_is_the_one_the_stage_builds(project: Path) -> None:
+    """The real stage: what comes back from the cache is byte for byte what a fresh run makes."""
+    stored = cached_runtime(project)
+    runtime_cache._memory.clear()
+    assert cached_runtime(project) == stored == load_runtime(project)

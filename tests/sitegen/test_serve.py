@@ -1,0 +1,187 @@
+"""serve's parts without a browser: the injected script, the server, the watcher, the builder protocol.
+
+The whole command, with a page open in Chromium, is tested in tests/e2e/test_serve.py.
+"""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitegen.serve import Builder, Hub, Report, Server, Status, Watcher, inject, make_server, worker_loop
+
+
+def test_the_reload_script_goes_at_the_end_of_the_head() -> None:
+    page = b"<html><head><title>x</title></head><body>x</body></html>"
+    tag = b'<script src="/__kvpage/reload.js" data-build="s-1" defer></script>\n'
+    assert inject(page, "s-1") == b"<html><head><title>x</title>" + tag + b"</head><body>x</body></html>"
+    assert inject(b"<p>no head</p>", "s-1") == b"<p>no head</p>" + tag
+
+
+def test_the_build_id_is_escaped() -> None:
+    assert b'data-build="&quot;&gt;"' in inject(b"</head>", '">')
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[Server, Hub, Path]]:
+    folder = tmp_path / "site"
+    (folder / "static").mkdir(parents=True)
+    (folder / "index.html").write_bytes(b"<!doctype html><html><head><title>i</title></head><body>i</body></html>")
+    (folder / "static" / "a.css").write_bytes(b"p{}")
+    hub = Hub()
+    server = make_server(0, folder, hub)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    yield server, hub, folder
+    hub.close()
+    server.shutdown()
+    server.server_close()
+
+
+def get(server: Server, path: str, **headers: str) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+    connection.request("GET", path, headers=headers)
+    return connection.getresponse()
+
+
+def test_it_listens_on_the_loopback_interface_only(server: tuple[Server, Hub, Path]) -> None:
+    assert server[0].server_address[0] == "127.0.0.1"
+
+
+def test_before_the_first_good_build_every_page_shows_the_errors(server: tuple[Server, Hub, Path]) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("", False, ("content/a.md:3: <bad> lab",)))
+    response = get(http_server, "/index.html")
+    body = response.read()
+    assert response.status == 503
+    assert b"content/a.md:3: &lt;bad&gt; lab" in body
+    assert b'src="/__kvpage/reload.js" data-build=""' in body
+
+
+def test_pages_get_the_reload_script_and_files_an_etag(server: tuple[Server, Hub, Path]) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("s-1", True))
+    page = get(http_server, "/")
+    assert page.status == 200
+    assert page.getheader("Cache-Control") == "no-store"
+    assert b'<script src="/__kvpage/reload.js" data-build="s-1" defer></script>\n</head>' in page.read()
+
+    style = get(http_server, "/static/a.css")
+    etag = style.getheader("ETag")
+    assert (style.status, style.read(), style.getheader("Content-Type")) == (200, b"p{}", "text/css; charset=utf-8")
+    assert style.getheader("Cache-Control") == "no-cache"
+    assert etag
+    again = get(http_server, "/static/a.css", **{"If-None-Match": etag})
+    assert (again.status, again.read()) == (304, b"")
+
+
+def test_a_changed_file_gets_a_new_etag(server: tuple[Server, Hub, Path]) -> None:
+    http_server, hub, folder = server
+    hub.publish(Status("s-1", True))
+    first = get(http_server, "/static/a.css").getheader("ETag")
+    (folder / "static" / "a.css").write_bytes(b"p{color:red}")
+    response = get(http_server, "/static/a.css", **{"If-None-Match": first or ""})
+    assert response.status == 200
+    assert response.read() == b"p{color:red}"
+
+
+@pytest.mark.parametrize("path", ["/missing.html", "/../secret", "/static/", "/%2e%2e/secret"])
+def test_nothing_outside_the_site_is_served(server: tuple[Server, Hub, Path], path: str) -> None:
+    http_server, hub, folder = server
+    (folder.parent / "secret").write_text("no", encoding="utf-8")
+    hub.publish(Status("s-1", True))
+    assert get(http_server, path).status == 404
+
+
+def test_the_reload_client_is_served(server: tuple[Server, Hub, Path]) -> None:
+    response = get(server[0], "/__kvpage/reload.js")
+    assert response.status == 200
+    assert b'new EventSource("/__kvpage/events")' in response.read()
+
+
+def test_the_event_stream_sends_the_status_now_and_every_change(server: tuple[Server, Hub, Path]) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("s-1", True))
+    stream = get(http_server, "/__kvpage/events")
+    assert stream.getheader("Content-Type") == "text/event-stream"
+
+    def event() -> dict[str, object]:
+        lines = [stream.readline(), stream.readline(), stream.readline()]
+        assert lines[0] == b"event: status\n" and lines[2] == b"\n"
+        return dict(json.loads(lines[1].removeprefix(b"data: ")))
+
+    assert event() == {"build": "s-1", "ok": True, "errors": []}
+    hub.publish(Status("s-1", False, ("content/a.md:1: broken",)))
+    assert event() == {"build": "s-1", "ok": False, "errors": ["content/a.md:1: broken"]}
+    hub.publish(Status("s-2", True))
+    assert event() == {"build": "s-2", "ok": True, "errors": []}
+
+
+def test_the_watcher_sees_added_changed_and_removed_files_but_not_editor_droppings(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("a", encoding="utf-8")
+    watcher = Watcher([tmp_path])
+    assert watcher.changes() == []
+    (tmp_path / "a.md").write_text("a changed", encoding="utf-8")
+    (tmp_path / "b.md").write_text("b", encoding="utf-8")
+    assert watcher.changes() == [tmp_path / "a.md", tmp_path / "b.md"]
+    (tmp_path / "b.md").unlink()
+    assert watcher.changes() == [tmp_path / "b.md"]
+    (tmp_path / ".a.md.swp").write_text("x", encoding="utf-8")
+    (tmp_path / "a.md~").write_text("x", encoding="utf-8")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "m.cpython-311.pyc").write_bytes(b"x")
+    assert watcher.changes() == []
+
+
+def test_the_worker_answers_one_report_per_request() -> None:
+    outcomes = iter([Report(ok=True, seconds=0.5), Report(ok=False, errors=["content/a.md:1: x"])])
+    replies = io.StringIO()
+
+    def rebuild() -> Report:
+        print("progress goes to stderr, never into the replies")
+        return next(outcomes)
+
+    assert worker_loop(rebuild, io.StringIO("build\nbuild\n"), replies) == 0
+    lines = [json.loads(line) for line in replies.getvalue().splitlines()]
+    assert lines == [
+        {"ok": True, "errors": [], "warnings": [], "seconds": 0.5},
+        {"ok": False, "errors": ["content/a.md:1: x"], "warnings": [], "seconds": 0.0},
+    ]
+
+
+def test_a_crash_in_the_build_is_reported_not_raised() -> None:
+    replies = io.StringIO()
+
+    def rebuild() -> Report:
+        raise KeyError("boom")
+
+    worker_loop(rebuild, io.StringIO("build\n"), replies)
+    report = json.loads(replies.getvalue())
+    assert report["ok"] is False
+    assert "KeyError: 'boom'" in report["errors"][0]
+
+
+def test_a_builder_that_dies_is_an_error_with_its_last_words() -> None:
+    builder = Builder([sys.executable, "-c", "import sys; sys.stderr.write('ImportError: no model\\n'); sys.exit(3)"])
+    report = builder.build()
+    assert report.ok is False
+    assert report.errors[0] == "the build process stopped (exit status 3):"
+    assert report.errors[1:] == ["ImportError: no model"]
+    builder.stop()
+
+
+def test_a_builder_is_a_warm_process_that_stops_when_asked() -> None:
+    code = 'import sys\nfor line in sys.stdin:\n    print(\'{"ok": true, "seconds": 0.1}\', flush=True)\n'
+    builder = Builder([sys.executable, "-c", code])
+    assert builder.build() == Report(ok=True, seconds=0.1)
+    process = builder.process
+    assert builder.build() == Report(ok=True, seconds=0.1)
+    assert builder.process is process  # the same process, still warm
+    builder.stop()
+    assert process is not None and process.returncode == 0
