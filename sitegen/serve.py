@@ -155,6 +155,15 @@ def error_page(status: Status) -> bytes:
     ).encode()
 
 
+def not_found_page(name: str, status: Status) -> bytes:
+    """A page the book no longer has (a slug changed, say): a way back, and the reload script."""
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>kvpage serve: no such page</title>\n'
+        f"{reload_tag(status.build).decode()}</head>\n<body>\n<h1>This build has no page {html.escape(name)}</h1>\n"
+        '<p>Go to <a href="/">the list of chapters</a>. This page reloads with every build.</p>\n</body>\n</html>\n'
+    ).encode()
+
+
 class ETags:
     """Entity tags of served files, recomputed only when a file's size or time changes."""
 
@@ -221,7 +230,10 @@ def make_handler(folder: Path, hub: Hub) -> type[http.server.BaseHTTPRequestHand
             try:
                 data = file.read_bytes()
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-                self.send(404, b"not found\n", "text/plain; charset=utf-8", head)
+                if name.endswith(".html"):
+                    self.send(404, not_found_page(name, status), TYPES[".html"], head, Cache_Control="no-store")
+                else:
+                    self.send(404, b"not found\n", "text/plain; charset=utf-8", head)
                 return
             suffix = file.suffix
             content_type = TYPES.get(suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"

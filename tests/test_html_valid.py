@@ -1,21 +1,32 @@
-"""Every built HTML file passes the Nu HTML Checker (npm vnu-jar, run with Java)."""
+"""Every built HTML file passes the Nu HTML Checker (npm vnu-jar, run with Java).
+
+The pages of the two-chapter book are checked too: a chapter without labs, the
+example lab's template, a table of contents with nested entries.
+"""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
+import build
 from tests.conftest import ROOT, Built
+
+BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
 
-def test_built_html_has_no_errors(built: Built) -> None:
+def test_built_html_has_no_errors(built: Built, tmp_path: Path) -> None:
     java = shutil.which("java")
     assert java, "Java is needed for the Nu HTML Checker; 'make test' installs it"
     assert VNU.exists(), f"{VNU} is missing; 'npm ci' installs it"
-    pages = [*sorted(built.site.glob("*.html")), built.single]
-    assert len(pages) >= 3
+    book = build.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist", single_file=True)
+    build.build(book)
+    pages = [*sorted(built.site.glob("*.html")), built.single, *sorted(book.out.glob("*.html"))]
+    pages.append(book.dist / build.SINGLE_FILE)
+    assert len(pages) >= 7
     result = subprocess.run(
         [java, "-jar", str(VNU), "--errors-only", "--format", "text", *map(str, pages)],
         capture_output=True,

@@ -99,6 +99,17 @@ def test_nothing_outside_the_site_is_served(server: tuple[Server, Hub, Path], pa
     assert get(http_server, path).status == 404
 
 
+def test_a_missing_page_links_the_index_and_reloads_with_the_next_build(server: tuple[Server, Hub, Path]) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("s-1", True))
+    response = get(http_server, "/renamed.html")
+    body = response.read()
+    assert response.status == 404
+    assert b"This build has no page renamed.html" in body
+    assert b'<a href="/">the list of chapters</a>' in body
+    assert b'data-build="s-1"' in body
+
+
 def test_the_reload_client_is_served(server: tuple[Server, Hub, Path]) -> None:
     response = get(server[0], "/__kvpage/reload.js")
     assert response.status == 200
