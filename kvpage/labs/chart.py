@@ -104,10 +104,10 @@ def _annotations(prompt: int, steps: int, mode: Mode) -> list[JSONValue]:
 
 
 def _table(prompt: int, steps: int, mode: Mode) -> JSONObject:
-    columns: list[JSONValue] = ["Step"]
+    """The chart as numbers: one row per step, a pair of columns per mode (the chosen one first)."""
+    modes = (mode, other(mode))
     by_mode: list[tuple[list[int], list[int]]] = []
-    for m in (mode, other(mode)):
-        columns += [f"{MODE_NAMES[m]} · this step", f"{MODE_NAMES[m]} · so far"]
+    for m in modes:
         per_step = costs(prompt, steps, m)
         by_mode.append((per_step, list(accumulate(per_step))))
     rows: list[JSONValue] = []
@@ -116,7 +116,11 @@ def _table(prompt: int, steps: int, mode: Mode) -> JSONObject:
         for per_step, totals in by_mode:
             row += [count(per_step[k]), count(totals[k])]
         rows.append(row)
-    return {"columns": columns, "rows": rows}
+    return {
+        "groups": [MODE_NAMES[m] for m in modes],
+        "columns": ["Step", "this step", "so far", "this step", "so far"],
+        "rows": rows,
+    }
 
 
 def chart_view(prompt: int, tokens: int, steps: int, mode: Mode) -> JSONObject:

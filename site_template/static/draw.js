@@ -146,13 +146,21 @@
   }
 
   function drawTable(table, data) {
+    const groups = htmlElement("tr");
+    groups.append(htmlElement("td"));
+    for (const name of data.groups) {
+      const cell = htmlElement("th", "", name);
+      cell.scope = "colgroup";
+      cell.colSpan = 2;
+      groups.append(cell);
+    }
     const head = htmlElement("tr");
     for (const name of data.columns) {
       const cell = htmlElement("th", "", name);
       cell.scope = "col";
       head.append(cell);
     }
-    table.tHead.replaceChildren(head);
+    table.tHead.replaceChildren(groups, head);
     table.tBodies[0].replaceChildren(
       ...data.rows.map(([step, ...values]) => {
         const row = htmlElement("tr");

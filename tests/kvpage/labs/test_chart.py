@@ -67,13 +67,9 @@ def test_labels_mark_the_prefill_and_the_decode_steps() -> None:
 def test_table_and_words_state_the_numbers() -> None:
     view: Any = chart_view(16, 16, 16, "kv")
     table = view["table"]
-    assert table["columns"] == [
-        "Step",
-        "KV cache · this step",
-        "KV cache · so far",
-        "Recompute · this step",
-        "Recompute · so far",
-    ]
+    assert table["groups"] == ["KV cache", "Recompute"]
+    assert table["columns"] == ["Step", "this step", "so far", "this step", "so far"]
+    assert chart_view(16, 16, 1, "recompute")["table"]["groups"] == ["Recompute", "KV cache"]
     assert table["rows"][-1] == ["16", "31", "616", "961", "9,176"]
     assert view["text"] == (
         "Cells paid after 16 of 16 steps: KV cache 616 (256 for the prefill, then 17 to 31 per token); "
