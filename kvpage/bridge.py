@@ -20,6 +20,7 @@ Action = Callable[[JSONObject], JSONObject]
 ACTIONS: Mapping[tuple[str, str], Action] = {
     ("decode", "start"): decode.start,
     ("decode", "step"): decode.advance,
+    ("decode", "finish"): decode.finish,
     ("next-request", "compare"): next_request.compare,
     ("square", "compute"): square.compute,
 }

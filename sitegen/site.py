@@ -18,6 +18,9 @@ from sitegen.runtime import RUNTIME_DIR, Runtime
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
 
+PAGE_SCRIPTS = ("static/draw.js", "static/kvpage.js")
+"""The page's own scripts for a chapter with labs, in the order they run (drawing first)."""
+
 
 @dataclass(frozen=True)
 class Site:
@@ -96,6 +99,7 @@ def assemble_site(
             "previous": previous,
             "next": following,
             "runtime_config": config,
+            "page_scripts": PAGE_SCRIPTS,
             "csp": csp,
         }
         render(page.url, "chapter.html", **context)
@@ -148,7 +152,8 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     config = ""
     if runtime is not None:
         scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
-        scripts.append(inline_script((static / "kvpage.js").read_bytes(), "static/kvpage.js"))
+        folder = templates.folder
+        scripts += [inline_script((folder / src).read_bytes(), src) for src in PAGE_SCRIPTS]
         config = runtime_config(runtime, [])
     urls = {page.url for page in pages.pages}
     bodies = {page.url: in_page_links(page.body, urls) for page in pages.pages}

@@ -12,6 +12,8 @@ from typing import cast
 
 from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, LabInputError, count, field
+from kvpage.labs.chart import chart_view
+from kvpage.labs.grid import grid_view
 
 PROMPT_RANGE = range(1, 128 + 1)
 TOKENS_RANGE = range(1, 64 + 1)
@@ -48,6 +50,10 @@ class DecodeRun:
         """The run after one more step; a finished run stays as it is."""
         return self if self.done else replace(self, steps=self.steps + 1)
 
+    def finish(self) -> DecodeRun:
+        """The run with every step taken: where Generate ends, reached in one call."""
+        return replace(self, steps=self.tokens)
+
     def to_json(self) -> JSONObject:
         return {"prompt": self.prompt, "tokens": self.tokens, "mode": self.mode, "steps": self.steps}
 
@@ -75,7 +81,7 @@ def status(run: DecodeRun) -> str:
 
 
 def view(run: DecodeRun) -> JSONObject:
-    """Everything the page shows for ``run``, numbers already formatted."""
+    """Everything the page shows for ``run``, numbers already formatted, pictures as data."""
     this_step = step_cost(run.prompt, run.steps, run.mode) if run.steps else None
     paid = cumulative_cost(run.prompt, run.steps, run.mode)
     baseline = recompute_baseline(run.prompt, run.steps)
@@ -93,6 +99,8 @@ def view(run: DecodeRun) -> JSONObject:
             "recompute_total": count(baseline),
             "progress": f"step {run.steps} of {run.tokens}",
         },
+        "grid": grid_view(run.prompt, run.tokens, run.steps, run.mode),
+        "chart": chart_view(run.prompt, run.tokens, run.steps, run.mode),
     }
 
 
@@ -105,3 +113,9 @@ def advance(args: JSONObject) -> JSONObject:
     """The view one step after the run in ``args["state"]``."""
     state = field(args, "state", dict)
     return view(DecodeRun.from_json(cast(JSONObject, state)).step())
+
+
+def finish(args: JSONObject) -> JSONObject:
+    """The view at the end of the run in ``args["state"]``: Generate without the animation."""
+    state = field(args, "state", dict)
+    return view(DecodeRun.from_json(cast(JSONObject, state)).finish())

@@ -16,7 +16,8 @@ from kvpage.tokenizer import tokenize
 MAX_REQUEST_CHARS = 2_000
 """Longest request the lab accepts; the page states this cap next to the boxes."""
 
-_VISIBLE_WHITESPACE = str.maketrans({" ": "␠", "\n": "⏎", "\t": "⇥", "\r": "␍"})
+_VISIBLE_WHITESPACE = str.maketrans({" ": "␣", "\n": "⏎", "\t": "⇥", "\r": "↵"})
+"""Glyphs common fonts carry (the control pictures ␠ and ␍ often draw as empty boxes)."""
 
 
 def visible(token: str) -> str:
@@ -34,8 +35,49 @@ def shared_label(shared: int, tokens: list[str]) -> str:
     return f"{shared} / {len(tokens)} · hit through “{visible(tokens[shared - 1])}”"
 
 
+def shown(token: str) -> str:
+    """A token as its chip prints it: every whitespace character drawn, nothing trimmed."""
+    return token.translate(_VISIBLE_WHITESPACE)
+
+
 def _chips(tokens: list[str], shared: int) -> list[JSONValue]:
-    return [{"text": token, "shared": index < shared} for index, token in enumerate(tokens)]
+    """One ``[shown, kind]`` pair per token: kind is shared, differs (the first token after the prefix) or cold.
+
+    Pairs rather than objects: a 2,000-character request can be 2,000 tokens, sent on every keystroke.
+    """
+    kinds = ["shared"] * shared + ["differs"] * (shared < len(tokens)) + ["cold"] * (len(tokens) - shared - 1)
+    return [[shown(token), kind] for token, kind in zip(tokens, kinds, strict=False)]
+
+
+def _tips(request: int, shared: int, other: list[str]) -> JSONObject:
+    """What hovering or focusing a chip of ``request`` says after its index, by kind."""
+    if shared < len(other):
+        differs = f"first difference: request {3 - request} has “{visible(other[shared])}” here"
+    else:
+        differs = f"first token after request {3 - request} ends"
+    if request == 1:
+        return {"shared": "cached, reused by request 2", "differs": f"cached; {differs}", "cold": "cached, not reused"}
+    return {"shared": "reused from the cache", "differs": f"paid; {differs}", "cold": "paid"}
+
+
+def _bars(cold: int, cached: int) -> JSONObject:
+    """Cold prefill against prefill with the prefix cached, on one scale (cold is the longest)."""
+    if cold == 0:
+        words = "Request 2 is empty: nothing to prefill, cold or cached."
+    else:
+        saved = cold - cached
+        words = (
+            f"Request 2 costs {count(cold)} cells cold and {count(cached)} with request 1's prefix cached: "
+            f"{count(saved)} saved ({round(100 * saved / cold)}%)."
+        )
+    return {
+        "top": cold,
+        "bars": [
+            {"name": "Cold prefill", "value": cold, "text": count(cold)},
+            {"name": "With prefix cache", "value": cached, "text": count(cached)},
+        ],
+        "text": words,
+    }
 
 
 def _request(args: JSONObject, name: str) -> str:
@@ -63,6 +105,9 @@ def compare(args: JSONObject) -> JSONObject:
         "request2_tokens": len(second),
         "tokens1": _chips(first, shared),
         "tokens2": _chips(second, shared),
+        "tips1": _tips(1, shared, second),
+        "tips2": _tips(2, shared, first),
+        "bars": _bars(cold, cached),
         "text": {
             "shared": shared_label(shared, second),
             "cold": count(cold),

@@ -104,6 +104,8 @@
   function decodeLab(section, call) {
     const control = (name) => section.querySelector(`[data-control=${name}]`);
     const button = (name) => section.querySelector(`[data-action=${name}]`);
+    const readouts = section.querySelector("[data-role=readouts]");
+    const calm = matchMedia("(prefers-reduced-motion: reduce)");
     let view = null;
     let timer = null;
 
@@ -118,9 +120,21 @@
       showFields(section, view.text);
       section.querySelector("[data-show=status]").textContent = view.status;
       section.querySelector("[data-show=progress]").textContent = view.text.progress;
-      button("generate").disabled = view.done || timer !== null;
-      button("step").disabled = view.done || timer !== null;
+      globalThis.kvpageDraw.decode(section, view);
+      showButtons();
       return true;
+    }
+    // While Generate runs it reads "Pause"; idle, it reads "Generate" and is disabled
+    // once the run is done. Focus never stays on a button that just got disabled.
+    function showButtons() {
+      const running = timer !== null;
+      const generate = button("generate");
+      generate.textContent = running ? "Pause" : "Generate";
+      generate.disabled = view === null || (view.done && !running);
+      button("step").disabled = view === null || view.done;
+      readouts.setAttribute("aria-busy", String(running));
+      const focused = document.activeElement;
+      if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
     }
     function stop() {
       if (timer !== null) clearInterval(timer);
@@ -137,13 +151,19 @@
     function tick() {
       if (!step() || view === null || view.done) {
         stop();
-        if (view !== null) render({ ok: true, result: view });
+        showButtons();
       }
     }
     function generate() {
-      stop();
-      timer = setInterval(tick, 150);
-      tick();
+      if (timer !== null) {
+        stop();
+        showButtons();
+      } else if (view !== null && calm.matches) {
+        render(call("decode", "finish", { state: view.state }));
+      } else if (view !== null) {
+        timer = setInterval(tick, Math.max(40, Math.min(150, 2400 / view.state.tokens)));
+        tick();
+      }
     }
 
     for (const name of ["prompt", "tokens"]) {
@@ -167,16 +187,6 @@
     const boxes = [1, 2].map((n) => section.querySelector(`[data-control=request${n}]`));
     let pending = null;
 
-    function chips(list, tokens) {
-      list.replaceChildren(
-        ...tokens.map((token) => {
-          const chip = document.createElement("li");
-          chip.className = token.shared ? "chip shared" : "chip";
-          chip.textContent = token.text;
-          return chip;
-        }),
-      );
-    }
     function update() {
       pending = null;
       const reply = call("next-request", "compare", { request1: boxes[0].value, request2: boxes[1].value });
@@ -189,8 +199,7 @@
       }
       showError(section, "");
       showFields(section, reply.result.text);
-      chips(section.querySelector("[data-chips=tokens1]"), reply.result.tokens1);
-      chips(section.querySelector("[data-chips=tokens2]"), reply.result.tokens2);
+      globalThis.kvpageDraw["next-request"](section, reply.result);
     }
     for (const box of boxes) {
       box.addEventListener("input", () => {

@@ -58,17 +58,16 @@ HOSTILE = [
 LONE_SURROGATES = ["\ud800", "high \ud83d alone", "low \ude00 alone"]
 
 BOX_TEXT = "boxes => boxes.map(box => JSON.stringify(box.value))"
-SPELLED = """
-const lab = document.querySelector("section[data-lab=next-request]");
-const spelled = () => [1, 2].every((n) =>
-    [...lab.querySelector(`[data-chips=tokens${n}]`).children].map((chip) => chip.textContent).join("")
-    === lab.querySelector(`[data-control=request${n}]`).value);
-const started = performance.now();
-const poll = () => spelled() ? resolve(true)
-    : performance.now() - started > timeout ? reject(new Error("chips never spelled the requests"))
-    : requestAnimationFrame(poll);
-poll();
-"""
+SHOWS = """([expected, timeout]) => new Promise((resolve, reject) => {
+    const want = JSON.stringify(JSON.parse(expected));  // sent as ASCII JSON: lone surrogates survive
+    const lab = document.querySelector("section[data-lab=next-request]");
+    const chips = (n) => [...lab.querySelectorAll(`[data-chips=tokens${n}] .chip-text`)].map((c) => c.textContent);
+    const started = performance.now();
+    const poll = () => JSON.stringify([chips(1), chips(2)]) === want ? resolve(true)
+        : performance.now() - started > timeout ? reject(new Error("the chips never showed the model's tokens"))
+        : requestAnimationFrame(poll);
+    poll();
+})"""
 
 COUNT_ACTIVE = """() => document.querySelectorAll(
     'script:not([src]):not([type]), img, iframe, object, embed, svg, a[href^="javascript"], b, [onerror], [onload]'
@@ -91,13 +90,14 @@ def set_value(box: Locator, text: str) -> None:
     )
 
 
-def expected(page: Page, lab: Locator) -> dict[str, Any]:
+def expected(page: Page, lab: Locator) -> tuple[dict[str, Any], list[list[str]]]:
+    """The readouts and chip texts kvpage computes, in CPython, for what the boxes now hold."""
     values = lab.locator("textarea").evaluate_all(BOX_TEXT)
     request1, request2 = (json.loads(value) for value in values)
-    view = compare({"request1": request1, "request2": request2})
+    view: dict[str, Any] = compare({"request1": request1, "request2": request2})
     text = view["text"]
-    assert isinstance(text, dict)
-    return {"shared": text["shared"], "cold": text["cold"], "cached": text["cached"]}
+    chips = [[shown for shown, _ in view[f"tokens{n}"]] for n in (1, 2)]
+    return {"shared": text["shared"], "cold": text["cold"], "cached": text["cached"]}, chips
 
 
 @pytest.fixture
@@ -119,16 +119,14 @@ def test_hostile_inputs_are_text(lab: Locator, box_name: str) -> None:
     active = page.evaluate(COUNT_ACTIVE)
     for text in [*HOSTILE, *LONE_SURROGATES]:
         set_value(box, text)
-        # The lab updates after a short debounce; it is done when the chips spell both boxes.
-        # If chips rendered markup (innerHTML), they would never spell the text: this times out.
-        lab.locator("[data-chips]").first.evaluate(
-            f"(_, timeout) => new Promise((resolve, reject) => {{{SPELLED}}})", 5000
-        )
-        want = expected(page, lab)
+        want, chips = expected(page, lab)
+        # The lab updates after a short debounce; it is done when its chips show the tokens
+        # kvpage computes for these very boxes. Chips rendered as markup never would: this times out.
+        page.evaluate(SHOWS, [json.dumps(chips), 5000])
         assert readouts(lab) == want, repr(text)
         assert page.evaluate(COUNT_ACTIVE) == active, f"elements injected by {text!r}"
-        chips = lab.locator("[data-chips] li")
-        assert chips.evaluate_all("items => items.every(item => item.childNodes.length <= 1 && !item.children.length)")
+        texts = lab.locator("[data-chips] .chip-text")
+        assert texts.evaluate_all("items => items.every(item => item.childNodes.length <= 1 && !item.children.length)")
     set_value(box, "You are a precise assistant. Answer briefly User: 2+2?")
     expect(lab.get_by_label("Cold prefill")).to_have_text("196")
 

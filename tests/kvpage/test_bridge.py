@@ -18,6 +18,13 @@ def test_round_trip() -> None:
     assert reply["result"]["text"]["recompute_total"] == "256"
 
 
+def test_finish_is_one_call_to_the_end_of_the_run() -> None:
+    state = {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 0}
+    reply = ask({"lab": "decode", "action": "finish", "args": {"state": state}})
+    assert reply["result"]["text"]["paid"] == "616"
+    assert reply["result"]["done"] is True
+
+
 @pytest.mark.parametrize(
     ("message", "error"),
     [
@@ -46,7 +53,7 @@ def test_an_internal_failure_is_a_value_too(monkeypatch: pytest.MonkeyPatch) -> 
 def test_hostile_text_survives_the_round_trip() -> None:
     text = "<script>alert(1)</script>\ud800\u202e\x00"
     reply = ask({"lab": "next-request", "action": "compare", "args": {"request1": text, "request2": text}})
-    assert "".join(chip["text"] for chip in reply["result"]["tokens2"]) == text
+    assert "".join(shown for shown, _kind in reply["result"]["tokens2"]) == text
 
 
 def test_the_example_lab_is_reachable_through_the_bridge() -> None:

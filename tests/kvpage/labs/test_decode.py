@@ -1,9 +1,11 @@
 """The decode lab's state machine, as the page drives it."""
 
+from typing import Any
+
 import pytest
 
 from kvpage.jsonvalue import JSONObject, LabInputError
-from kvpage.labs.decode import DecodeRun, advance, start
+from kvpage.labs.decode import DecodeRun, advance, finish, start
 
 
 def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
@@ -69,3 +71,19 @@ def test_bad_input_is_a_lab_error(args: JSONObject, message: str) -> None:
 def test_state_with_impossible_steps_is_refused() -> None:
     with pytest.raises(LabInputError, match="steps taken"):
         DecodeRun.from_json({"prompt": 4, "tokens": 2, "mode": "kv", "steps": 3})
+
+
+def test_finish_reaches_the_state_generate_reaches_in_one_call() -> None:
+    for mode in ("kv", "recompute"):
+        cold = start({"prompt": 16, "tokens": 16, "mode": mode})
+        assert finish({"state": cold["state"]}) == run(16, 16, mode, 16)
+    half = run(8, 10, "kv", 4)
+    assert finish({"state": half["state"]}) == run(8, 10, "kv", 10)
+
+
+def test_view_carries_the_grid_and_chart_of_the_same_step() -> None:
+    view: Any = run(16, 16, "kv", 5)
+    assert view["grid"]["context"] == 20
+    assert view["chart"]["taken"] == 5
+    per_step = view["chart"]["series"][0]["per_step"]
+    assert per_step[-1] == view["this_step"]

@@ -1,0 +1,254 @@
+"""The labs' pictures, in Chromium: every drawn cell, point and chip is the model's number.
+
+Drawings are read through the data attributes and geometry draw.js gives them
+(cells are SVG rectangles in cell units) and compared with the readouts the
+reader sees, so a picture that drifts from the numbers fails.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.test_labs import REQUEST_2, open_chapter
+
+pytestmark = pytest.mark.e2e
+
+CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0)"
+
+
+def number(locator: Locator) -> int:
+    return int(locator.inner_text().replace(",", ""))
+
+
+def grid_cells(lab: Locator, kind: str) -> int:
+    cells: int = lab.locator(f'[data-draw="grid"] rect[data-kind="{kind}"]').evaluate_all(CELLS)
+    return cells
+
+
+def slot_count(lab: Locator) -> int:
+    counts: list[str] = lab.locator('[data-draw="slots"] rect[data-kind]').evaluate_all(
+        "rects => rects.map(r => r.dataset.count)"
+    )
+    return sum(int(n) for n in counts)
+
+
+def points(lab: Locator, chart: str, series: str) -> Locator:
+    return lab.locator(f'svg[data-chart="{chart}"] circle[data-series="{series}"]')
+
+
+def reach_step(lab: Locator, step: int, of: int) -> None:
+    expect(lab.get_by_text(f"step {step} of {of}", exact=True)).to_be_visible()
+
+
+def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    grid_words = decode.get_by_role("figure").filter(has_text="Attention: queries × keys")
+    assert grid_cells(decode, "now") == grid_cells(decode, "held") == 0
+    for mode in ("KV cache", "Recompute"):
+        decode.get_by_role("radio", name=mode).check()
+        for step in range(1, 17):
+            decode.get_by_role("button", name="Step").click()
+            reach_step(decode, step, 16)
+            this_step = number(decode.get_by_label("This step"))
+            assert grid_cells(decode, "now") == this_step, (mode, step)
+            expect(grid_words).to_contain_text(f"{this_step:,} cells paid this step")
+            context = 16 if step == 1 else 15 + step
+            assert slot_count(decode) == context
+            if mode == "KV cache":
+                paid = number(decode.get_by_label("Paid so far"))
+                assert grid_cells(decode, "now") + grid_cells(decode, "held") == paid
+                expect(decode.get_by_text(f"cache warm · {context} slots")).to_be_visible()
+            else:
+                assert grid_cells(decode, "held") == 0
+
+
+def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    decode.get_by_label("Prefix length").fill("128")
+    decode.get_by_label("Tokens to generate").fill("64")
+    grid = decode.locator('[data-draw="grid"] svg')
+    expect(grid).to_have_attribute("data-size", "191")
+    expect(grid).to_have_class(re.compile(r"\bdense\b"))
+    expect(grid.locator("path")).to_have_count(0)  # no cell lines: shaded areas
+    for step in (1, 2, 3):
+        decode.get_by_role("button", name="Step").click()
+        reach_step(decode, step, 64)
+        assert grid_cells(decode, "now") == number(decode.get_by_label("This step"))
+        assert grid_cells(decode, "now") + grid_cells(decode, "held") == number(decode.get_by_label("Paid so far"))
+    assert grid_cells(decode, "now") == 130
+
+
+def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    for chart in ("per_step", "totals"):
+        expect(points(decode, chart, "current")).to_have_count(0)
+    step = decode.get_by_role("button", name="Step")
+    for taken in (1, 2, 3):
+        step.click()
+        reach_step(decode, taken, 16)
+        for chart in ("per_step", "totals"):
+            for series in ("current", "other"):
+                expect(points(decode, chart, series)).to_have_count(taken)
+    expect(points(decode, "totals", "current").last).to_have_attribute("data-value", "291")
+    expect(decode.get_by_label("Paid so far")).to_have_text("291")
+    decode.get_by_role("button", name="Generate").click()
+    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect(points(decode, "per_step", "current")).to_have_count(16)
+    expect(points(decode, "totals", "current").last).to_have_attribute("data-value", "616")
+    expect(points(decode, "totals", "other").last).to_have_attribute("data-value", "9176")
+    expect(decode.get_by_text("time to first token")).to_be_attached()
+    expect(decode.get_by_text("per-token cost")).to_be_attached()
+    decode.get_by_text("Numbers by step").click()
+    table = decode.get_by_role("table", name="Cells per step and in total, both modes")
+    expect(table.get_by_role("row")).to_have_count(2 + 16)  # two header rows: modes, then columns
+    expect(table.get_by_role("row").last).to_have_text(re.compile(r"^\s*16\s*31\s*616\s*961\s*9,176\s*$"))
+
+
+def snapshot(lab: Locator) -> dict[str, Any]:
+    """What the decode lab shows, pictures included, as comparable text."""
+    shown: dict[str, Any] = {
+        name: lab.get_by_label(name).inner_text() for name in ("This step", "Paid so far", "If every step recomputed")
+    }
+    shown["status"] = lab.locator(".lab-status").inner_text()
+    shown["figures"] = [figure.inner_text() for figure in lab.get_by_role("figure").all()]
+    shown["drawings"] = lab.locator("[data-draw]").evaluate_all("parts => parts.map(p => p.innerHTML)")
+    return shown
+
+
+def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    generate = decode.get_by_role("button", name="Generate")
+    generate.click()
+    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect(generate).to_be_disabled()
+    animated = snapshot(decode)
+
+    decode.get_by_role("button", name="Reset").click()
+    expect(decode.get_by_label("Paid so far")).to_have_text("0")
+    page.emulate_media(reduced_motion="reduce")
+    generate.click()
+    expect(generate).to_be_disabled()
+    assert snapshot(decode) == animated
+    row = decode.locator('[data-draw="grid"] rect[data-kind="now"]')
+    assert row.evaluate("r => getComputedStyle(r).animationName") == "none"
+
+
+def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    decode.get_by_label("Tokens to generate").fill("64")
+    decode.get_by_role("button", name="Generate").click()
+    pause = decode.get_by_role("button", name="Pause")
+    expect(pause).to_be_enabled()
+    pause.click()
+    generate = decode.get_by_role("button", name="Generate")
+    expect(generate).to_be_enabled()
+    stopped = decode.locator("[data-show=progress]").inner_text()
+    assert stopped != "step 64 of 64"
+    decode.get_by_role("button", name="Step").click()
+    taken = int(stopped.split()[1]) + 1
+    reach_step(decode, taken, 64)
+    generate.click()
+    reach_step(decode, 64, 64)
+    expect(points(decode, "per_step", "current")).to_have_count(64)
+
+
+def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    _, lab = open_chapter(page, base)
+    chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
+    expect(chips).to_have_count(14)
+    expect(lab.locator('[data-chips="tokens2"] [data-kind="shared"]')).to_have_count(10)
+    expect(chips.nth(9)).to_have_attribute("data-ends-prefix", "")
+    expect(chips.nth(10)).to_have_attribute("data-kind", "differs")
+    expect(chips.nth(1)).to_contain_text("␣are")
+    chips.nth(10).hover()
+    info = lab.locator('[data-chip-info="tokens2"]')
+    expect(info).to_have_text("#11 “␣3” · paid; first difference: request 1 has “2” here")
+
+    lab.get_by_label("Request 2", exact=True).fill(REQUEST_2.replace("precise", "precize"))
+    expect(lab.get_by_label("Shared prefix")).to_have_text("3 / 14 · hit through “a”")
+    expect(lab.locator('[data-chips="tokens2"] [data-kind="shared"]')).to_have_count(3)
+    bars = lab.locator('[data-draw="bars"] rect.bar-fill')
+    expect(bars).to_have_count(2)
+    expect(bars.first).to_have_attribute("data-value", "196")
+    expect(bars.last).to_have_attribute("data-value", "187")
+    expect(lab.get_by_role("figure")).to_contain_text("Request 2 costs 196 cells cold and 187")
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert scroll <= client, f"the page scrolls sideways: {scroll} px of content in {client} px"
+
+
+def png_width(path: Path) -> int:
+    width: int = struct.unpack(">I", path.read_bytes()[16:20])[0]
+    return width
+
+
+def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> None:
+    page, base = audited
+    page.set_viewport_size({"width": 360, "height": 780})
+    decode, lab = open_chapter(page, base)
+    no_horizontal_scroll(page)
+    decode.get_by_label("Prefix length").fill("128")
+    decode.get_by_role("button", name="Generate").click()
+    reach_step(decode, 16, 16)
+    decode.get_by_text("Numbers by step").click()
+    lab.get_by_label("Request 2", exact=True).fill("Supercalifragilistic" * 20 + " " + REQUEST_2)
+    expect(lab.get_by_label("Shared prefix")).to_have_text(re.compile(r"^0 / \d+ · no shared prefix$"))
+    no_horizontal_scroll(page)
+    shot = tmp_path / "360.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert png_width(shot) == 360
+    for region in (decode, lab):
+        box = region.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+
+
+def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    decode.get_by_role("button", name="Step").click()
+    cell = decode.locator('[data-draw="grid"] rect[data-kind="now"]')
+    light = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
+    page.emulate_media(color_scheme="dark")
+    dark = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
+    assert light[0] != dark[0] and light[1] != dark[1]
+
+
+def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    decode.get_by_role("button", name="Generate").click()
+    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    page.emulate_media(media="print")
+    expect(decode.get_by_role("button", name="Reset")).to_be_hidden()
+    expect(decode.get_by_label("Paid so far")).to_be_visible()
+    expect(decode.locator('[data-draw="grid"] svg')).to_be_visible()
+    expect(decode.locator('svg[data-chart="totals"]')).to_be_visible()
+    expect(decode.get_by_text("cache warm · 31 slots")).to_be_visible()
+
+
+def test_loading_bar_shows_bytes_then_goes_once_python_is_ready(audited: tuple[Page, str]) -> None:
+    page, base = audited
+    decode, _ = open_chapter(page, base)
+    bar = decode.get_by_role("progressbar", name="Loading Python", include_hidden=True)
+    expect(bar).to_be_hidden()
+    page.evaluate(
+        "document.dispatchEvent(new CustomEvent('kvpage:progress', "
+        "{detail: {phase: 'download', loaded: 3, total: 12}}))"
+    )
+    expect(bar).to_have_attribute("value", "3")
+    expect(bar).to_have_attribute("max", "12")
+    expect(bar).to_have_attribute("data-phase", "download")

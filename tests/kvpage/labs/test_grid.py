@@ -1,0 +1,100 @@
+"""The attention grid: its rectangles are exactly the cells the cost model counts."""
+
+import json
+
+import pytest
+
+from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, step_cost
+from kvpage.labs.grid import DENSE_ABOVE, Block, cells, grid_size, grid_view, paid_blocks, slots
+
+RUNS = [(16, 16), (1, 1), (1, 64), (5, 3), (128, 64), (48, 1)]
+
+
+def cell_set(blocks: list[Block]) -> set[tuple[int, int]]:
+    found: set[tuple[int, int]] = set()
+    for block in blocks:
+        here = {
+            (r, c) for r in range(block.row, block.row + block.rows) for c in range(block.col, block.col + block.cols)
+        }
+        assert not found & here, f"{block} overlaps an earlier block"
+        found |= here
+    return found
+
+
+@pytest.mark.parametrize(("prompt", "tokens"), RUNS)
+@pytest.mark.parametrize("mode", MODES)
+def test_cells_paid_now_are_the_step_cost(prompt: int, tokens: int, mode: Mode) -> None:
+    for step in range(1, tokens + 1):
+        blocks = paid_blocks(prompt, step, mode)
+        assert cells(blocks, "now") == step_cost(prompt, step, mode), (prompt, step, mode)
+
+
+@pytest.mark.parametrize(("prompt", "tokens"), RUNS)
+def test_with_the_cache_every_paid_cell_stays_on_the_grid(prompt: int, tokens: int) -> None:
+    for step in range(1, tokens + 1):
+        blocks = paid_blocks(prompt, step, "kv")
+        assert cells(blocks, "now") + cells(blocks, "held") == cumulative_cost(prompt, step, "kv")
+
+
+def test_recomputing_keeps_nothing() -> None:
+    for step in range(1, 17):
+        assert cells(paid_blocks(16, step, "recompute"), "held") == 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cells_are_distinct_and_inside_the_context(mode: Mode) -> None:
+    prompt, tokens = 6, 9
+    size = grid_size(prompt, tokens)
+    for step in range(1, tokens + 1):
+        context = context_at_step(prompt, step)
+        found = cell_set(paid_blocks(prompt, step, mode))
+        assert all(0 <= r < context and 0 <= c < context for r, c in found)
+        assert context <= size
+
+
+def test_a_decoded_token_attends_only_to_earlier_keys_and_itself() -> None:
+    found = cell_set(paid_blocks(6, 9, "kv"))
+    assert all(c <= r for r, c in found if r >= 6)
+
+
+def test_a_decode_step_pays_one_row_against_every_key() -> None:
+    (row,) = [block for block in paid_blocks(16, 5, "kv") if block.kind == "now"]
+    assert (row.row, row.col, row.rows, row.cols) == (19, 0, 1, 20)
+
+
+def test_slots_grow_by_one_per_step_with_the_cache() -> None:
+    assert [s.to_json() for s in slots(16, 1, "kv")] == [{"kind": "new", "start": 0, "count": 16}]
+    assert [s.to_json() for s in slots(16, 3, "kv")] == [
+        {"kind": "held", "start": 0, "count": 17},
+        {"kind": "new", "start": 17, "count": 1},
+    ]
+    assert [s.to_json() for s in slots(16, 3, "recompute")] == [{"kind": "recomputed", "start": 0, "count": 18}]
+
+
+def test_cold_grid_is_empty_and_sized_for_the_whole_run() -> None:
+    view = grid_view(16, 16, 0, "kv")
+    assert (view["size"], view["context"], view["now"], view["held"], view["slots"]) == (31, 0, [], [], [])
+    assert view["text"] == (
+        "Nothing paid yet: the 16-token prompt waits for its prefill. The grid has room for 31 queries × 31 keys."
+    )
+
+
+def test_big_grids_are_dense_and_small_to_send() -> None:
+    assert grid_view(16, 16, 16, "kv")["dense"] is False
+    big = grid_view(128, 64, 64, "kv")
+    assert big["size"] == 191 > DENSE_ABOVE
+    assert big["dense"] is True
+    assert len(json.dumps(big)) < 3_000, "rectangles, not 36,481 cells"
+
+
+def test_the_words_state_the_numbers() -> None:
+    assert grid_view(16, 16, 1, "kv")["text"] == (
+        "Step 1, the prefill: 16 queries × 16 keys, 256 cells paid this step; 16 KV slots written."
+    )
+    assert grid_view(16, 16, 16, "kv")["text"] == (
+        "Step 16: one new query row against 31 keys, 31 cells paid this step; "
+        "585 cells paid by earlier steps are not repeated; 31 KV slots held, 1 new."
+    )
+    assert grid_view(16, 16, 16, "recompute")["text"] == (
+        "Step 16: the whole square again, 31 × 31, 961 cells paid this step; no KV slots kept."
+    )
