@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from pyodide_lock.spec import InfoSpec
 from pyodide_lock.utils import package_spec_from_wheel
 
 from sitegen.errors import BuildError
+from sitegen.python_snapshot import PYODIDE_VERSION, run_node
 
 RUNTIME_DIR = "pyodide"
 """Folder of the site that holds the runtime, also Pyodide's ``indexURL``."""
@@ -152,9 +155,29 @@ def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
     return lock
 
 
+def deflated(archive: bytes) -> bytes:
+    """``archive`` rewritten with every entry deflated, same order and dates."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(buffer, "w") as target:
+        for info in source.infolist():
+            target.writestr(info, source.read(info), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return buffer.getvalue()
+
+
+def compiled_stdlib(package: Path) -> bytes:
+    """Pyodide's standard library as .pyc, compiled by Pyodide's own Python (see python_snapshot.mjs)."""
+    with tempfile.TemporaryDirectory(prefix="kvpage-stdlib-") as tmp:
+        out = Path(tmp) / "stdlib.zip"
+        run_node("compile-stdlib", "--pyodide", str(package), "--out", str(out))
+        return deflated(out.read_bytes())
+
+
 def load_runtime(project: Path) -> Runtime:
     """Check the pinned Pyodide, build our wheel and pack both for the page."""
-    pinned, version = read_pinned(project / "node_modules" / "pyodide", Path(__file__).with_name("pyodide-pins.json"))
+    package = project / "node_modules" / "pyodide"
+    pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"))
+    if version != PYODIDE_VERSION:
+        raise BuildError([f"Pyodide {version} is pinned; the precompiled stdlib was tested with {PYODIDE_VERSION}"])
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
         wheel = build_wheel(project, Path(tmp))
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
@@ -162,7 +185,7 @@ def load_runtime(project: Path) -> Runtime:
         wheel_name = wheel.name
     blobs = {
         "pyodide.asm.wasm": ("application/wasm", pinned["pyodide.asm.wasm"]),
-        "python_stdlib.zip": ("application/zip", pinned["python_stdlib.zip"]),
+        "python_stdlib.zip": ("application/zip", compiled_stdlib(package)),
         wheel_name: ("application/zip", wheel_bytes),
     }
     files = {
