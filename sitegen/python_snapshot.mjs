@@ -24,7 +24,6 @@ import { join } from "node:path";
 
 const PYODIDE_VERSION = "314.0.7";
 const EPOCH_MS = 315532800000; // 1980-01-01, SOURCE_DATE_EPOCH of the build
-const ENV = { PYTHONHASHSEED: "0" }; // the page restores with the same
 
 function pinNondeterminism() {
   Date.now = () => EPOCH_MS;
@@ -85,7 +84,7 @@ with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w")
 
 async function compileStdlib(options) {
   const { loadPyodide } = await pyodideModule(options.pyodide);
-  const pyodide = await loadPyodide({ indexURL: options.pyodide, env: { ...ENV }, stdout: () => {} });
+  const pyodide = await loadPyodide({ indexURL: options.pyodide, env: env(options), stdout: () => {} });
   pyodide.runPython(COMPILE_PY);
   writeFileSync(options.out, pyodide.FS.readFile("/tmp/stdlib-pyc.zip"));
 }
@@ -134,7 +133,7 @@ async function makeSnapshot(options) {
   const pyodide = await loadPyodide({
     indexURL: options.pyodide,
     stdLibURL: options.stdlib,
-    env: { ...ENV },
+    env: env(options),
     stdout: () => {},
     fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
     _makeSnapshot: true,
@@ -175,12 +174,17 @@ async function check(options) {
   const pyodide = await loadPyodide({
     indexURL: options.pyodide,
     stdLibURL: options.stdlib,
-    env: { ...ENV },
+    env: env(options),
     stdout: () => {},
     fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
     _loadSnapshot: readFileSync(options.snapshot),
   });
   process.stdout.write(`${pyodide.runPython(CHECK_PY)}\n`);
+}
+
+function env(options) {
+  // Python's environment, from sitegen/python_snapshot.py: the page restores with the same.
+  return JSON.parse(options.env);
 }
 
 const COMMANDS = { "compile-stdlib": compileStdlib, snapshot: makeSnapshot, check };

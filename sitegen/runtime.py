@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from pyodide_lock.spec import InfoSpec
 from pyodide_lock.utils import package_spec_from_wheel
 
 from sitegen.errors import BuildError
-from sitegen.python_snapshot import PYODIDE_VERSION, run_node
+from sitegen.python_snapshot import SNAPSHOT_ENV, make_python_snapshot
 
 RUNTIME_DIR = "pyodide"
 """Folder of the site that holds the runtime, also Pyodide's ``indexURL``."""
@@ -53,6 +51,8 @@ class Runtime:
     wheel: str
     """File name of the kvpage wheel."""
     version: str
+    loader: dict[str, Any]
+    """What the page's loader needs besides the scripts: asset names, sizes, the snapshot's setup."""
 
 
 def sha256(data: bytes) -> str:
@@ -155,37 +155,24 @@ def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
     return lock
 
 
-def deflated(archive: bytes) -> bytes:
-    """``archive`` rewritten with every entry deflated, same order and dates."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(buffer, "w") as target:
-        for info in source.infolist():
-            target.writestr(info, source.read(info), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
-    return buffer.getvalue()
-
-
-def compiled_stdlib(package: Path) -> bytes:
-    """Pyodide's standard library as .pyc, compiled by Pyodide's own Python (see python_snapshot.mjs)."""
-    with tempfile.TemporaryDirectory(prefix="kvpage-stdlib-") as tmp:
-        out = Path(tmp) / "stdlib.zip"
-        run_node("compile-stdlib", "--pyodide", str(package), "--out", str(out))
-        return deflated(out.read_bytes())
+SNAPSHOT = "python.snapshot"
+"""The page's Python memory, made at build time (``sitegen/python_snapshot.py``)."""
 
 
 def load_runtime(project: Path) -> Runtime:
-    """Check the pinned Pyodide, build our wheel and pack both for the page."""
+    """Check the pinned Pyodide, build our wheel, make Python's memory snapshot, pack it all."""
     package = project / "node_modules" / "pyodide"
     pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"))
-    if version != PYODIDE_VERSION:
-        raise BuildError([f"Pyodide {version} is pinned; the precompiled stdlib was tested with {PYODIDE_VERSION}"])
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
         wheel = build_wheel(project, Path(tmp))
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
+        python = make_python_snapshot(package, version, pinned["pyodide.js"], pinned["pyodide.asm.wasm"], wheel)
     blobs = {
         "pyodide.asm.wasm": ("application/wasm", pinned["pyodide.asm.wasm"]),
-        "python_stdlib.zip": ("application/zip", compiled_stdlib(package)),
+        SNAPSHOT: ("application/octet-stream", python.encoded),
+        "python_stdlib.zip": ("application/zip", python.stdlib),
         wheel_name: ("application/zip", wheel_bytes),
     }
     files = {
@@ -195,11 +182,16 @@ def load_runtime(project: Path) -> Runtime:
         wheel_name: wheel_bytes,
     }
     files |= {f"{name}.js": asset_script(name, media, data) for name, (media, data) in blobs.items()}
-    scripts = ("pyodide.js", "pyodide.asm.js", *(f"{name}.js" for name in blobs))
-    return Runtime(
-        files={f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())},
-        scripts=tuple(f"{RUNTIME_DIR}/{name}" for name in scripts),
-        lock=lock,
-        wheel=wheel_name,
-        version=version,
-    )
+    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in ("pyodide.js", "pyodide.asm.js", *(f"{n}.js" for n in blobs)))
+    files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
+    loader = {
+        "pyodide": version,
+        "wasm": "pyodide.asm.wasm",
+        "snapshot": SNAPSHOT,
+        "stdlib": "python_stdlib.zip",
+        "wheel": wheel_name,
+        "wheelPath": python.wheel_path,
+        "env": SNAPSHOT_ENV,
+        "sizes": {path: len(files[path]) for path in scripts},
+    }
+    return Runtime(files=files, scripts=scripts, lock=lock, wheel=wheel_name, version=version, loader=loader)

@@ -22,15 +22,28 @@
   }
 
   // ---- loader: start Python (bench/run.py swaps this block for stock Pyodide's loader) ----
+  //
+  // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
+  // shipped its memory (sitegen/python_snapshot.py). The runtime arrives as classic scripts, binary
+  // files base64-encoded (the one kind of file a file:// page may read), and Pyodide's own requests
+  // for them are answered from memory. While loading, "kvpage:progress" events go to `document`:
+  // {phase: "downloading" | "starting" | "ready" | "failed", loaded, total} (bytes where known).
+  //
+  // This uses private Pyodide API (_loadSnapshot) and the snapshot's layout: the build refuses any
+  // Pyodide but the one it was written for, and this checks that the page got that one.
   const config = JSON.parse(document.getElementById("kvpage-runtime").textContent);
+  const runtime = config.runtime;
   // Filled by the runtime's asset scripts: name -> {type, base64}.
   const assets = (globalThis.kvpageAssets ??= new Map());
+
+  function progress(phase, loaded, total) {
+    document.dispatchEvent(new CustomEvent("kvpage:progress", { detail: { phase, loaded, total } }));
+  }
 
   function loadScript(src) {
     return new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = src;
-      script.async = false;
       script.onload = () => resolve();
       script.onerror = () => reject(new Error(`could not load ${src}`));
       document.head.append(script);
@@ -45,39 +58,145 @@
     return bytes;
   }
 
+  function asset(name) {
+    const entry = assets.get(name);
+    if (entry === undefined) throw new Error(`the page has no ${config.indexURL}${name}`);
+    assets.delete(name);
+    return decodeBase64(entry.base64);
+  }
+
+  function leb128(bytes, at) {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at];
+      at += 1;
+      value += (byte & 0x7f) * 2 ** shift;
+      if (!(byte & 0x80)) return [value, at];
+    }
+  }
+
+  // The wasm's active data segments as [memory offset, start in wasm, length]: the memory a fresh
+  // instance starts from. The same parser, in Python, is sitegen/python_snapshot.py data_segments.
+  function* dataSegments(wasm) {
+    let at = 8;
+    while (at < wasm.length) {
+      const section = wasm[at];
+      let size;
+      [size, at] = leb128(wasm, at + 1);
+      const end = at + size;
+      if (section === 11) {
+        let count;
+        [count, at] = leb128(wasm, at);
+        for (let i = 0; i < count; i += 1) {
+          if (wasm[at] !== 0 || wasm[at + 1] !== 0x41) throw new Error("the wasm has an unexpected data segment");
+          let offset, length;
+          [offset, at] = leb128(wasm, at + 2); // i32.const, non-negative here
+          [length, at] = leb128(wasm, at + 1); // after the 0x0b that ends the offset
+          yield [offset, at, length];
+          at += length;
+        }
+      }
+      at = end;
+    }
+  }
+
+  // Pyodide's memory snapshot from our container (sitegen/python_snapshot.py encode): "KVSNAP01",
+  // u32 size, u32 heap offset, u32 record count, Pyodide's header, then records (u32 offset,
+  // u32 length, bytes) that overwrite the wasm's initial memory.
+  function snapshotImage(encoded, wasm) {
+    const view = new DataView(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+    const magic = String.fromCharCode(...encoded.subarray(0, 8));
+    if (magic !== "KVSNAP01") throw new Error("the Python snapshot is damaged");
+    const [size, heapOffset, count] = [8, 12, 16].map((at) => view.getUint32(at, true));
+    const image = new Uint8Array(size);
+    image.set(encoded.subarray(20, 20 + heapOffset));
+    const heap = image.subarray(heapOffset);
+    for (const [offset, start, length] of dataSegments(wasm)) heap.set(wasm.subarray(start, start + length), offset);
+    let at = 20 + heapOffset;
+    for (let i = 0; i < count; i += 1) {
+      const offset = view.getUint32(at, true);
+      const length = view.getUint32(at + 4, true);
+      heap.set(encoded.subarray(at + 8, at + 8 + length), offset);
+      at += 8 + length;
+    }
+    if (at !== encoded.length) throw new Error("the Python snapshot is damaged");
+    return image;
+  }
+
   async function startPython() {
     if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
-    const scripts = config.scripts;
-    for (const [index, src] of scripts.entries()) {
-      say(`Loading Python: file ${index + 1} of ${scripts.length}…`);
-      await loadScript(src);
-    }
+    const mb = (bytes) => (bytes / 1e6).toFixed(1);
+    const total = config.scripts.reduce((sum, src) => sum + runtime.sizes[src], 0);
+    let loaded = 0;
+    const downloading = () => {
+      say(`Loading Python: ${mb(loaded)} of ${mb(total)} MB…`);
+      progress("downloading", loaded, total);
+    };
+    downloading();
+    await Promise.all(
+      config.scripts.map((src) =>
+        loadScript(src).then(() => {
+          loaded += runtime.sizes[src];
+          downloading();
+        }),
+      ),
+    );
     performance.mark("kvpage:scripts-loaded");
     say("Starting Python…");
-    const indexURL = new URL(config.indexURL, document.baseURI).href;
-    const blobs = new Map();
-    for (const [name, { type, base64 }] of assets) {
-      blobs.set(new URL(name, indexURL).href, URL.createObjectURL(new Blob([decodeBase64(base64)], { type })));
-    }
-    assets.clear();
+    progress("starting", loaded, total);
+    const wasm = asset(runtime.wasm);
+    const compiled = WebAssembly.compile(wasm);
+    const snapshot = snapshotImage(asset(runtime.snapshot), wasm);
+    const files = new Map([[runtime.stdlib, asset(runtime.stdlib)]]);
+    const wheel = asset(runtime.wheel);
+    const module = await compiled;
     performance.mark("kvpage:assets-decoded");
+
+    // Pyodide fetches the wasm and the stdlib from indexURL: answer from memory, and hand the
+    // module compiled above to its instantiateStreaming instead of compiling the wasm again.
+    const indexURL = new URL(config.indexURL, document.baseURI).href;
+    const byURL = new Map([...files].map(([name, bytes]) => [new URL(name, indexURL).href, bytes]));
+    const wasmURL = new URL(runtime.wasm, indexURL).href;
+    const answered = new WeakSet();
     const realFetch = globalThis.fetch;
+    const realInstantiateStreaming = WebAssembly.instantiateStreaming;
     globalThis.fetch = (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
-      return realFetch.call(globalThis, blobs.get(url) ?? input, init);
+      if (url === wasmURL) {
+        const response = Promise.resolve(new Response(new Uint8Array(0)));
+        answered.add(response);
+        return response;
+      }
+      const bytes = byURL.get(url);
+      return bytes ? Promise.resolve(new Response(bytes)) : realFetch.call(globalThis, input, init);
     };
+    WebAssembly.instantiateStreaming = (source, imports) =>
+      answered.has(source)
+        ? WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module }))
+        : realInstantiateStreaming.call(WebAssembly, source, imports);
     try {
-      return await globalThis.loadPyodide({
+      const pyodide = await globalThis.loadPyodide({
         indexURL,
         createPyodideModule: globalThis._createPyodideModule,
         lockFileContents: config.lock,
         packageBaseUrl: indexURL,
-        packages: ["kvpage"],
+        stdLibURL: new URL(runtime.stdlib, indexURL).href,
+        env: { ...runtime.env },
+        // The snapshot imports kvpage from its wheel, with zipimport, at this path.
+        fsInit: (FS) => {
+          FS.mkdirTree(runtime.wheelPath.slice(0, runtime.wheelPath.lastIndexOf("/")));
+          FS.writeFile(runtime.wheelPath, wheel);
+        },
+        _loadSnapshot: snapshot,
         stdout: () => {},
       });
+      if (pyodide.version !== runtime.pyodide) {
+        throw new Error(`Pyodide ${pyodide.version} started, but the snapshot is for ${runtime.pyodide}`);
+      }
+      return pyodide;
     } finally {
       globalThis.fetch = realFetch;
-      for (const url of blobs.values()) URL.revokeObjectURL(url);
+      WebAssembly.instantiateStreaming = realInstantiateStreaming;
     }
   }
   // ---- end of loader ----
@@ -216,10 +335,12 @@
       say("Live: these numbers are computed by kvpage's Python model, running in your browser.");
       document.documentElement.dataset.python = "ready";
       performance.mark("kvpage:labs-live");
+      progress("ready", 1, 1);
     },
     (error) => {
       say(`The labs could not start (${error.message}); the numbers shown were computed when this page was built.`);
       document.documentElement.dataset.python = "failed";
+      progress("failed", 0, 0);
     },
   );
 })();
