@@ -179,19 +179,22 @@ def load_runtime(project: Path) -> Runtime:
         "pyodide.js": strip_source_map(pinned["pyodide.js"], "pyodide.js"),
         "pyodide.asm.js": classic_module(pinned["pyodide.asm.mjs"]),
         "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
-        wheel_name: wheel_bytes,
     }
+    # Each binary twice: as itself, fetched over http, and as a script, for file:// pages.
+    files |= {name: data for name, (_, data) in blobs.items()}
     files |= {f"{name}.js": asset_script(name, media, data) for name, (media, data) in blobs.items()}
-    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in ("pyodide.js", "pyodide.asm.js", *(f"{n}.js" for n in blobs)))
+    code = ("pyodide.js", "pyodide.asm.js")
+    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in (*code, *(f"{n}.js" for n in blobs)))
     files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
     loader = {
         "pyodide": version,
+        "code": [f"{RUNTIME_DIR}/{name}" for name in code],
         "wasm": "pyodide.asm.wasm",
         "snapshot": SNAPSHOT,
         "stdlib": "python_stdlib.zip",
         "wheel": wheel_name,
         "wheelPath": python.wheel_path,
         "env": SNAPSHOT_ENV,
-        "sizes": {path: len(files[path]) for path in scripts},
+        "sizes": {path: len(data) for path, data in files.items() if not path.endswith(".json")},
     }
     return Runtime(files=files, scripts=scripts, lock=lock, wheel=wheel_name, version=version, loader=loader)

@@ -125,40 +125,74 @@
 
   async function startPython() {
     if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
-    const mb = (bytes) => (bytes / 1e6).toFixed(1);
-    const total = config.scripts.reduce((sum, src) => sum + runtime.sizes[src], 0);
+    const indexURL = new URL(config.indexURL, document.baseURI).href;
+    const realFetch = globalThis.fetch;
+    // Over http the binaries are fetched as themselves; from a folder (file://) they come as
+    // scripts; the single-file book has every script inline already.
+    const inline = config.scripts.length === 0;
+    const fetching = !inline && location.protocol !== "file:";
+    const scripts = inline ? [] : fetching ? runtime.code : config.scripts;
+    const binaries = [runtime.wasm, runtime.snapshot, runtime.stdlib, runtime.wheel];
+    const paths = [...scripts, ...(fetching ? binaries.map((name) => config.indexURL + name) : [])];
+    const total = paths.reduce((sum, path) => sum + runtime.sizes[path], 0);
     let loaded = 0;
-    const downloading = () => {
+    let shown = 0;
+    const downloading = (force) => {
+      if (!force && performance.now() - shown < 100) return;
+      shown = performance.now();
+      const mb = (bytes) => (bytes / 1e6).toFixed(1);
       say(`Loading Python: ${mb(loaded)} of ${mb(total)} MB…`);
       progress("downloading", loaded, total);
     };
-    downloading();
-    await Promise.all(
-      config.scripts.map((src) =>
+    downloading(true);
+
+    async function download(name) {
+      const failed = new Error(`could not load ${config.indexURL}${name}`);
+      const response = await realFetch(new URL(name, indexURL)).catch(() => Promise.reject(failed));
+      if (!response.ok) throw failed;
+      const chunks = [];
+      for (const reader = response.body.getReader(); ; ) {
+        const { done, value } = await reader.read().catch(() => Promise.reject(failed));
+        if (done) break;
+        chunks.push(value);
+        loaded += value.length;
+        downloading(false);
+      }
+      const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+      chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0);
+      return bytes;
+    }
+    const loading = new Map(
+      scripts.map((src) => [
+        src,
         loadScript(src).then(() => {
           loaded += runtime.sizes[src];
-          downloading();
+          downloading(false);
         }),
-      ),
+      ]),
     );
-    performance.mark("kvpage:scripts-loaded");
+    // Each binary as soon as it is here, so decoding and compiling overlap the other downloads.
+    const bytes = (name) =>
+      fetching ? download(name) : (loading.get(`${config.indexURL}${name}.js`) ?? Promise.resolve()).then(() => asset(name));
+    const wasm = bytes(runtime.wasm);
+    const [module, snapshot, stdlib, wheel] = await Promise.all([
+      wasm.then((code) => WebAssembly.compile(code)),
+      Promise.all([bytes(runtime.snapshot), wasm]).then(([encoded, code]) => snapshotImage(encoded, code)),
+      bytes(runtime.stdlib),
+      bytes(runtime.wheel),
+      ...loading.values(),
+    ]);
+    performance.mark("kvpage:assets-decoded");
+    downloading(true);
     say("Starting Python…");
     progress("starting", loaded, total);
-    const wasm = asset(runtime.wasm);
-    const compiled = WebAssembly.compile(wasm);
-    const snapshot = snapshotImage(asset(runtime.snapshot), wasm);
-    const files = new Map([[runtime.stdlib, asset(runtime.stdlib)]]);
-    const wheel = asset(runtime.wheel);
-    const module = await compiled;
-    performance.mark("kvpage:assets-decoded");
+    const files = new Map([[runtime.stdlib, stdlib]]);
 
     // Pyodide fetches the wasm and the stdlib from indexURL: answer from memory, and hand the
     // module compiled above to its instantiateStreaming instead of compiling the wasm again.
-    const indexURL = new URL(config.indexURL, document.baseURI).href;
     const byURL = new Map([...files].map(([name, bytes]) => [new URL(name, indexURL).href, bytes]));
     const wasmURL = new URL(runtime.wasm, indexURL).href;
     const answered = new WeakSet();
-    const realFetch = globalThis.fetch;
     const realInstantiateStreaming = WebAssembly.instantiateStreaming;
     globalThis.fetch = (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
