@@ -191,6 +191,7 @@ def load_runtime(project: Path) -> Runtime:
         "code": [f"{RUNTIME_DIR}/{name}" for name in code],
         "wasm": "pyodide.asm.wasm",
         "snapshot": SNAPSHOT,
+        "snapshotSize": python.size,
         "stdlib": "python_stdlib.zip",
         "wheel": wheel_name,
         "wheelPath": python.wheel_path,

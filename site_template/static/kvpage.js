@@ -103,12 +103,12 @@
   // Pyodide's memory snapshot from our container (sitegen/python_snapshot.py encode): "KVSNAP01",
   // u32 size, u32 heap offset, u32 record count, Pyodide's header, then records (u32 offset,
   // u32 length, bytes) that overwrite the wasm's initial memory.
-  function snapshotImage(encoded, wasm) {
+  function snapshotImage(image, encoded, wasm) {
     const view = new DataView(encoded.buffer, encoded.byteOffset, encoded.byteLength);
     const magic = String.fromCharCode(...encoded.subarray(0, 8));
     if (magic !== "KVSNAP01") throw new Error("the Python snapshot is damaged");
     const [size, heapOffset, count] = [8, 12, 16].map((at) => view.getUint32(at, true));
-    const image = new Uint8Array(size);
+    if (size !== image.length) throw new Error("the Python snapshot is damaged");
     image.set(encoded.subarray(20, 20 + heapOffset));
     const heap = image.subarray(heapOffset);
     for (const [offset, start, length] of dataSegments(wasm)) heap.set(wasm.subarray(start, start + length), offset);
@@ -120,7 +120,6 @@
       at += 8 + length;
     }
     if (at !== encoded.length) throw new Error("the Python snapshot is damaged");
-    return image;
   }
 
   async function startPython() {
@@ -175,23 +174,29 @@
     const bytes = (name) =>
       fetching ? download(name) : (loading.get(`${config.indexURL}${name}.js`) ?? Promise.resolve()).then(() => asset(name));
     const wasm = bytes(runtime.wasm);
-    const [module, snapshot, stdlib, wheel] = await Promise.all([
-      wasm.then((code) => WebAssembly.compile(code)),
-      Promise.all([bytes(runtime.snapshot), wasm]).then(([encoded, code]) => snapshotImage(encoded, code)),
-      bytes(runtime.stdlib),
-      bytes(runtime.wheel),
-      ...loading.values(),
-    ]);
-    performance.mark("kvpage:assets-decoded");
-    downloading(true);
-    say("Starting Python…");
-    progress("starting", loaded, total);
-    const files = new Map([[runtime.stdlib, stdlib]]);
+    const compiled = wasm.then((code) => WebAssembly.compile(code));
+    // Pyodide needs the snapshot's size before it instantiates, its bytes only after: it gets this
+    // buffer now and the bytes are written into it while Pyodide sets itself up.
+    const snapshot = new Uint8Array(runtime.snapshotSize);
+    const restored = Promise.all([bytes(runtime.snapshot), wasm]).then(([encoded, code]) =>
+      snapshotImage(snapshot, encoded, code),
+    );
+    const stdlib = bytes(runtime.stdlib);
+    const wheel = bytes(runtime.wheel);
+    const everything = Promise.all([compiled, restored, stdlib, wheel, ...loading.values()]).then(() => {
+      performance.mark("kvpage:assets-decoded");
+      downloading(true);
+      say("Starting Python…");
+      progress("starting", loaded, total);
+    });
+    everything.catch(() => {}); // its failure is reported below, by the race with Pyodide
+    // pyodide.js and pyodide.asm.js define loadPyodide and the module Pyodide sets up next.
+    await Promise.all(runtime.code.map((src) => loading.get(src)).filter(Boolean));
 
     // Pyodide fetches the wasm and the stdlib from indexURL: answer from memory, and hand the
     // module compiled above to its instantiateStreaming instead of compiling the wasm again.
-    const byURL = new Map([...files].map(([name, bytes]) => [new URL(name, indexURL).href, bytes]));
     const wasmURL = new URL(runtime.wasm, indexURL).href;
+    const stdlibURL = new URL(runtime.stdlib, indexURL).href;
     const answered = new WeakSet();
     const realInstantiateStreaming = WebAssembly.instantiateStreaming;
     globalThis.fetch = (input, init) => {
@@ -201,29 +206,36 @@
         answered.add(response);
         return response;
       }
-      const bytes = byURL.get(url);
-      return bytes ? Promise.resolve(new Response(bytes)) : realFetch.call(globalThis, input, init);
+      if (url === stdlibURL) return stdlib.then((data) => new Response(data));
+      return realFetch.call(globalThis, input, init);
     };
     WebAssembly.instantiateStreaming = (source, imports) =>
       answered.has(source)
-        ? WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module }))
+        ? compiled.then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module })))
         : realInstantiateStreaming.call(WebAssembly, source, imports);
     try {
-      const pyodide = await globalThis.loadPyodide({
+      const started = globalThis.loadPyodide({
         indexURL,
-        createPyodideModule: globalThis._createPyodideModule,
+        // Pyodide restores the snapshot as soon as this resolves: not before its bytes are in.
+        createPyodideModule: async (settings) => {
+          const module = await globalThis._createPyodideModule(settings);
+          await restored;
+          return module;
+        },
         lockFileContents: config.lock,
         packageBaseUrl: indexURL,
-        stdLibURL: new URL(runtime.stdlib, indexURL).href,
+        stdLibURL: stdlibURL,
         env: { ...runtime.env },
         // The snapshot imports kvpage from its wheel, with zipimport, at this path.
-        fsInit: (FS) => {
+        fsInit: async (FS) => {
           FS.mkdirTree(runtime.wheelPath.slice(0, runtime.wheelPath.lastIndexOf("/")));
-          FS.writeFile(runtime.wheelPath, wheel);
+          FS.writeFile(runtime.wheelPath, await wheel);
         },
         _loadSnapshot: snapshot,
         stdout: () => {},
       });
+      // Pyodide waits forever on a wasm that fails to compile: fail with our reason instead.
+      const pyodide = await Promise.race([started, everything.then(() => started)]);
       if (pyodide.version !== runtime.pyodide) {
         throw new Error(`Pyodide ${pyodide.version} started, but the snapshot is for ${runtime.pyodide}`);
       }
