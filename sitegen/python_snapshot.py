@@ -83,7 +83,7 @@ class PythonSnapshot:
 
 def build_id(pyodide_js: bytes) -> str:
     """The ``BUILD_ID`` baked into ``pyodide.js``: a snapshot records the one it was made by."""
-    found = re.findall(rb'BUILD_ID:"([0-9a-f]{64})"', pyodide_js)
+    found: list[bytes] = re.findall(rb'BUILD_ID:"([0-9a-f]{64})"', pyodide_js)
     if len(found) != 1:
         raise BuildError([f"pyodide.js: expected one BUILD_ID, found {len(found)}: has Pyodide changed?"])
     return found[0].decode("ascii")

@@ -90,6 +90,7 @@ def assemble_site(pages: Pages, runtime: Runtime, book: Book, templates: jinja2.
             previous=previous,
             next=following,
             runtime_config=config,
+            preload=runtime.loader["code"],
             csp=csp,
         )
     files |= static_files(static)

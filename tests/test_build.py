@@ -85,7 +85,9 @@ def test_front_matter_makes_the_headline_and_title(chapter: str) -> None:
 def test_site_layout(built: Built) -> None:
     names = set(built.files)
     assert {"index.html", "cache.html", "static/kvpage.js", "static/kvpage.css"} <= names
-    assert {"pyodide/pyodide.js", "pyodide/pyodide.asm.js", "pyodide/pyodide.asm.wasm.js"} <= names
+    assert {"pyodide/pyodide.js", "pyodide/pyodide.asm.js", "pyodide/pyodide-lock.json"} <= names
+    for binary in ("pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"):
+        assert {f"pyodide/{binary}", f"pyodide/{binary}.js"} <= names  # fetched over http, scripts from disk
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
 
 

@@ -3,17 +3,23 @@
 // Every number the labs show comes back from Python (kvpage.bridge.handle, JSON in
 // and out); this file only moves values into the page, always as text.
 //
-// Works over http and from file://: the runtime arrives as classic <script src>
-// files (the only kind a file:// page may load), binary ones base64-encoded, and
-// Pyodide's own requests for them are answered from memory through blob: URLs.
+// Works over http and from file://: see the loader block below for how Python arrives.
 "use strict";
 
 (() => {
-  const labs = [...document.querySelectorAll("section.lab[data-lab]")];
+  // This script starts before the page is parsed (it is async, in <head>), so Python loads while
+  // the chapter renders; anything that touches the labs waits for the DOM.
+  const domReady = new Promise((resolve) => {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve, { once: true });
+    else resolve();
+  });
+  let said = "";
 
   function say(text) {
+    said = text;
     for (const line of document.querySelectorAll("[data-role=runtime]")) line.textContent = text;
   }
+  domReady.then(() => said && say(said));
 
   function showError(section, message) {
     const box = section.querySelector("[data-role=error]");
@@ -24,19 +30,25 @@
   // ---- loader: start Python (bench/run.py swaps this block for stock Pyodide's loader) ----
   //
   // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
-  // shipped its memory (sitegen/python_snapshot.py). The runtime arrives as classic scripts, binary
-  // files base64-encoded (the one kind of file a file:// page may read), and Pyodide's own requests
-  // for them are answered from memory. While loading, "kvpage:progress" events go to `document`:
-  // {phase: "downloading" | "starting" | "ready" | "failed", loaded, total} (bytes where known).
+  // shipped its memory (sitegen/python_snapshot.py), as a patch over the wasm's data segments.
+  // Over http the binaries (wasm, snapshot, trimmed stdlib, wheel) are fetched as themselves; from
+  // a folder (file://, where fetch of sibling files is refused) they arrive as classic scripts,
+  // base64-encoded; the single-file book has those scripts inline. Each binary is decoded and the
+  // wasm compiled as soon as it is here, and Pyodide sets itself up meanwhile; its own requests
+  // are answered from memory. Progress goes to `document` as "kvpage:progress" events,
+  // {phase: "downloading" | "starting" | "ready" | "failed", loaded, total} in bytes, and to say().
   //
-  // This uses private Pyodide API (_loadSnapshot) and the snapshot's layout: the build refuses any
-  // Pyodide but the one it was written for, and this checks that the page got that one.
+  // This relies on private Pyodide API (_loadSnapshot, the instantiateStreaming call, the snapshot
+  // layout): the build refuses any Pyodide but the one it was written for (PYODIDE_VERSION in
+  // sitegen/python_snapshot.py), and the page checks the version it started.
   const config = JSON.parse(document.getElementById("kvpage-runtime").textContent);
   const runtime = config.runtime;
   // Filled by the runtime's asset scripts: name -> {type, base64}.
   const assets = (globalThis.kvpageAssets ??= new Map());
 
-  function progress(phase, loaded, total) {
+  let lastProgress = { loaded: 0, total: 0 };
+  function progress(phase, loaded = lastProgress.loaded, total = lastProgress.total) {
+    lastProgress = { loaded, total };
     document.dispatchEvent(new CustomEvent("kvpage:progress", { detail: { phase, loaded, total } }));
   }
 
@@ -123,6 +135,16 @@
   }
 
   async function startPython() {
+    // When Python is up, or has failed, no download in flight may report progress any more.
+    const stop = new AbortController();
+    try {
+      return await restorePython(stop.signal);
+    } finally {
+      stop.abort();
+    }
+  }
+
+  async function restorePython(stopped) {
     if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
     const indexURL = new URL(config.indexURL, document.baseURI).href;
     const realFetch = globalThis.fetch;
@@ -137,6 +159,7 @@
     let loaded = 0;
     let shown = 0;
     const downloading = (force) => {
+      if (stopped.aborted || total === 0) return; // stopped, or inline: nothing to load
       if (!force && performance.now() - shown < 100) return;
       shown = performance.now();
       const mb = (bytes) => (bytes / 1e6).toFixed(1);
@@ -147,18 +170,21 @@
 
     async function download(name) {
       const failed = new Error(`could not load ${config.indexURL}${name}`);
-      const response = await realFetch(new URL(name, indexURL)).catch(() => Promise.reject(failed));
+      const response = await realFetch(new URL(name, indexURL), { signal: stopped }).catch(() => Promise.reject(failed));
       if (!response.ok) throw failed;
-      const chunks = [];
+      // Into one buffer of the size the build recorded: no list of chunks to join and collect.
+      const bytes = new Uint8Array(runtime.sizes[config.indexURL + name]);
+      let at = 0;
       for (const reader = response.body.getReader(); ; ) {
         const { done, value } = await reader.read().catch(() => Promise.reject(failed));
         if (done) break;
-        chunks.push(value);
+        if (at + value.length > bytes.length) throw failed; // not the file this page was built with
+        bytes.set(value, at);
+        at += value.length;
         loaded += value.length;
         downloading(false);
       }
-      const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-      chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0);
+      if (at !== bytes.length) throw failed;
       return bytes;
     }
     const loading = new Map(
@@ -370,23 +396,25 @@
 
   const controllers = { decode: decodeLab, "next-request": nextRequestLab };
 
-  startPython().then(
-    (pyodide) => {
+  Promise.all([startPython(), domReady]).then(
+    ([pyodide]) => {
       performance.mark("kvpage:python-started");
       const call = makeBridge(pyodide);
-      for (const section of labs) controllers[section.dataset.lab](section, call);
+      for (const section of document.querySelectorAll("section.lab[data-lab]")) {
+        controllers[section.dataset.lab](section, call);
+      }
       for (const element of document.querySelectorAll("section.lab [data-control], section.lab [data-action]")) {
         element.disabled = false;
       }
       say("Live: these numbers are computed by kvpage's Python model, running in your browser.");
       document.documentElement.dataset.python = "ready";
       performance.mark("kvpage:labs-live");
-      progress("ready", 1, 1);
+      progress("ready");
     },
     (error) => {
       say(`The labs could not start (${error.message}); the numbers shown were computed when this page was built.`);
       document.documentElement.dataset.python = "failed";
-      progress("failed", 0, 0);
+      progress("failed");
     },
   );
 })();
