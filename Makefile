@@ -23,8 +23,8 @@ test: test-deps
 	$(MAKE) --no-print-directory check pytest pyodide-test
 
 check:
-	$(VENV)/bin/ruff check kvpage sitegen build.py tests
-	$(VENV)/bin/ruff format --check kvpage sitegen build.py tests
+	$(VENV)/bin/ruff check kvpage sitegen build.py tests bench
+	$(VENV)/bin/ruff format --check kvpage sitegen build.py tests bench
 	$(VENV)/bin/mypy
 
 pytest:

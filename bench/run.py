@@ -17,7 +17,8 @@ and it prints medians and the ratio ours/stock:
 - first contentful paint;
 - interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
-- bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed).
+- bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed; q5 in
+  ``--quick``).
 
 Stock Pyodide cannot start from file:// (its ``import()`` and ``fetch`` of sibling files are refused
 there); the table says so instead of a number.
@@ -26,6 +27,7 @@ there); the table says so instead of a number.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gzip
 import hashlib
@@ -39,7 +41,6 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@contextmanager
+@contextlib.contextmanager
 def serve(root: Path) -> Iterator[str]:
     handler = functools.partial(QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -197,13 +198,13 @@ SIZE_CACHE = ROOT / ".cache" / "bench-sizes.json"
 """Compressed sizes by sha256: brotli q11 of the 13 MB wasm takes ~20 s, and it rarely changes."""
 
 
-def compressed_sizes(paths: set[Path]) -> dict[Path, tuple[int, int, int]]:
-    """Raw, gzip -9 and brotli q11 bytes of each file (brotli through Node's zlib)."""
+def compressed_sizes(paths: set[Path], quality: int) -> dict[Path, tuple[int, int, int]]:
+    """Raw, gzip -9 and brotli bytes of each file (brotli at ``quality``, through Node's zlib)."""
     cache: dict[str, list[int]] = json.loads(SIZE_CACHE.read_text()) if SIZE_CACHE.is_file() else {}
     found: dict[Path, tuple[int, int, int]] = {}
     for path in sorted(paths):
         data = path.read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
+        digest = f"{hashlib.sha256(data).hexdigest()} q{quality}"
         if digest not in cache:
             brotli = subprocess.run(
                 [
@@ -211,8 +212,10 @@ def compressed_sizes(paths: set[Path]) -> dict[Path, tuple[int, int, int]]:
                     "-e",
                     "const z=require('zlib');const d=require('fs').readFileSync(process.argv[1]);"
                     "process.stdout.write(String(z.brotliCompressSync(d,{params:{"
-                    "[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:d.length}}).length))",
+                    "[z.constants.BROTLI_PARAM_QUALITY]:+process.argv[2],"
+                    "[z.constants.BROTLI_PARAM_SIZE_HINT]:d.length}}).length))",
                     str(path),
+                    str(quality),
                 ],
                 capture_output=True,
                 text=True,
@@ -238,80 +241,109 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def table(runs: list[Run], roots: dict[str, Path]) -> str:
-    """Medians and ratios, one column per page and mode."""
-    columns = [("ours", "http"), ("stock", "http"), ("ours", "file"), ("stock", "file")]
-    by = {key: [run for run in runs if (run.page, run.mode) == key] for key in columns}
-    rows: list[tuple[str, list[str], str, str]] = []
-
-    def median_of(key: Key, pick: Callable[[Run], float | None]) -> float | None:
-        values = [value for run in by[key] if (value := pick(run)) is not None]
-        return statistics.median(values) if values else None
-
-    def cell(key: Key, value: float | None, unit: str) -> str:
-        if value is None and unit == "ms":
-            failures = {run.failure for run in by[key] if run.failure}
-            return "never: " + "; ".join(sorted(failures))[:60] if failures else "—"
-        if value is None:
-            return "—"
-        return f"{value:,.0f} {unit}" if unit == "ms" else f"{value / 1e6:.2f} MB"
-
-    def ratio(a: float | None, b: float | None) -> str:
-        return f"{a / b:.2f}×" if a is not None and b else "—"
-
-    def add(name: str, unit: str, pick: Callable[[Key], float | None]) -> None:
-        values = [pick(key) for key in columns]
-        rows.append(
-            (
-                name,
-                [cell(key, value, unit) for key, value in zip(columns, values, strict=True)],
-                ratio(values[0], values[1]),
-                ratio(values[2], values[3]),
-            )
-        )
-
-    add("labs live (median)", "ms", lambda key: median_of(key, lambda run: run.live_ms))
-    add("first contentful paint (median)", "ms", lambda key: median_of(key, lambda run: run.fcp_ms))
-    for kind, label in (("slider", "slider key"), ("keystroke", "request keystroke"), ("step", "Step click")):
-        for measure_name in ("latency", "work"):
-            if kind != "keystroke" and measure_name == "work":
-                continue
-            for fraction, tag in ((0.5, "p50"), (0.95, "p95")):
-
-                def pick(key: Key, kind: str = kind, what: str = measure_name, q: float = fraction) -> float | None:
-                    values = [sample[what] for run in by[key] for sample in run.interactions.get(kind, [])]
-                    return percentile(values, q) if values else None
-
-                suffix = "" if measure_name == "latency" else " (after the lab's debounce)"
-                add(f"{label}{suffix} {tag}", "ms", pick)
-    loaded: dict[Key, set[Path]] = {}
-    for key in columns:
-        first = next((run for run in by[key] if run.requests), None)
-        if first is not None:
-            urls = first.requests
-            loaded[key] = {path for url in urls if (path := local_file(url, roots)) is not None and path.is_file()}
-    measured = compressed_sizes(set().union(*loaded.values()))
-    for index, kind in enumerate(("raw", "gzip", "brotli")):
-
-        def total(key: Key, index: int = index) -> float | None:
-            return float(sum(measured[path][index] for path in loaded[key])) if key in loaded else None
-
-        add(f"bytes loaded, {kind}", "MB", total)
-    header = ["", "ours http", "stock http", "ours file://", "stock file://", "http ours/stock", "file ours/stock"]
-    lines = [header] + [[name, *cells, r1, r2] for name, cells, r1, r2 in rows]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+def markdown(lines: list[list[str]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     out = ["| " + " | ".join(text.ljust(w) for text, w in zip(line, widths, strict=True)) + " |" for line in lines]
     out.insert(1, "| " + " | ".join("-" * width for width in widths) + " |")
-    counts = ", ".join(f"{page} {mode}: {len(by[(page, mode)])}" for page, mode in columns)
-    return "\n".join(out) + f"\n\nruns per column: {counts}"
+    return "\n".join(out)
+
+
+class Results:
+    """Every run, and the files each page loaded, summarised as medians and percentiles."""
+
+    def __init__(self, runs: list[Run], roots: dict[str, Path], quality: int) -> None:
+        self.runs = runs
+        self.roots = roots
+        self.loaded: dict[Key, set[Path]] = {}
+        for run in runs:
+            key = (run.page, run.mode)
+            if run.requests and key not in self.loaded:
+                paths = {local_file(url, roots) for url in run.requests}
+                self.loaded[key] = {path for path in paths if path is not None and path.is_file()}
+        self.quality = quality
+        self.sizes = compressed_sizes(set().union(*self.loaded.values()), quality)
+
+    def of(self, key: Key) -> list[Run]:
+        return [run for run in self.runs if (run.page, run.mode) == key]
+
+    def median(self, key: Key, pick: Callable[[Run], float | None]) -> float | None:
+        values = [value for run in self.of(key) if (value := pick(run)) is not None]
+        return statistics.median(values) if values else None
+
+    def interaction(self, key: Key, kind: str, what: str, fraction: float) -> float | None:
+        values = [sample[what] for run in self.of(key) for sample in run.interactions.get(kind, [])]
+        return percentile(values, fraction) if values else None
+
+    def bytes(self, key: Key, index: int) -> float | None:
+        return float(sum(self.sizes[path][index] for path in self.loaded[key])) if key in self.loaded else None
+
+    def live(self, key: Key) -> float | None:
+        return self.median(key, lambda run: run.live_ms)
+
+    def fcp(self, key: Key) -> float | None:
+        return self.median(key, lambda run: run.fcp_ms)
+
+    def failures(self) -> list[str]:
+        found = {(run.page, run.mode, run.failure) for run in self.runs if run.failure}
+        return [f"{page} {mode}: {failure}" for page, mode, failure in sorted(found)]
+
+
+def ms(value: float | None) -> str:
+    return "never" if value is None else f"{value:,.0f} ms"
+
+
+def mb(value: float | None) -> str:
+    return "—" if value is None else f"{value / 1e6:.2f} MB"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}×" if a is not None and b else "—"
+
+
+def main_table(results: Results) -> str:
+    """Ours against stock, http and file://, with the ratios."""
+    columns: list[Key] = [("ours", "http"), ("stock", "http"), ("ours", "file"), ("stock", "file")]
+    lines = [["", "ours http", "stock http", "ours file://", "stock file://", "http ours/stock", "file ours/stock"]]
+
+    def add(name: str, values: list[float | None], show: Callable[[float | None], str]) -> None:
+        lines.append([name, *map(show, values), ratio(values[0], values[1]), ratio(values[2], values[3])])
+
+    add("labs live (median)", [results.live(key) for key in columns], ms)
+    add("first contentful paint (median)", [results.fcp(key) for key in columns], lambda v: ms(v) if v else "—")
+    kinds = (("slider", "slider key"), ("keystroke", "request keystroke"), ("step", "Step click"))
+    for kind, label in kinds:
+        for what in ("latency", "work") if kind == "keystroke" else ("latency",):
+            for fraction, tag in ((0.5, "p50"), (0.95, "p95")):
+                name = f"{label}{' (from the debounced update)' if what == 'work' else ''} {tag}"
+                values = [results.interaction(key, kind, what, fraction) for key in columns]
+                add(name, values, lambda v: "—" if v is None else f"{v:,.1f} ms")
+    for index, kind in enumerate(("raw", "gzip -9", f"brotli q{results.quality}")):
+        add(f"bytes loaded, {kind}", [results.bytes(key, index) for key in columns], mb)
+    return markdown(lines)
+
+
+def variants_table(results: Results, pages: list[str]) -> str:
+    """Labs live for every page measured (e.g. one site per lever), against stock over http."""
+    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http"]]
+    stock = results.live(("stock", "http"))
+    for page in pages:
+        http, file = results.live((page, "http")), results.live((page, "file"))
+        fcp, brotli = results.fcp((page, "http")), results.bytes((page, "http"), 2)
+        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli)])
+    return markdown(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=7, help="cold runs per page and mode (default 7)")
     parser.add_argument("--samples", type=int, default=10, help="timed interactions of each kind per run")
-    parser.add_argument("--quick", action="store_true", help="one run each and 2 interactions: a smoke test")
+    parser.add_argument(
+        "--quick", action="store_true", help="one run each, 2 interactions, brotli q5: a smoke test of the harness"
+    )
     parser.add_argument("--site", type=Path, help="an already built site/ (default: build one)")
+    parser.add_argument(
+        "--also", action="append", default=[], metavar="NAME=SITE", help="another built site to measure alongside"
+    )
     parser.add_argument("--work", type=Path, help="folder for the builds (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="also write every run's measurements here")
     args = parser.parse_args(argv)
@@ -322,30 +354,40 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
         work = args.work or Path(tmp)
         ours = args.site.resolve() if args.site else build_ours(work / "ours")
-        stock = build_stock(ours, work)
+        sites = {"ours": ours, "stock": build_stock(ours, work)}
+        for also in args.also:
+            name, _, folder = also.partition("=")
+            sites[name] = Path(folder).resolve()
         results: list[Run] = []
-        with serve(ours) as ours_url, serve(stock) as stock_url, sync_playwright() as playwright:
+        with contextlib.ExitStack() as stack:
+            bases = {name: stack.enter_context(serve(folder)) for name, folder in sites.items()}
+            playwright = stack.enter_context(sync_playwright())
             launch: dict[str, Any] = {"args": LAUNCH_ARGS}
             if CHROMIUM.exists():
                 launch["executable_path"] = str(CHROMIUM)
             browser = playwright.chromium.launch(**launch)
-            urls = {
-                ("ours", "http"): ours_url + "cache.html",
-                ("stock", "http"): stock_url + "cache.html",
-                ("ours", "file"): (ours / "cache.html").as_uri(),
-                ("stock", "file"): (stock / "cache.html").as_uri(),
-            }
+            names = list(sites)
             for index in range(runs):
-                pages = ["ours", "stock"] if index % 2 == 0 else ["stock", "ours"]
+                # Every page in turn, starting one further along each time, so no page is always first.
+                order = names[index % len(names) :] + names[: index % len(names)]
                 for mode in ("http", "file"):
-                    for page_name in pages:
-                        run = measure(browser, urls[(page_name, mode)], page_name, mode, samples)
+                    for name in order:
+                        url = bases[name] + "cache.html" if mode == "http" else (sites[name] / "cache.html").as_uri()
+                        run = measure(browser, url, name, mode, samples)
                         results.append(run)
-                        shown = f"{run.live_ms:,.0f} ms" if run.live_ms is not None else f"never ({run.failure})"
-                        print(f"run {index + 1}/{runs} {page_name:5} {mode:4}: labs live {shown}", file=sys.stderr)
+                        shown = ms(run.live_ms) if run.live_ms is not None else f"never ({run.failure[:80]})"
+                        print(f"run {index + 1}/{runs} {name:8} {mode:4}: labs live {shown}", file=sys.stderr)
             browser.close()
-        roots = {ours_url: ours, stock_url: stock, ours.as_uri() + "/": ours, stock.as_uri() + "/": stock}
-        print(table(results, roots))
+        roots = {bases[name]: folder for name, folder in sites.items()}
+        roots |= {folder.as_uri() + "/": folder for folder in sites.values()}
+        summary = Results(results, roots, quality=5 if args.quick else 11)
+        print(main_table(summary))
+        if args.also:
+            print()
+            print(variants_table(summary, [name for name in names if name != "stock"] + ["stock"]))
+        print(f"\nruns per page and mode: {runs}, fresh browser context each; interactions: {samples} of each kind")
+        for failure in summary.failures():
+            print(f"never: {failure}")
         if args.json:
             args.json.write_text(json.dumps([run.__dict__ for run in results], indent=1) + "\n", encoding="utf-8")
     return 0

@@ -15,8 +15,9 @@
 //
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
 // was written against Pyodide 314.0.7 and refuses any other version. Everything that could make two
-// builds differ is pinned while it runs: the clock, the monotonic clock, random bytes, Math.random
-// and Python's hash seed. So the snapshot is a function of its inputs, byte for byte.
+// builds differ is pinned while it runs: the clock, the monotonic clock, the time zone, random
+// bytes, Math.random and Python's hash seed. So the snapshot is a function of its inputs, byte for
+// byte (tests/test_reproducible.py builds twice, in different zones and with different seeds).
 
 import crypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -24,8 +25,13 @@ import { join } from "node:path";
 
 const PYODIDE_VERSION = "314.0.7";
 const EPOCH_MS = 315532800000; // 1980-01-01, SOURCE_DATE_EPOCH of the build
+// Under Node, Emscripten names the program after this script's path, and Python keeps it
+// (sys.executable, sys.argv): use the name a browser gets instead.
+const PROGRAM = "./this.program";
 
 function pinNondeterminism() {
+  // Python's time module records the zone it starts in (time.timezone, time.tzname).
+  process.env.TZ = "UTC";
   Date.now = () => EPOCH_MS;
   // Monotonic time only moves forward, by a microsecond a call, so that it stays far below any
   // page's performance.now() after the restore: Python's clocks never run backwards.
@@ -84,7 +90,12 @@ with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w")
 
 async function compileStdlib(options) {
   const { loadPyodide } = await pyodideModule(options.pyodide);
-  const pyodide = await loadPyodide({ indexURL: options.pyodide, env: env(options), stdout: () => {} });
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+  });
   pyodide.runPython(COMPILE_PY);
   writeFileSync(options.out, pyodide.FS.readFile("/tmp/stdlib-pyc.zip"));
 }
@@ -134,6 +145,7 @@ async function makeSnapshot(options) {
     indexURL: options.pyodide,
     stdLibURL: options.stdlib,
     env: env(options),
+    _sysExecutable: PROGRAM,
     stdout: () => {},
     fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
     _makeSnapshot: true,
@@ -175,6 +187,7 @@ async function check(options) {
     indexURL: options.pyodide,
     stdLibURL: options.stdlib,
     env: env(options),
+    _sysExecutable: PROGRAM,
     stdout: () => {},
     fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
     _loadSnapshot: readFileSync(options.snapshot),

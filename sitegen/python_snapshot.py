@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import struct
 import subprocess
@@ -89,11 +90,16 @@ def build_id(pyodide_js: bytes) -> str:
     return found[0].decode("ascii")
 
 
+NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8"}
+"""The snapshot process's time zone and locale: Python's ``time`` module keeps the zone it saw."""
+
+
 def run_node(*args: str) -> str:
+    env = {**os.environ, **NODE_ENV}
     try:
-        result = subprocess.run(["node", str(SCRIPT), *args], capture_output=True, text=True, check=False)
+        result = subprocess.run(["node", str(SCRIPT), *args], env=env, capture_output=True, text=True, check=False)
     except FileNotFoundError:
-        raise BuildError(["node: not found; the build runs Pyodide under Node.js to make the memory snapshot"]) from None
+        raise BuildError(["node: not found; the build runs Pyodide under Node.js to make the snapshot"]) from None
     if result.returncode != 0:
         raise BuildError([f"{SCRIPT.name} {args[0]} failed:\n{result.stderr.strip()}"])
     return result.stdout
@@ -155,7 +161,8 @@ def data_segments(wasm: bytes) -> Iterator[tuple[int, int, int]]:
             for _ in range(count):
                 flag, at = _leb128(wasm, at)
                 if flag != 0 or wasm[at] != 0x41:
-                    raise BuildError([f"pyodide.asm.wasm: data segment of form {flag}/{wasm[at]:#x}: has Pyodide changed?"])
+                    form = f"{flag}/{wasm[at]:#x}"
+                    raise BuildError([f"pyodide.asm.wasm: data segment of form {form}: has Pyodide changed?"])
                 offset, at = _leb128(wasm, at + 1, signed=True)
                 if wasm[at] != 0x0B:
                     raise BuildError(["pyodide.asm.wasm: data segment offset is not a constant: has Pyodide changed?"])
