@@ -168,23 +168,30 @@
     };
     downloading(true);
 
-    async function download(name) {
-      const failed = new Error(`could not load ${config.indexURL}${name}`);
-      const response = await realFetch(new URL(name, indexURL), { signal: stopped }).catch(() => Promise.reject(failed));
-      if (!response.ok) throw failed;
-      // Into one buffer of the size the build recorded: no list of chunks to join and collect.
+    const failure = (name) => new Error(`could not load ${config.indexURL}${name}`);
+    async function open(name) {
+      const response = await realFetch(new URL(name, indexURL), { signal: stopped }).catch(() => {
+        throw failure(name);
+      });
+      if (!response.ok) throw failure(name);
+      return response;
+    }
+    // Into one buffer of the size the build recorded: no list of chunks to join and collect.
+    async function read(name, body) {
       const bytes = new Uint8Array(runtime.sizes[config.indexURL + name]);
       let at = 0;
-      for (const reader = response.body.getReader(); ; ) {
-        const { done, value } = await reader.read().catch(() => Promise.reject(failed));
+      for (const reader = body.getReader(); ; ) {
+        const { done, value } = await reader.read().catch(() => {
+          throw failure(name);
+        });
         if (done) break;
-        if (at + value.length > bytes.length) throw failed; // not the file this page was built with
+        if (at + value.length > bytes.length) throw failure(name); // not the file this page was built with
         bytes.set(value, at);
         at += value.length;
         loaded += value.length;
         downloading(false);
       }
-      if (at !== bytes.length) throw failed;
+      if (at !== bytes.length) throw failure(name);
       return bytes;
     }
     const loading = new Map(
@@ -198,9 +205,21 @@
     );
     // Each binary as soon as it is here, so decoding and compiling overlap the other downloads.
     const bytes = (name) =>
-      fetching ? download(name) : (loading.get(`${config.indexURL}${name}.js`) ?? Promise.resolve()).then(() => asset(name));
-    const wasm = bytes(runtime.wasm);
-    const compiled = wasm.then((code) => WebAssembly.compile(code));
+      fetching
+        ? open(name).then((response) => read(name, response.body))
+        : (loading.get(`${config.indexURL}${name}.js`) ?? Promise.resolve()).then(() => asset(name));
+    let wasm, compiled;
+    if (fetching) {
+      // Over http the wasm compiles while it downloads; its bytes are kept too (for the snapshot).
+      const bodies = open(runtime.wasm).then((response) => response.body.tee());
+      wasm = bodies.then(([, body]) => read(runtime.wasm, body));
+      compiled = bodies
+        .then(([body]) => WebAssembly.compileStreaming(new Response(body, { headers: { "Content-Type": "application/wasm" } })))
+        .catch((error) => wasm.then(() => Promise.reject(error))); // a failed download says so first
+    } else {
+      wasm = bytes(runtime.wasm);
+      compiled = wasm.then((code) => WebAssembly.compile(code));
+    }
     // Pyodide needs the snapshot's size before it instantiates, its bytes only after: it gets this
     // buffer now and the bytes are written into it while Pyodide sets itself up.
     const snapshot = new Uint8Array(runtime.snapshotSize);
