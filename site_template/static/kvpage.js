@@ -284,6 +284,8 @@
       if (pyodide.version !== runtime.pyodide) {
         throw new Error(`Pyodide ${pyodide.version} started, but the snapshot is for ${runtime.pyodide}`);
       }
+      // Pyodide keeps its options, so the 31 MB image would stay alive: it is in wasm memory now.
+      snapshot.buffer.transfer?.(0);
       return pyodide;
     } finally {
       globalThis.fetch = realFetch;
