@@ -2,16 +2,19 @@
 //
 //   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
 //   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --out FILE
-//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --stdlib PAGE_ZIP --wheel WHEEL --wheel-path PATH
+//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --stdlib PAGE_ZIP --stdlib-path PATH
+//                                  --wheel WHEEL --wheel-path PATH
 //
 // compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
 //                 unchecked hash-based .pyc files: the snapshot's imports then unmarshal instead of
 //                 compiling, which is faster and leaves no compiler garbage in the memory we ship.
 // snapshot        boots Python from that zip, imports kvpage from its wheel, answers one request of
 //                 every lab (so whatever they import lazily is imported too), forgets the zips' cached
-//                 directories, and writes Pyodide's memory snapshot. stdout: the stdlib modules it imported.
-// check           restores the snapshot the way the page does (with the page's trimmed stdlib zip and
-//                 the wheel) and proves it works: the labs answer and a traceback shows stdlib source.
+//                 directories, and writes Pyodide's memory snapshot. stdout: {"modules": the stdlib
+//                 files it imported, "stdlib": where Pyodide keeps the stdlib zip}.
+// check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip,
+//                 then writes the page's trimmed one, and proves it works: the labs answer without it,
+//                 and a traceback shows stdlib source with it.
 //
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
 // was written against Pyodide 314.0.7 and refuses any other version. Everything that could make two
@@ -21,6 +24,7 @@
 
 import crypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
+import { devNull } from "node:os";
 import { join } from "node:path";
 
 const PYODIDE_VERSION = "314.0.7";
@@ -132,10 +136,10 @@ modules = sorted({
 importlib.invalidate_caches()
 zipimport._zip_directory_cache.clear()
 linecache.clearcache()
-del WHEEL_PATH, WARM_UP, stdlib
+del WHEEL_PATH, WARM_UP
 gc.collect()
 assert not zipimport._zip_directory_cache, list(zipimport._zip_directory_cache)
-json.dumps(modules)
+json.dumps({"modules": modules, "stdlib": stdlib.removesuffix("/")})
 `;
 
 async function makeSnapshot(options) {
@@ -164,10 +168,16 @@ function writeInto(FS, path, bytes) {
   FS.writeFile(path, bytes);
 }
 
-const CHECK_PY = `
-import json, sys, traceback
+// The page restores Python with an empty stdlib zip and writes the real one once the labs are
+// live: the labs must answer before it is there, tracebacks must show source after.
+const CHECK_WITHOUT_STDLIB_PY = `
+import json
 import kvpage.bridge
-reply = json.loads(kvpage.bridge.handle(json.dumps({"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}})))
+kvpage.bridge.handle(json.dumps({"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}}))
+`;
+
+const CHECK_WITH_STDLIB_PY = `
+import json, sys, traceback
 shown, missing = "", False
 try:
     json.loads("{")
@@ -177,7 +187,7 @@ try:
     import this_module_is_not_there
 except ModuleNotFoundError:
     missing = True
-json.dumps({"reply": reply, "traceback": shown, "missing": missing, "version": sys.version})
+json.dumps({"traceback": shown, "missing": missing, "version": sys.version})
 `;
 
 async function check(options) {
@@ -185,14 +195,17 @@ async function check(options) {
   const wheel = readFileSync(options.wheel);
   const pyodide = await loadPyodide({
     indexURL: options.pyodide,
-    stdLibURL: options.stdlib,
+    stdLibURL: devNull,
     env: env(options),
     _sysExecutable: PROGRAM,
     stdout: () => {},
     fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
     _loadSnapshot: readFileSync(options.snapshot),
   });
-  process.stdout.write(`${pyodide.runPython(CHECK_PY)}\n`);
+  const reply = JSON.parse(pyodide.runPython(CHECK_WITHOUT_STDLIB_PY));
+  pyodide.FS.writeFile(options.stdlibPath, readFileSync(options.stdlib));
+  const found = JSON.parse(pyodide.runPython(CHECK_WITH_STDLIB_PY));
+  process.stdout.write(`${JSON.stringify({ reply, ...found })}\n`);
 }
 
 function env(options) {

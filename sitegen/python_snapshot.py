@@ -8,12 +8,14 @@ is ready. Three steps, each run by the same pinned Pyodide the page runs:
 1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
    compiling, which also leaves no compiler garbage in the shipped memory);
 2. boot from that, import kvpage from its wheel, answer one request per lab, snapshot;
-3. restore the snapshot as the page will and check that the labs answer and tracebacks show
-   source, so a Pyodide that behaves differently fails the build here.
+3. restore the snapshot as the page will and check that the labs answer without the stdlib zip,
+   and that tracebacks show source once it is there, so a Pyodide that behaves differently fails
+   the build here.
 
 The page gets the ``.py`` source of exactly the modules the snapshot imported (for tracebacks),
 not the whole library: every module kvpage needs is already in memory, and a module outside that
-set would raise ``ModuleNotFoundError`` (see docs/performance.md).
+set would raise ``ModuleNotFoundError``. Nothing at start-up reads it, so the page fetches it
+after the labs are live (see docs/performance.md).
 
 The snapshot is shipped as a patch over the wasm's own data segments (which the page has anyway):
 the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left out.
@@ -76,6 +78,8 @@ class PythonSnapshot:
     """The snapshot as our patch container (see ``encode``)."""
     stdlib: bytes
     """The page's standard library zip: ``.py`` of every module the snapshot imported."""
+    stdlib_path: str
+    """Where Pyodide's zipimport reads the stdlib zip from; the page writes it there once live."""
     wheel_path: str
     """Absolute path of kvpage's wheel inside the page's Python file system."""
     size: int
@@ -245,13 +249,16 @@ def make_python_snapshot(pyodide: Path, version: str, pyodide_js: bytes, wasm: b
         common = ("--pyodide", str(pyodide), "--env", json.dumps(SNAPSHOT_ENV))
         run_node("compile-stdlib", *common, "--out", str(pyc))
         wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path)
-        modules = json.loads(run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--out", str(raw)))
-        stdlib = page_stdlib((pyodide / "python_stdlib.zip").read_bytes(), modules)
+        made = json.loads(run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--out", str(raw)))
+        stdlib = page_stdlib((pyodide / "python_stdlib.zip").read_bytes(), made["modules"])
         page.write_bytes(stdlib)
-        check_restored(run_node("check", *common, "--stdlib", str(page), "--snapshot", str(raw), *wheel_args))
+        page_args = ("--stdlib", str(page), "--stdlib-path", made["stdlib"], "--snapshot", str(raw))
+        check_restored(run_node("check", *common, *page_args, *wheel_args))
         snapshot = raw.read_bytes()
     heap_offset = check_header(snapshot, build_id(pyodide_js))
     encoded = encode(snapshot, heap_offset, wasm)
     if decode(encoded, wasm) != snapshot:
         raise BuildError(["memory snapshot: the encoded snapshot does not decode to itself"])
-    return PythonSnapshot(encoded=encoded, stdlib=stdlib, wheel_path=wheel_path, size=len(snapshot))
+    return PythonSnapshot(
+        encoded=encoded, stdlib=stdlib, stdlib_path=made["stdlib"], wheel_path=wheel_path, size=len(snapshot)
+    )

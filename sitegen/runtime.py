@@ -193,6 +193,7 @@ def load_runtime(project: Path) -> Runtime:
         "snapshot": SNAPSHOT,
         "snapshotSize": python.size,
         "stdlib": "python_stdlib.zip",
+        "stdlibPath": python.stdlib_path,
         "wheel": wheel_name,
         "wheelPath": python.wheel_path,
         "env": SNAPSHOT_ENV,

@@ -7,19 +7,11 @@
 "use strict";
 
 (() => {
-  // This script starts before the page is parsed (it is async, in <head>), so Python loads while
-  // the chapter renders; anything that touches the labs waits for the DOM.
-  const domReady = new Promise((resolve) => {
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve, { once: true });
-    else resolve();
-  });
-  let said = "";
+  const labs = [...document.querySelectorAll("section.lab[data-lab]")];
 
   function say(text) {
-    said = text;
     for (const line of document.querySelectorAll("[data-role=runtime]")) line.textContent = text;
   }
-  domReady.then(() => said && say(said));
 
   function showError(section, message) {
     const box = section.querySelector("[data-role=error]");
@@ -150,10 +142,12 @@
     const realFetch = globalThis.fetch;
     // Over http the binaries are fetched as themselves; from a folder (file://) they come as
     // scripts; the single-file book has every script inline already.
+    // The stdlib zip waits until the labs are live (see later()), so it is not loaded here.
     const inline = config.scripts.length === 0;
     const fetching = !inline && location.protocol !== "file:";
-    const scripts = inline ? [] : fetching ? runtime.code : config.scripts;
-    const binaries = [runtime.wasm, runtime.snapshot, runtime.stdlib, runtime.wheel];
+    const stdlibScript = `${config.indexURL}${runtime.stdlib}.js`;
+    const scripts = inline ? [] : fetching ? runtime.code : config.scripts.filter((src) => src !== stdlibScript);
+    const binaries = [runtime.wasm, runtime.snapshot, runtime.wheel];
     const paths = [...scripts, ...(fetching ? binaries.map((name) => config.indexURL + name) : [])];
     const total = paths.reduce((sum, path) => sum + runtime.sizes[path], 0);
     let loaded = 0;
@@ -203,32 +197,37 @@
         }),
       ]),
     );
+    // Nothing at start-up reads the stdlib zip: every module the labs use is in the snapshot. It
+    // serves a later import of some other module and the source lines of tracebacks, so it comes
+    // once the labs are live, off the critical path. Until then Pyodide has an empty file there,
+    // which zipimport reads as "no zip" and does not cache (the build checks all this).
+    function later(pyodide) {
+      const data = fetching
+        ? realFetch(new URL(runtime.stdlib, indexURL)).then((response) =>
+            response.ok ? response.arrayBuffer() : Promise.reject(failure(runtime.stdlib)),
+          )
+        : (inline ? Promise.resolve() : loadScript(stdlibScript)).then(() => asset(runtime.stdlib));
+      // If it cannot be loaded, tracebacks lack source lines; the labs do not need it.
+      data.then((bytes) => pyodide.FS.writeFile(runtime.stdlibPath, new Uint8Array(bytes)), () => {});
+    }
+
     // Each binary as soon as it is here, so decoding and compiling overlap the other downloads.
     const bytes = (name) =>
       fetching
         ? open(name).then((response) => read(name, response.body))
         : (loading.get(`${config.indexURL}${name}.js`) ?? Promise.resolve()).then(() => asset(name));
-    let wasm, compiled;
-    if (fetching) {
-      // Over http the wasm compiles while it downloads; its bytes are kept too (for the snapshot).
-      const bodies = open(runtime.wasm).then((response) => response.body.tee());
-      wasm = bodies.then(([, body]) => read(runtime.wasm, body));
-      compiled = bodies
-        .then(([body]) => WebAssembly.compileStreaming(new Response(body, { headers: { "Content-Type": "application/wasm" } })))
-        .catch((error) => wasm.then(() => Promise.reject(error))); // a failed download says so first
-    } else {
-      wasm = bytes(runtime.wasm);
-      compiled = wasm.then((code) => WebAssembly.compile(code));
-    }
+    // (Compiling while downloading, with compileStreaming on a tee of the response, measured slower
+    // here: see docs/performance.md.)
+    const wasm = bytes(runtime.wasm);
+    const compiled = wasm.then((code) => WebAssembly.compile(code));
     // Pyodide needs the snapshot's size before it instantiates, its bytes only after: it gets this
     // buffer now and the bytes are written into it while Pyodide sets itself up.
     const snapshot = new Uint8Array(runtime.snapshotSize);
     const restored = Promise.all([bytes(runtime.snapshot), wasm]).then(([encoded, code]) =>
       snapshotImage(snapshot, encoded, code),
     );
-    const stdlib = bytes(runtime.stdlib);
     const wheel = bytes(runtime.wheel);
-    const everything = Promise.all([compiled, restored, stdlib, wheel, ...loading.values()]).then(() => {
+    const everything = Promise.all([compiled, restored, wheel, ...loading.values()]).then(() => {
       performance.mark("kvpage:assets-decoded");
       downloading(true);
       say("Starting Python…");
@@ -251,7 +250,7 @@
         answered.add(response);
         return response;
       }
-      if (url === stdlibURL) return stdlib.then((data) => new Response(data));
+      if (url === stdlibURL) return Promise.resolve(new Response(new Uint8Array(0))); // see later()
       return realFetch.call(globalThis, input, init);
     };
     WebAssembly.instantiateStreaming = (source, imports) =>
@@ -286,6 +285,7 @@
       }
       // Pyodide keeps its options, so the 31 MB image would stay alive: it is in wasm memory now.
       snapshot.buffer.transfer?.(0);
+      setTimeout(() => later(pyodide), 0);
       return pyodide;
     } finally {
       globalThis.fetch = realFetch;
@@ -417,13 +417,11 @@
 
   const controllers = { decode: decodeLab, "next-request": nextRequestLab };
 
-  Promise.all([startPython(), domReady]).then(
-    ([pyodide]) => {
+  startPython().then(
+    (pyodide) => {
       performance.mark("kvpage:python-started");
       const call = makeBridge(pyodide);
-      for (const section of document.querySelectorAll("section.lab[data-lab]")) {
-        controllers[section.dataset.lab](section, call);
-      }
+      for (const section of labs) controllers[section.dataset.lab](section, call);
       for (const element of document.querySelectorAll("section.lab [data-control], section.lab [data-action]")) {
         element.disabled = false;
       }

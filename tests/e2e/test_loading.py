@@ -53,20 +53,31 @@ def test_progress_runs_from_downloading_to_ready(audited: tuple[Page, str]) -> N
     assert said[-1].startswith("Live: these numbers are computed by kvpage's Python model")
 
 
-def requested(page: Page, url: str) -> set[str]:
+def requested(page: Page, url: str, last: str) -> set[str]:
+    """The file names ``url`` requested, up to ``last`` (which comes after the labs are live)."""
     names: set[str] = set()
     page.on("request", lambda request: names.add(request.url.rsplit("/", 1)[-1]))
-    load(page, url)
+    with page.expect_request(lambda request: request.url.endswith("/" + last)):
+        load(page, url)
     return names
 
 
 def test_over_http_the_binaries_come_as_themselves(page: Page, http_site: Server) -> None:
-    names = requested(page, http_site.base + "cache.html")
+    names = requested(page, http_site.base + "cache.html", "python_stdlib.zip")
     assert {"pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"} <= names
     assert not any(name.endswith((".wasm.js", ".snapshot.js", ".zip.js")) for name in names), names
 
 
+def test_the_stdlib_zip_waits_until_the_labs_are_live(page: Page, http_site: Server) -> None:
+    requested(page, http_site.base + "cache.html", "python_stdlib.zip")
+    live = page.evaluate("performance.getEntriesByName('kvpage:labs-live')[0].startTime")
+    asked = page.evaluate(
+        "performance.getEntriesByType('resource').find((r) => r.name.endsWith('/python_stdlib.zip')).startTime"
+    )
+    assert asked >= live
+
+
 def test_from_a_folder_the_binaries_come_as_scripts(page: Page, unzipped_site: Path) -> None:
-    names = requested(page, (unzipped_site / "cache.html").as_uri())
+    names = requested(page, (unzipped_site / "cache.html").as_uri(), "python_stdlib.zip.js")
     assert {"pyodide.asm.wasm.js", "python.snapshot.js", "python_stdlib.zip.js"} <= names
     assert not {"pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"} & names
