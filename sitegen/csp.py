@@ -3,8 +3,10 @@
 Delivered as a ``<meta>`` (a static site controls no headers, and a file://
 page has none). ``'self'`` covers the site's own scripts and styles;
 ``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly without allowing
-JavaScript ``eval``; ``blob:`` is where the loader serves the runtime's binary
-files from memory. Inline code (the single-file page) is allowed by hash only.
+JavaScript ``eval``. ``connect-src 'self'`` is for the loader's own ``fetch`` of the
+runtime's binaries over http; the answers to Pyodide's requests are made in memory
+(``new Response(bytes)``), which needs no source. Inline code (the single-file page)
+is allowed by hash only.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def policy(inline_scripts: Iterable[str] = (), inline_styles: Iterable[str] = ()
             "default-src 'none'",
             f"script-src {scripts}",
             f"style-src {styles}",
-            "connect-src 'self' blob:",
+            "connect-src 'self'",
             "img-src 'self' data:",
             "object-src 'none'",
             "base-uri 'none'",

@@ -29,6 +29,7 @@ from pyodide_lock.spec import InfoSpec
 from pyodide_lock.utils import package_spec_from_wheel
 
 from sitegen.errors import BuildError
+from sitegen.python_snapshot import SNAPSHOT_ENV, make_python_snapshot
 
 RUNTIME_DIR = "pyodide"
 """Folder of the site that holds the runtime, also Pyodide's ``indexURL``."""
@@ -50,6 +51,8 @@ class Runtime:
     wheel: str
     """File name of the kvpage wheel."""
     version: str
+    loader: dict[str, Any]
+    """What the page's loader needs besides the scripts: asset names, sizes, the snapshot's setup."""
 
 
 def sha256(data: bytes) -> str:
@@ -152,31 +155,48 @@ def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
     return lock
 
 
+SNAPSHOT = "python.snapshot"
+"""The page's Python memory, made at build time (``sitegen/python_snapshot.py``)."""
+
+
 def load_runtime(project: Path) -> Runtime:
-    """Check the pinned Pyodide, build our wheel and pack both for the page."""
-    pinned, version = read_pinned(project / "node_modules" / "pyodide", Path(__file__).with_name("pyodide-pins.json"))
+    """Check the pinned Pyodide, build our wheel, make Python's memory snapshot, pack it all."""
+    package = project / "node_modules" / "pyodide"
+    pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"))
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
         wheel = build_wheel(project, Path(tmp))
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
+        python = make_python_snapshot(package, version, pinned["pyodide.js"], pinned["pyodide.asm.wasm"], wheel)
     blobs = {
         "pyodide.asm.wasm": ("application/wasm", pinned["pyodide.asm.wasm"]),
-        "python_stdlib.zip": ("application/zip", pinned["python_stdlib.zip"]),
+        SNAPSHOT: ("application/octet-stream", python.encoded),
+        "python_stdlib.zip": ("application/zip", python.stdlib),
         wheel_name: ("application/zip", wheel_bytes),
     }
     files = {
         "pyodide.js": strip_source_map(pinned["pyodide.js"], "pyodide.js"),
         "pyodide.asm.js": classic_module(pinned["pyodide.asm.mjs"]),
         "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
-        wheel_name: wheel_bytes,
     }
+    # Each binary twice: as itself, fetched over http, and as a script, for file:// pages.
+    files |= {name: data for name, (_, data) in blobs.items()}
     files |= {f"{name}.js": asset_script(name, media, data) for name, (media, data) in blobs.items()}
-    scripts = ("pyodide.js", "pyodide.asm.js", *(f"{name}.js" for name in blobs))
-    return Runtime(
-        files={f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())},
-        scripts=tuple(f"{RUNTIME_DIR}/{name}" for name in scripts),
-        lock=lock,
-        wheel=wheel_name,
-        version=version,
-    )
+    code = ("pyodide.js", "pyodide.asm.js")
+    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in (*code, *(f"{n}.js" for n in blobs)))
+    files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
+    loader = {
+        "pyodide": version,
+        "code": [f"{RUNTIME_DIR}/{name}" for name in code],
+        "wasm": "pyodide.asm.wasm",
+        "snapshot": SNAPSHOT,
+        "snapshotSize": python.size,
+        "stdlib": "python_stdlib.zip",
+        "stdlibPath": python.stdlib_path,
+        "wheel": wheel_name,
+        "wheelPath": python.wheel_path,
+        "env": SNAPSHOT_ENV,
+        "sizes": {path: len(data) for path, data in files.items() if not path.endswith(".json")},
+    }
+    return Runtime(files=files, scripts=scripts, lock=lock, wheel=wheel_name, version=version, loader=loader)

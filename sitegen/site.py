@@ -51,7 +51,7 @@ def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
     ``scripts`` are the runtime files the loader still has to fetch with
     ``<script src>``; the single-file page has them inline already, so none.
     """
-    config = {"indexURL": f"{RUNTIME_DIR}/", "scripts": scripts, "lock": runtime.lock}
+    config = {"indexURL": f"{RUNTIME_DIR}/", "scripts": scripts, "lock": runtime.lock, "runtime": runtime.loader}
     return json.dumps(config, sort_keys=True).replace("<", "\\u003c")
 
 
@@ -100,6 +100,7 @@ def assemble_site(
             "next": following,
             "runtime_config": config,
             "page_scripts": PAGE_SCRIPTS,
+            "preload": runtime.loader["code"] if runtime is not None else (),
             "csp": csp,
         }
         render(page.url, "chapter.html", **context)

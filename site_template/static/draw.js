@@ -284,7 +284,7 @@
 
   // ---- Loading progress ----------------------------------------------------------
   // The loader may dispatch `kvpage:progress` on document with
-  // detail {phase: "download" | "start", loaded?: bytes, total?: bytes};
+  // detail {phase: "downloading" | "starting" | "ready" | "failed", loaded?: bytes, total?: bytes};
   // the bars show bytes when both are known and are indeterminate otherwise.
   // CSS hides them once <html data-python> is set (ready or failed).
 

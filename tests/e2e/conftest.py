@@ -24,7 +24,7 @@ from tests.conftest import Built
 
 CHROMIUM = Path("/usr/bin/chromium")
 PYTHON_READY_MS = 60_000
-"""Generous: Pyodide starts in about 2 s here, but CI machines can be slow."""
+"""Generous: the labs go live in under a second here (docs/performance.md), but CI machines can be slow."""
 
 
 @pytest.fixture(scope="session")

@@ -247,8 +247,8 @@ def test_loading_bar_shows_bytes_then_goes_once_python_is_ready(audited: tuple[P
     expect(bar).to_be_hidden()
     page.evaluate(
         "document.dispatchEvent(new CustomEvent('kvpage:progress', "
-        "{detail: {phase: 'download', loaded: 3, total: 12}}))"
+        "{detail: {phase: 'downloading', loaded: 3, total: 12}}))"
     )
     expect(bar).to_have_attribute("value", "3")
     expect(bar).to_have_attribute("max", "12")
-    expect(bar).to_have_attribute("data-phase", "download")
+    expect(bar).to_have_attribute("data-phase", "downloading")

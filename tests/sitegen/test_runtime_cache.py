@@ -40,7 +40,7 @@ class Loader:
 
     def __call__(self, root: Path) -> Runtime:
         self.runs += 1
-        return Runtime({"pyodide/run.txt": str(self.runs).encode()}, (), {}, f"run{self.runs}.whl", "0")
+        return Runtime({"pyodide/run.txt": str(self.runs).encode()}, (), {}, f"run{self.runs}.whl", "0", {})
 
 
 def test_unchanged_inputs_reuse_the_runtime_even_in_a_new_process(project: Path) -> None:

@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""How fast the chapter's labs come alive, against stock Pyodide in the same run.
+
+    python bench/run.py              # 7 cold runs of each page, http and file://
+    python bench/run.py --runs 11    # more runs
+    python bench/run.py --quick      # one run each, few interactions: the test suite's smoke run
+
+It builds the site (or takes ``--site``), then a *stock* page from it: the same chapter, CSS and lab
+code, but Pyodide as shipped in ``node_modules/pyodide`` (``pyodide.js``, ``loadPyodide()``, its
+``.mjs``, wasm and ``.py`` standard library) with the same kvpage wheel installed by
+``loadPackage("kvpage")`` through the same lock file. Both are opened over http (a local
+``http.server``) and from file://, alternating page and order, each run in a fresh browser context,
+and it prints medians and the ratio ours/stock:
+
+- labs live: navigation start → the page's ``kvpage:labs-live`` mark (controls enabled, first
+  Python call answered);
+- first contentful paint;
+- interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
+  click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
+- bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed; q5 in
+  ``--quick``).
+
+Stock Pyodide cannot start from file:// (its ``import()`` and ``fetch`` of sibling files are refused
+there); the table says so instead of a number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import gzip
+import hashlib
+import http.server
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+LIVE_TIMEOUT_MS = 60_000
+STOCK_FILES = ("pyodide.js", "pyodide.js.map", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+Key = tuple[str, str]
+"""(page, mode): ("ours" or "stock", "http" or "file")."""
+LOADER = re.compile(r"  // ---- loader: .*?  // ---- end of loader ----\n", re.DOTALL)
+DECODE = "Lab · prefill once, then decode"
+NEXT = "Lab · the next request"
+
+
+@dataclass
+class Run:
+    """One cold page load and what it measured."""
+
+    page: str
+    mode: str
+    live_ms: float | None = None
+    fcp_ms: float | None = None
+    failure: str = ""
+    interactions: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+    requests: list[str] = field(default_factory=list)
+
+
+def build_ours(out: Path) -> Path:
+    import build  # the project's build.py
+
+    options = build.Options(out=out / "site", dist=out / "dist")
+    build.build(options)
+    return options.out
+
+
+def build_stock(ours: Path, out: Path) -> Path:
+    """Our chapter with stock Pyodide: same HTML body, CSS, lab code and wheel; its own loader."""
+    site = out / "stock"
+    shutil.rmtree(site, ignore_errors=True)
+    (site / "pyodide").mkdir(parents=True)
+    (site / "static").mkdir()
+    package = ROOT / "node_modules" / "pyodide"
+    for name in STOCK_FILES:
+        shutil.copy(package / name, site / "pyodide" / name)
+    lock = json.loads((ours / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    wheel = lock["packages"]["kvpage"]["file_name"]
+    shutil.copy(ours / "pyodide" / wheel, site / "pyodide" / wheel)
+    shutil.copy(ours / "pyodide" / "pyodide-lock.json", site / "pyodide" / "pyodide-lock.json")
+    shutil.copy(ours / "static" / "kvpage.css", site / "static" / "kvpage.css")
+    script = (ours / "static" / "kvpage.js").read_text(encoding="utf-8")
+    stock_loader = (HERE / "stock_loader.js").read_text(encoding="utf-8")
+    spliced, count = LOADER.subn(lambda _: stock_loader, script)
+    if count != 1:
+        raise SystemExit("bench: kvpage.js has no single '// ---- loader:' … '// ---- end of loader ----' block")
+    (site / "static" / "kvpage.js").write_text(spliced, encoding="utf-8")
+    html = (ours / "cache.html").read_text(encoding="utf-8")
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n', "", html)  # stock: no policy to meet
+    html = re.sub(r"<link rel=\"preload\"[^>]*>\n", "", html)
+    html, count = re.subn(
+        r'<script src="static/kvpage.js"[^>]*></script>',
+        '<script src="pyodide/pyodide.js"></script>\n<script src="static/kvpage.js" defer></script>',
+        html,
+    )
+    if count != 1:
+        raise SystemExit("bench: cache.html has no <script src=static/kvpage.js>")
+    (site / "cache.html").write_text(html, encoding="utf-8")
+    return site
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(root: Path) -> Iterator[str]:
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
+    """Slider key presses, keystrokes in Request 2 and Step clicks, each timed by measure.js."""
+    decode = page.get_by_role("region", name=DECODE)
+    lab = page.get_by_role("region", name=NEXT)
+    done = 0
+    results: dict[str, list[dict[str, float]]] = {}
+
+    def timed(kind: str, action: Callable[[int], None]) -> None:
+        nonlocal done
+        for index in range(samples):
+            action(index)
+            done += 1
+            page.evaluate("count => window.__bench.until(count)", done)
+        results[kind] = page.evaluate(f"window.__bench.samples.slice({done - samples}, {done})")
+
+    slider = decode.get_by_label("Prefix length")
+    slider.focus()
+    timed("slider", lambda index: slider.press("ArrowRight" if index % 2 == 0 else "ArrowLeft"))
+    box = lab.get_by_label("Request 2", exact=True)
+    box.focus()
+    box.press("End")
+    timed("keystroke", lambda index: box.press("x" if index % 2 == 0 else "Backspace"))
+    decode.get_by_role("button", name="Reset").click()
+    done += 1
+    page.evaluate("count => window.__bench.until(count)", done)
+    step = decode.get_by_role("button", name="Step")
+    timed("step", lambda index: step.click())
+    return results
+
+
+def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> Run:
+    run = Run(page=page_name, mode=mode)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.add_init_script(path=str(HERE / "measure.js"))
+        page.on("request", lambda request: run.requests.append(request.url))
+        page.goto(url)
+        page.set_default_timeout(LIVE_TIMEOUT_MS)
+        page.evaluate("() => window.__bench.python()")
+        found = page.evaluate(
+            """() => ({
+                live: performance.getEntriesByName("kvpage:labs-live")[0]?.startTime ?? null,
+                fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+                status: document.querySelector("[data-role=runtime]")?.textContent ?? "",
+            })"""
+        )
+        run.fcp_ms = found["fcp"]
+        if found["live"] is None:
+            run.failure = found["status"]
+        else:
+            run.live_ms = found["live"]
+            run.interactions = interact(page, samples)
+    except Exception as error:  # noqa: BLE001 - a run that breaks is a result to report, not a crash
+        run.failure = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    finally:
+        context.close()
+    return run
+
+
+SIZE_CACHE = ROOT / ".cache" / "bench-sizes.json"
+"""Compressed sizes by sha256: brotli q11 of the 13 MB wasm takes ~20 s, and it rarely changes."""
+
+
+def compressed_sizes(paths: set[Path], quality: int) -> dict[Path, tuple[int, int, int]]:
+    """Raw, gzip -9 and brotli bytes of each file (brotli at ``quality``, through Node's zlib)."""
+    cache: dict[str, list[int]] = json.loads(SIZE_CACHE.read_text()) if SIZE_CACHE.is_file() else {}
+    found: dict[Path, tuple[int, int, int]] = {}
+    for path in sorted(paths):
+        data = path.read_bytes()
+        digest = f"{hashlib.sha256(data).hexdigest()} q{quality}"
+        if digest not in cache:
+            brotli = subprocess.run(
+                [
+                    "node",
+                    "-e",
+                    "const z=require('zlib');const d=require('fs').readFileSync(process.argv[1]);"
+                    "process.stdout.write(String(z.brotliCompressSync(d,{params:{"
+                    "[z.constants.BROTLI_PARAM_QUALITY]:+process.argv[2],"
+                    "[z.constants.BROTLI_PARAM_SIZE_HINT]:d.length}}).length))",
+                    str(path),
+                    str(quality),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            cache[digest] = [len(data), len(gzip.compress(data, compresslevel=9, mtime=0)), int(brotli)]
+        raw, gz, br = cache[digest]
+        found[path] = (raw, gz, br)
+    SIZE_CACHE.parent.mkdir(exist_ok=True)
+    SIZE_CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+    return found
+
+
+def local_file(url: str, roots: dict[str, Path]) -> Path | None:
+    for base, root in roots.items():
+        if url.startswith(base):
+            return root / unquote(urlsplit(url).path[len(urlsplit(base).path) :])
+    return None
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def markdown(lines: list[list[str]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    out = ["| " + " | ".join(text.ljust(w) for text, w in zip(line, widths, strict=True)) + " |" for line in lines]
+    out.insert(1, "| " + " | ".join("-" * width for width in widths) + " |")
+    return "\n".join(out)
+
+
+class Results:
+    """Every run, and the files each page loaded, summarised as medians and percentiles."""
+
+    def __init__(self, runs: list[Run], roots: dict[str, Path], quality: int) -> None:
+        self.runs = runs
+        self.roots = roots
+        self.loaded: dict[Key, set[Path]] = {}
+        for run in runs:
+            key = (run.page, run.mode)
+            if run.requests and key not in self.loaded:
+                paths = {local_file(url, roots) for url in run.requests}
+                self.loaded[key] = {path for path in paths if path is not None and path.is_file()}
+        self.quality = quality
+        self.sizes = compressed_sizes(set().union(*self.loaded.values()), quality)
+
+    def of(self, key: Key) -> list[Run]:
+        return [run for run in self.runs if (run.page, run.mode) == key]
+
+    def median(self, key: Key, pick: Callable[[Run], float | None]) -> float | None:
+        values = [value for run in self.of(key) if (value := pick(run)) is not None]
+        return statistics.median(values) if values else None
+
+    def interaction(self, key: Key, kind: str, what: str, fraction: float) -> float | None:
+        values = [sample[what] for run in self.of(key) for sample in run.interactions.get(kind, [])]
+        return percentile(values, fraction) if values else None
+
+    def bytes(self, key: Key, index: int) -> float | None:
+        return float(sum(self.sizes[path][index] for path in self.loaded[key])) if key in self.loaded else None
+
+    def live(self, key: Key) -> float | None:
+        return self.median(key, lambda run: run.live_ms)
+
+    def fcp(self, key: Key) -> float | None:
+        return self.median(key, lambda run: run.fcp_ms)
+
+    def failures(self) -> list[str]:
+        found = {(run.page, run.mode, run.failure) for run in self.runs if run.failure}
+        return [f"{page} {mode}: {failure}" for page, mode, failure in sorted(found)]
+
+
+def ms(value: float | None) -> str:
+    return "never" if value is None else f"{value:,.0f} ms"
+
+
+def mb(value: float | None) -> str:
+    return "—" if value is None else f"{value / 1e6:.2f} MB"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}×" if a is not None and b else "—"
+
+
+def main_table(results: Results) -> str:
+    """Ours against stock, http and file://, with the ratios."""
+    columns: list[Key] = [("ours", "http"), ("stock", "http"), ("ours", "file"), ("stock", "file")]
+    lines = [["", "ours http", "stock http", "ours file://", "stock file://", "http ours/stock", "file ours/stock"]]
+
+    def add(name: str, values: list[float | None], show: Callable[[float | None], str]) -> None:
+        lines.append([name, *map(show, values), ratio(values[0], values[1]), ratio(values[2], values[3])])
+
+    add("labs live (median)", [results.live(key) for key in columns], ms)
+    add("first contentful paint (median)", [results.fcp(key) for key in columns], lambda v: ms(v) if v else "—")
+    kinds = (("slider", "slider key"), ("keystroke", "request keystroke"), ("step", "Step click"))
+    for kind, label in kinds:
+        for what in ("latency", "work") if kind == "keystroke" else ("latency",):
+            for fraction, tag in ((0.5, "p50"), (0.95, "p95")):
+                name = f"{label}{' (from the debounced update)' if what == 'work' else ''} {tag}"
+                values = [results.interaction(key, kind, what, fraction) for key in columns]
+                add(name, values, lambda v: "—" if v is None else f"{v:,.1f} ms")
+    for index, kind in enumerate(("raw", "gzip -9", f"brotli q{results.quality}")):
+        add(f"bytes loaded, {kind}", [results.bytes(key, index) for key in columns], mb)
+    return markdown(lines)
+
+
+def variants_table(results: Results, pages: list[str]) -> str:
+    """Labs live for every page measured (e.g. one site per lever), against stock over http."""
+    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http"]]
+    stock = results.live(("stock", "http"))
+    for page in pages:
+        http, file = results.live((page, "http")), results.live((page, "file"))
+        fcp, brotli = results.fcp((page, "http")), results.bytes((page, "http"), 2)
+        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli)])
+    return markdown(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=7, help="cold runs per page and mode (default 7)")
+    parser.add_argument("--samples", type=int, default=10, help="timed interactions of each kind per run")
+    parser.add_argument(
+        "--quick", action="store_true", help="one run each, 2 interactions, brotli q5: a smoke test of the harness"
+    )
+    parser.add_argument("--site", type=Path, help="an already built site/ (default: build one)")
+    parser.add_argument(
+        "--also", action="append", default=[], metavar="NAME=SITE", help="another built site to measure alongside"
+    )
+    parser.add_argument("--work", type=Path, help="folder for the builds (default: a temporary one)")
+    parser.add_argument("--json", type=Path, help="also write every run's measurements here")
+    args = parser.parse_args(argv)
+    runs, samples = (1, 2) if args.quick else (args.runs, args.samples)
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
+        work = args.work or Path(tmp)
+        ours = args.site.resolve() if args.site else build_ours(work / "ours")
+        sites = {"ours": ours, "stock": build_stock(ours, work)}
+        for also in args.also:
+            name, _, folder = also.partition("=")
+            sites[name] = Path(folder).resolve()
+        results: list[Run] = []
+        with contextlib.ExitStack() as stack:
+            bases = {name: stack.enter_context(serve(folder)) for name, folder in sites.items()}
+            playwright = stack.enter_context(sync_playwright())
+            launch: dict[str, Any] = {"args": LAUNCH_ARGS}
+            if CHROMIUM.exists():
+                launch["executable_path"] = str(CHROMIUM)
+            browser = playwright.chromium.launch(**launch)
+            names = list(sites)
+            for index in range(runs):
+                # Every page in turn, starting one further along each time, so no page is always first.
+                order = names[index % len(names) :] + names[: index % len(names)]
+                for mode in ("http", "file"):
+                    for name in order:
+                        url = bases[name] + "cache.html" if mode == "http" else (sites[name] / "cache.html").as_uri()
+                        run = measure(browser, url, name, mode, samples)
+                        results.append(run)
+                        shown = ms(run.live_ms) if run.live_ms is not None else f"never ({run.failure[:80]})"
+                        print(f"run {index + 1}/{runs} {name:8} {mode:4}: labs live {shown}", file=sys.stderr)
+            browser.close()
+        roots = {bases[name]: folder for name, folder in sites.items()}
+        roots |= {folder.as_uri() + "/": folder for folder in sites.values()}
+        summary = Results(results, roots, quality=5 if args.quick else 11)
+        print(main_table(summary))
+        if args.also:
+            print()
+            print(variants_table(summary, [name for name in names if name != "stock"] + ["stock"]))
+        print(f"\nruns per page and mode: {runs}, fresh browser context each; interactions: {samples} of each kind")
+        for failure in summary.failures():
+            print(f"never: {failure}")
+        if args.json:
+            args.json.write_text(json.dumps([run.__dict__ for run in results], indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

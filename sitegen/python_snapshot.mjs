@@ -1,0 +1,228 @@
+// Build-time Pyodide, run under Node by sitegen/python_snapshot.py: the page's Python made ahead.
+//
+//   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
+//   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --out FILE
+//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --stdlib PAGE_ZIP --stdlib-path PATH
+//                                  --wheel WHEEL --wheel-path PATH
+//
+// compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
+//                 unchecked hash-based .pyc files: the snapshot's imports then unmarshal instead of
+//                 compiling, which is faster and leaves no compiler garbage in the memory we ship.
+// snapshot        boots Python from that zip, imports kvpage from its wheel, answers one request of
+//                 every lab (so whatever they import lazily is imported too), forgets the zips' cached
+//                 directories, and writes Pyodide's memory snapshot. stdout: {"modules": the stdlib
+//                 files it imported, "stdlib": where Pyodide keeps the stdlib zip}.
+// check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip,
+//                 then writes the page's trimmed one, and proves it works: the labs answer without it,
+//                 and a traceback shows stdlib source with it.
+//
+// Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
+// was written against Pyodide 314.0.7 and refuses any other version. Everything that could make two
+// builds differ is pinned while it runs: the clock, the monotonic clock, the time zone, random
+// bytes, Math.random and Python's hash seed. So the snapshot is a function of its inputs, byte for
+// byte (tests/test_reproducible.py builds twice, in different zones and with different seeds).
+
+import crypto from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { devNull } from "node:os";
+import { join } from "node:path";
+
+const PYODIDE_VERSION = "314.0.7";
+const EPOCH_MS = 315532800000; // 1980-01-01, SOURCE_DATE_EPOCH of the build
+// Under Node, Emscripten names the program after this script's path, and Python keeps it
+// (sys.executable, sys.argv): use the name a browser gets instead.
+const PROGRAM = "./this.program";
+
+function pinNondeterminism() {
+  // Python's time module records the zone it starts in (time.timezone, time.tzname).
+  process.env.TZ = "UTC";
+  Date.now = () => EPOCH_MS;
+  // Monotonic time only moves forward, by a microsecond a call, so that it stays far below any
+  // page's performance.now() after the restore: Python's clocks never run backwards.
+  let now = 0;
+  performance.now = () => (now += 0.001);
+  let state = 0x9e3779b9;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return state >>> 0;
+  };
+  crypto.randomFillSync = (view) => {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = next() & 0xff;
+    return view;
+  };
+  Math.random = () => next() / 2 ** 32;
+}
+
+function parseArgs(argv) {
+  const [command, ...rest] = argv;
+  const options = { command };
+  while (rest.length > 0) {
+    const flag = rest.shift();
+    if (!flag.startsWith("--") || rest.length === 0) throw new Error(`bad argument ${flag}`);
+    options[flag.slice(2).replace(/-(.)/g, (_, c) => c.toUpperCase())] = rest.shift();
+  }
+  return options;
+}
+
+async function pyodideModule(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  if (pkg.version !== PYODIDE_VERSION) {
+    throw new Error(`Pyodide ${pkg.version} is installed; python_snapshot.mjs was written for ${PYODIDE_VERSION}`);
+  }
+  return import(join(dir, "pyodide.mjs"));
+}
+
+const COMPILE_PY = `
+import importlib.util, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+source = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w") as dst:
+    for name in sorted(src.namelist()):
+        if not name.endswith(".py"):
+            continue
+        data = src.read(name)
+        # The file name zipimport would give the code if it compiled the .py itself.
+        code = compile(data, f"{source}/{name}", "exec", dont_inherit=True)
+        info = zipfile.ZipInfo(name + "c", date_time=(1980, 1, 1, 0, 0, 0))
+        info.external_attr = 0o644 << 16
+        dst.writestr(info, _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+`;
+
+async function compileStdlib(options) {
+  const { loadPyodide } = await pyodideModule(options.pyodide);
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+  });
+  pyodide.runPython(COMPILE_PY);
+  writeFileSync(options.out, pyodide.FS.readFile("/tmp/stdlib-pyc.zip"));
+}
+
+// One request per lab action, and one refused request, so every import they make happens now.
+const WARM_UP = [
+  { lab: "decode", action: "start", args: { prompt: 16, tokens: 16, mode: "kv" } },
+  { lab: "next-request", action: "compare", args: { request1: "You are a precise assistant.", request2: "You are a precise assistant! 4+4?" } },
+  { lab: "decode", action: "nonsense", args: {} },
+];
+
+const SNAPSHOT_PY = `
+import gc, importlib, json, linecache, sys, zipimport
+sys.path.append(WHEEL_PATH)
+import kvpage.bridge
+
+for request in WARM_UP:
+    reply = json.loads(kvpage.bridge.handle(json.dumps(request)))
+    if request["action"] == "start":
+        assert reply["ok"], reply
+        reply = json.loads(kvpage.bridge.handle(json.dumps({"lab": "decode", "action": "step", "args": {"state": reply["result"]["state"]}})))
+        assert reply["ok"], reply
+del request, reply
+
+stdlib = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip/"
+modules = sorted({
+    file.removeprefix(stdlib).removesuffix("c")
+    for file in (getattr(module, "__file__", None) for module in list(sys.modules.values()))
+    if isinstance(file, str) and file.startswith(stdlib)
+})
+# The page writes other zips at these paths (its own trimmed stdlib, the same wheel): no cached
+# zip directory, file-finder listing or source line may survive from this process into the page.
+# (importlib.invalidate_caches() alone is not enough: it re-reads the stdlib zip's directory.)
+importlib.invalidate_caches()
+zipimport._zip_directory_cache.clear()
+linecache.clearcache()
+del WHEEL_PATH, WARM_UP
+gc.collect()
+assert not zipimport._zip_directory_cache, list(zipimport._zip_directory_cache)
+json.dumps({"modules": modules, "stdlib": stdlib.removesuffix("/")})
+`;
+
+async function makeSnapshot(options) {
+  const { loadPyodide } = await pyodideModule(options.pyodide);
+  const wheel = readFileSync(options.wheel);
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    stdLibURL: options.stdlib,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+    fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
+    _makeSnapshot: true,
+  });
+  pyodide.globals.set("WHEEL_PATH", options.wheelPath);
+  pyodide.globals.set("WARM_UP", JSON.stringify(WARM_UP));
+  pyodide.runPython("import json; WARM_UP = json.loads(WARM_UP)");
+  const modules = pyodide.runPython(SNAPSHOT_PY);
+  const snapshot = pyodide.makeMemorySnapshot();
+  writeFileSync(options.out, snapshot);
+  process.stdout.write(`${modules}\n`);
+}
+
+function writeInto(FS, path, bytes) {
+  FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+  FS.writeFile(path, bytes);
+}
+
+// The page restores Python with an empty stdlib zip and writes the real one once the labs are
+// live: the labs must answer before it is there, tracebacks must show source after.
+const CHECK_WITHOUT_STDLIB_PY = `
+import json
+import kvpage.bridge
+kvpage.bridge.handle(json.dumps({"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}}))
+`;
+
+const CHECK_WITH_STDLIB_PY = `
+import json, sys, traceback
+shown, missing = "", False
+try:
+    json.loads("{")
+except ValueError:
+    shown = traceback.format_exc()
+try:
+    import this_module_is_not_there
+except ModuleNotFoundError:
+    missing = True
+json.dumps({"traceback": shown, "missing": missing, "version": sys.version})
+`;
+
+async function check(options) {
+  const { loadPyodide } = await pyodideModule(options.pyodide);
+  const wheel = readFileSync(options.wheel);
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    stdLibURL: devNull,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+    fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
+    _loadSnapshot: readFileSync(options.snapshot),
+  });
+  const reply = JSON.parse(pyodide.runPython(CHECK_WITHOUT_STDLIB_PY));
+  pyodide.FS.writeFile(options.stdlibPath, readFileSync(options.stdlib));
+  const found = JSON.parse(pyodide.runPython(CHECK_WITH_STDLIB_PY));
+  process.stdout.write(`${JSON.stringify({ reply, ...found })}\n`);
+}
+
+function env(options) {
+  // Python's environment, from sitegen/python_snapshot.py: the page restores with the same.
+  return JSON.parse(options.env);
+}
+
+const COMMANDS = { "compile-stdlib": compileStdlib, snapshot: makeSnapshot, check };
+
+try {
+  const options = parseArgs(process.argv.slice(2));
+  const command = COMMANDS[options.command];
+  if (!command) throw new Error(`unknown command ${options.command}; expected one of ${Object.keys(COMMANDS)}`);
+  pinNondeterminism();
+  await command(options);
+} catch (error) {
+  // Only the message: Pyodide's errors otherwise print a megabyte of minified source.
+  process.stderr.write(`python_snapshot.mjs: ${error?.stack ?? error}\n`.slice(0, 4000));
+  process.exitCode = 1;
+}

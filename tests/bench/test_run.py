@@ -1,0 +1,32 @@
+"""The bench harness still runs: one quick pass over the built site and the stock page it builds.
+
+No timing is asserted here (timing goals live in bench/, see docs/performance.md); this only
+keeps the harness from rotting: it must open both pages both ways and print its table.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Built
+
+pytestmark = pytest.mark.e2e
+
+
+def test_quick_run_prints_the_table(built: Built, tmp_path: Path) -> None:
+    command = [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--site", str(built.site)]
+    result = subprocess.run([*command, "--work", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in result.stdout.splitlines() if "|" in line}
+    ours_http, stock_http, ours_file, stock_file = (cell.strip() for cell in rows["labs live (median)"][:4])
+    assert re.fullmatch(r"[\d,]+ ms", ours_http) and re.fullmatch(r"[\d,]+ ms", ours_file), rows
+    assert re.fullmatch(r"[\d,]+ ms", stock_http), rows
+    assert stock_file == "never"  # stock Pyodide cannot start from file://, and the table says so
+    assert "stock file: The labs could not start" in result.stdout
+    for row in ("first contentful paint (median)", "slider key p95", "Step click p95", "bytes loaded, brotli q5"):
+        assert row in rows
