@@ -23,12 +23,13 @@
   //
   // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
   // shipped its memory (sitegen/python_snapshot.py), as a patch over the wasm's data segments.
-  // Over http the binaries (wasm, snapshot, trimmed stdlib, wheel) are fetched as themselves; from
-  // a folder (file://, where fetch of sibling files is refused) they arrive as classic scripts,
-  // base64-encoded; the single-file book has those scripts inline. Each binary is decoded and the
-  // wasm compiled as soon as it is here, and Pyodide sets itself up meanwhile; its own requests
-  // are answered from memory. Progress goes to `document` as "kvpage:progress" events,
-  // {phase: "downloading" | "starting" | "ready" | "failed", loaded, total} in bytes, and to say().
+  // Over http the binaries (wasm, snapshot, wheel; the trimmed stdlib once the labs are live) are
+  // fetched as themselves; from a folder (file://, where fetch of sibling files is refused) they
+  // arrive as classic scripts, base64-encoded; the single-file book has those scripts inline. Each
+  // binary is decoded and the wasm compiled as soon as it is here, and Pyodide sets itself up
+  // meanwhile; its own requests are answered from memory. Progress goes to `document` as
+  // "kvpage:progress" events, {phase: "downloading" | "starting" | "ready" | "failed", loaded,
+  // total} in bytes (of what the labs wait for), and to say(). Measured: docs/performance.md.
   //
   // This relies on private Pyodide API (_loadSnapshot, the instantiateStreaming call, the snapshot
   // layout): the build refuses any Pyodide but the one it was written for (PYODIDE_VERSION in
@@ -141,8 +142,8 @@
     const indexURL = new URL(config.indexURL, document.baseURI).href;
     const realFetch = globalThis.fetch;
     // Over http the binaries are fetched as themselves; from a folder (file://) they come as
-    // scripts; the single-file book has every script inline already.
-    // The stdlib zip waits until the labs are live (see later()), so it is not loaded here.
+    // scripts; the single-file book has every script inline already. The stdlib zip waits until
+    // the labs are live (see later()).
     const inline = config.scripts.length === 0;
     const fetching = !inline && location.protocol !== "file:";
     const stdlibScript = `${config.indexURL}${runtime.stdlib}.js`;
