@@ -71,9 +71,10 @@ def test_over_http_the_binaries_come_as_themselves(page: Page, http_site: Server
 def test_the_stdlib_zip_waits_until_the_labs_are_live(page: Page, http_site: Server) -> None:
     requested(page, http_site.base + "cache.html", "python_stdlib.zip")
     live = page.evaluate("performance.getEntriesByName('kvpage:labs-live')[0].startTime")
-    asked = page.evaluate(
-        "performance.getEntriesByType('resource').find((r) => r.name.endsWith('/python_stdlib.zip')).startTime"
-    )
+    # A resource's timing entry appears when its response is complete, not when it is asked for.
+    entry = "performance.getEntriesByType('resource').find((r) => r.name.endsWith('/python_stdlib.zip'))"
+    page.wait_for_function(f"() => {entry} !== undefined")
+    asked = page.evaluate(f"{entry}.startTime")
     assert asked >= live
 
 
