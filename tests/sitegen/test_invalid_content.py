@@ -125,6 +125,8 @@ EXPECTED: dict[str, list[str]] = {
         "content/02-second.md:10: link to 'chapter:broken#the-end': "
         "content/01-first.md has no heading with the id 'the-end'"
     ],
+    # The pages stage: ids.
+    "duplicate-id": ["content/broken.md:12: id 'notes' is used twice on the page (first at content/broken.md:8)"],
     "absolute-link": [
         "content/broken.md:8: link to '/index.html': a path from the server's root breaks "
         "when the site is opened from disk; write a relative link"
