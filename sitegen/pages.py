@@ -20,6 +20,7 @@ from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.errors import ContentError
+from sitegen.ids import duplicate_ids
 from sitegen.labs import LAB_KINDS, LabUse, enabled_kinds
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.callouts import callouts_plugin
@@ -141,6 +142,7 @@ def render_pages(
         own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
         check_links(item.tokens, item.env, item.url, own)
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
+        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path))
         tocs[item.path] = table_of_contents(item.tokens)
         labs[item.path] = tuple(
             token.meta["lab"] for token in item.tokens if token.type == "container_lab_open" and token.meta["lab"]

@@ -7,12 +7,12 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
+from sitegen.ids import prefix_ids, prefix_toc, single_file_clashes
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import RUNTIME_DIR, Runtime
 from sitegen.source import Book
@@ -128,24 +128,14 @@ def inline_script(code: bytes, name: str) -> str:
     return text
 
 
-def in_page_links(body: str, urls: set[str]) -> str:
-    """Links between chapters as links within the single page: ``cache.html#x`` → ``#x``."""
-
-    def local(match: re.Match[str]) -> str:
-        page, fragment = match.group(1), match.group(2) or ""
-        if page not in urls:
-            return match.group(0)
-        return f'href="{fragment or "#" + page.removesuffix(".html")}"'
-
-    return re.sub(r'href="([^"#/:]+\.html)(#[^"]*)?"', local, body)
-
-
 def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> bytes:
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
-    Each chapter is an ``<article id=SLUG>``; links between chapters become
-    in-page links. The loader finds the runtime's scripts already run, so it
-    loads nothing; the CSP allows exactly these inline scripts and styles by hash.
+    Each chapter is an ``<article id=SLUG>`` whose ids are prefixed with its slug
+    (sitegen.ids), so chapters never share an id; links between chapters become
+    in-page links, and each chapter keeps its table of contents. The loader finds
+    the runtime's scripts already run, so it loads nothing; the CSP allows exactly
+    these inline scripts and styles by hash.
     """
     static = templates.folder / "static"
     css = (static / "kvpage.css").read_text(encoding="utf-8")
@@ -156,14 +146,16 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
         folder = templates.folder
         scripts += [inline_script((folder / src).read_bytes(), src) for src in PAGE_SCRIPTS]
         config = runtime_config(runtime, [])
-    urls = {page.url for page in pages.pages}
-    bodies = {page.url: in_page_links(page.body, urls) for page in pages.pages}
+    slugs = {page.url: page.source.meta.slug for page in pages.pages}
+    chapters = [
+        replace(page, body=prefix_ids(page.body, slug, slugs), toc=prefix_toc(page.toc, slug))
+        for page, slug in zip(pages.pages, slugs.values(), strict=True)
+    ]
     try:
         html = templates.render(
             "single.html",
             book=book,
-            pages=pages.pages,
-            bodies=bodies,
+            pages=chapters,
             css=css,
             scripts=scripts,
             runtime_config=config,
@@ -171,4 +163,7 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
         )
     except TemplateFailed as failed:
         raise BuildError([failed.error]) from None
+    clashes = single_file_clashes(html, {page.source.meta.slug: page.source for page in pages.pages}, templates.folder)
+    if clashes:
+        raise BuildError(clashes)
     return html.encode("utf-8")

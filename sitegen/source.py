@@ -1,10 +1,13 @@
 """Stage 1, source: read the book and every chapter's front matter, write nothing.
 
-Front matter is a tiny ``key: value`` block between ``---`` lines. It is parsed
-here rather than as YAML so that every error can name its line, and so that
-the build needs no YAML library for four fields. Where the block ends follows
-the rule of mdit-py-plugins' front-matter plugin exactly, so the build never
-accepts a block that the Markdown stage would then read differently.
+Front matter is a YAML mapping between ``---`` lines, read with PyYAML's safe
+loader (no tags that run code), so ``title: "Cache"`` means Cache, as every
+other tool that reads front matter would say. It is composed into nodes first
+rather than loaded straight into a dict: nodes keep their line, so every
+message names the file's line, and a field given twice is an error instead of
+YAML's silent "last one wins". Where the block ends follows the rule of
+mdit-py-plugins' front-matter plugin exactly, so the build never accepts a
+block that the Markdown stage would then read differently.
 
 Problems are collected, not raised: the next stage still renders the chapters
 that were read, so one run reports the errors of every file.
@@ -19,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from sitegen.errors import ContentError
 from sitegen.labs import LAB_KINDS
 
@@ -28,6 +33,8 @@ FIELDS = ("number", "part", "title", "slug")
 CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 """A line that ends front matter for mdit-py-plugins: three or more dashes indented
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
+STR, INT, NULL, MAP = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "null", "map"))
+"""The YAML tags the safe loader resolves plain values to (``3`` is INT, an empty value NULL)."""
 BOOK_FIELDS = ("title", "experimental_labs")
 RESERVED = {"index": "index.html is the book's list of chapters"}
 """Slugs whose page the site already has."""
@@ -48,6 +55,14 @@ class FrontMatter:
     def headline(self) -> str:
         """``03 · The model``: the kicker above the chapter title."""
         return f"{self.number:02d} · {self.part}"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One front matter field: its value as YAML composed it, and the line of its key."""
+
+    node: yaml.Node
+    line: int
 
 
 @dataclass(frozen=True)
@@ -102,54 +117,109 @@ def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[C
     end = next((i for i in range(1, len(lines)) if CLOSER.fullmatch(lines[i])), None)
     if end is None:
         return None, [ContentError(path, 1, "front matter is not closed: add a '---' line after its last field")]
-    values: dict[str, tuple[str, int]] = {}
+    try:
+        root = yaml.compose("\n".join(lines[1:end]), Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        return None, [yaml_problem(path, error)]
+    if root is None:  # nothing but blank lines and comments: every field is missing
+        root = yaml.MappingNode(MAP, [])
+    if not isinstance(root, yaml.MappingNode):
+        message = f"front matter must be fields, one 'key: value' a line, not {shown(root)}"
+        return None, [ContentError(path, line_of(root), message)]
+    fields, errors = read_fields(path, root)
+    if errors:
+        return None, sorted(errors)
+    return check_fields(path, fields)
+
+
+def line_of(node: yaml.Node) -> int:
+    """The file's line of a node of the front matter, which starts on the file's line 2."""
+    return int(node.start_mark.line) + 2
+
+
+def shown(node: yaml.Node) -> str:
+    """A value as the author wrote it, for messages: the text of a scalar, else what it is."""
+    if isinstance(node, yaml.ScalarNode):
+        return repr(node.value)
+    return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+
+
+def yaml_problem(path: str, error: yaml.MarkedYAMLError) -> ContentError:
+    """PyYAML's message at the file's line: where the construct it was reading began, if it says.
+
+    An unclosed quote is reported where the quote opens, not where the block ends.
+    """
+    problem = error.problem or "cannot be read"
+    mark = error.problem_mark
+    line = int(mark.line) + 2 if mark is not None else 2
+    where = f" (column {mark.column + 1})" if mark is not None else ""
+    if error.context and error.context_mark is not None:
+        where = f" (line {line}, column {mark.column + 1})" if mark is not None else ""
+        problem = f"{error.context}, {problem}"
+        line = int(error.context_mark.line) + 2
+    hint = ""
+    if error.problem == "mapping values are not allowed here":
+        hint = "; quote a value that holds ': ', as in title: \"Cache: the sequel\""
+    return ContentError(path, line, f"front matter is not valid YAML: {problem}{where}{hint}")
+
+
+def read_fields(path: str, root: yaml.MappingNode) -> tuple[dict[str, Field], list[ContentError]]:
+    """The mapping's fields by name, and every unknown, repeated or missing one."""
+    fields: dict[str, Field] = {}
     errors: list[ContentError] = []
-    unreadable = False
-    for number, line in enumerate(lines[1:end], start=2):
-        if not line.strip():
-            continue
-        key, colon, value = line.partition(":")
-        key = key.strip()
-        if not colon or not key:
-            unreadable = True
-            errors.append(ContentError(path, number, f"front matter line is not 'key: value': {line.strip()!r}"))
-        elif key not in FIELDS:
-            errors.append(
-                ContentError(path, number, f"unknown front matter field {key!r}; expected {', '.join(FIELDS)}")
-            )
-        elif key in values:
-            first = values[key][1]
-            errors.append(
-                ContentError(path, number, f"front matter field {key!r} is given twice (first on line {first})")
-            )
+    for key, value in root.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else shown(key)
+        line = line_of(key)
+        if name not in FIELDS:
+            message = f"unknown front matter field {name!r}; expected {', '.join(FIELDS)}"
+            errors.append(ContentError(path, line, message))
+        elif name in fields:
+            message = f"front matter field {name!r} is given twice (first on line {fields[name].line})"
+            errors.append(ContentError(path, line, message))
         else:
-            values[key] = (value.strip(), number)
-    for key in FIELDS:
-        if key not in values and not unreadable:  # else the unreadable line may well be it
-            errors.append(ContentError(path, 1, f"front matter is missing {key!r}"))
-    if errors:
-        return None, sorted(errors)
-    number_text, number_line = values["number"]
-    if not NUMBER.fullmatch(number_text):
-        errors.append(
-            ContentError(path, number_line, f"front matter 'number' must be a whole number, not {number_text!r}")
-        )
-    slug, slug_line = values["slug"]
-    if not SLUG.fullmatch(slug):
-        errors.append(
-            ContentError(
-                path, slug_line, f"front matter 'slug' must be lowercase letters, digits and dashes, not {slug!r}"
-            )
-        )
+            fields[name] = Field(value, line)
+    errors.extend(ContentError(path, 1, f"front matter is missing {key!r}") for key in FIELDS if key not in fields)
+    return fields, errors
+
+
+def whole_number(node: yaml.Node) -> int | None:
+    """``3`` as written: ASCII digits read in base ten (YAML 1.1 would read ``010`` as octal 8)."""
+    if isinstance(node, yaml.ScalarNode) and node.tag == INT and NUMBER.fullmatch(node.value):
+        return int(node.value, 10)
+    return None
+
+
+def check_fields(path: str, fields: Mapping[str, Field]) -> tuple[FrontMatter | None, list[ContentError]]:
+    """Every field's value checked (all of them, so one run shows every problem), then read."""
+    errors: list[ContentError] = []
+
+    def problem(key: str, message: str) -> None:
+        errors.append(ContentError(path, fields[key].line, f"front matter {message}"))
+
+    node = fields["number"].node
+    number = whole_number(node)
+    if number is None:
+        quoted = isinstance(node, yaml.ScalarNode) and node.tag == STR and NUMBER.fullmatch(node.value)
+        problem("number", f"'number' must be a whole number, not {shown(node)}{' (drop the quotes)' if quoted else ''}")
+    texts: dict[str, str] = {}
+    for key in ("part", "title", "slug"):
+        node = fields[key].node
+        if isinstance(node, yaml.ScalarNode) and node.tag in (STR, NULL):
+            texts[key] = node.value.strip() if node.tag == STR else ""
+            if not texts[key] and key != "slug":
+                problem(key, f"{key!r} is empty")
+        else:
+            hint = f' (quote it: {key}: "{node.value}")' if isinstance(node, yaml.ScalarNode) else ""
+            problem(key, f"{key!r} must be text, not {shown(node)}{hint}")
+    slug = texts.get("slug")
+    if slug is not None and not SLUG.fullmatch(slug):
+        problem("slug", f"'slug' must be lowercase letters, digits and dashes, not {slug!r}")
     if slug in RESERVED:
-        errors.append(ContentError(path, slug_line, f"front matter 'slug' cannot be {slug!r}: {RESERVED[slug]}"))
-    for key in ("part", "title"):
-        if not values[key][0]:
-            errors.append(ContentError(path, values[key][1], f"front matter {key!r} is empty"))
-    if errors:
+        problem("slug", f"'slug' cannot be {slug!r}: {RESERVED[slug]}")
+    if errors or number is None or slug is None:
         return None, sorted(errors)
-    lines_of = {key: line for key, (_, line) in values.items()}
-    return FrontMatter(int(number_text), values["part"][0], values["title"][0], slug, lines_of), []
+    lines_of = {key: field.line for key, field in fields.items()}
+    return FrontMatter(number, texts["part"], texts["title"], slug, lines_of), []
 
 
 def decode(path: str, data: bytes) -> tuple[str | None, list[ContentError]]:

@@ -13,6 +13,31 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402  (the project's build.py, not PyPI's "build")
+from sitegen.source import ChapterSource, load_source  # noqa: E402
+
+CONTENT = ROOT / "content"
+
+
+def book_chapters(content: Path = CONTENT) -> tuple[ChapterSource, ...]:
+    """The book's chapters in order, read by sitegen's own loader.
+
+    Tests derive the chapter list from the book, never write it out: adding
+    ``content/04-x.md`` must not need an edit to any test.
+    """
+    source = load_source(content)
+    assert source.complete, "\n".join(str(error) for error in source.errors)
+    return source.chapters
+
+
+def book_chapter(slug: str, content: Path = CONTENT) -> ChapterSource:
+    """One chapter of the book, by slug: for tests of that chapter's own text and labs."""
+    (chapter,) = [chapter for chapter in book_chapters(content) if chapter.meta.slug == slug]
+    return chapter
+
+
+def index_link_name(chapter: ChapterSource) -> str:
+    """The accessible name of a chapter's link in index.html: its headline, then its title."""
+    return f"{chapter.meta.headline} {chapter.meta.title}"
 
 
 @dataclass(frozen=True)

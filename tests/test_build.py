@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
+from html import escape
 from pathlib import Path
 
 import pytest
 
 import build
-from tests.conftest import ROOT, Built
+from sitegen.pages import page_url
+from tests.conftest import ROOT, Built, book_chapters, index_link_name
 from tests.pagetext import visible_text
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -94,10 +96,13 @@ def test_site_layout(built: Built) -> None:
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
 
 
-def test_index_lists_the_chapter(built: Built) -> None:
+def test_index_lists_every_chapter_in_order(built: Built) -> None:
     index = built.files["index.html"].decode("utf-8")
-    assert '<a href="cache.html">' in index
-    assert "03 · The model" in visible_text(index)
+    chapters = book_chapters()
+    assert re.findall(r'<li><a href="([^"]+)">', index) == [page_url(chapter) for chapter in chapters]
+    text = visible_text(index)
+    assert all(index_link_name(chapter) in text for chapter in chapters)
+    assert "03 · The model Cache" in text
 
 
 def test_strict_mode_refuses_the_missing_chapter_link(tmp_path: Path) -> None:
@@ -187,14 +192,20 @@ def test_nothing_built_holds_serves_reload_script(built: Built) -> None:
 def test_the_harness_link_resolves_once_the_book_has_that_chapter(tmp_path: Path) -> None:
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
-    harness = "---\nnumber: 4\npart: The harness\ntitle: Harness\nslug: harness\n---\n\n## Compaction\n\nText.\n"
-    (content / "04-harness.md").write_text(harness, encoding="utf-8")
+    last = book_chapters(content)[-1]
+    number = last.meta.number + 1
+    harness = (
+        f"---\nnumber: {number}\npart: The harness\ntitle: Harness\nslug: harness\n---\n\n## Compaction\n\nText.\n"
+    )
+    (content / f"{number:02d}-harness.md").write_text(harness, encoding="utf-8")
     options = build.Options(content=content, out=tmp_path / "site", dist=tmp_path / "dist", strict=True)
     site = build.build(options)
     cache = site.files["cache.html"].decode("utf-8")
     assert 'Compaction (<a href="harness.html">harness chapter</a>) is what you do' in cache
-    assert '<a rel="next" href="harness.html">04 · The harness — Harness →</a>' in cache
-    assert '<a rel="prev" href="cache.html">← 03 · The model — Cache</a>' in site.files["harness.html"].decode()
+    before = site.files[page_url(last)].decode("utf-8")
+    assert f'<a rel="next" href="harness.html">{number:02d} · The harness — Harness →</a>' in before
+    back = f'<a rel="prev" href="{page_url(last)}">← {escape(last.meta.headline)} — {escape(last.meta.title)}</a>'
+    assert back in site.files["harness.html"].decode()
 
 
 def test_a_two_chapter_book_builds_strictly_and_its_first_chapter_has_no_script(tmp_path: Path) -> None:
@@ -206,6 +217,7 @@ def test_a_two_chapter_book_builds_strictly_and_its_first_chapter_has_no_script(
     assert '<a href="second.html#lab--the-square">the square lab</a>' in first
     assert '<a href="first.html#a-detail-worth-a-heading">a detail of the first chapter</a>' in second
     assert 'data-lab="square"' in second and '<script src="static/kvpage.js" defer></script>' in second
+    assert re.search(r'<p class="kicker">02 · Basics</p>\s*<h1>The square</h1>', second), "quotes are YAML's"
 
 
 def test_the_example_lab_is_not_in_the_published_book(built: Built) -> None:

@@ -1,7 +1,8 @@
 """Every built HTML file passes the Nu HTML Checker (npm vnu-jar, run with Java).
 
 The pages of the two-chapter book are checked too: a chapter without labs, the
-example lab's template, a table of contents with nested entries.
+example lab's template, a table of contents with nested entries; and the
+single file of the book whose chapters share headings (its ids are prefixed).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import build
 from tests.conftest import ROOT, Built
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
+TWINS = ROOT / "tests" / "books" / "same-headings" / "content"
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -26,7 +28,10 @@ def test_built_html_has_no_errors(built: Built, tmp_path: Path) -> None:
     build.build(book)
     pages = [*sorted(built.site.glob("*.html")), built.single, *sorted(book.out.glob("*.html"))]
     pages.append(book.dist / build.SINGLE_FILE)
-    assert len(pages) >= 7
+    twins = build.Options(content=TWINS, out=tmp_path / "twins", dist=tmp_path / "twins-dist", single_file=True)
+    build.build(twins)
+    pages.append(twins.dist / build.SINGLE_FILE)
+    assert len(pages) >= 8
     result = subprocess.run(
         [java, "-jar", str(VNU), "--errors-only", "--format", "text", *map(str, pages)],
         capture_output=True,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.conftest import book_chapter, index_link_name
 from tests.e2e.conftest import PYTHON_READY_MS, Server
 
 pytestmark = pytest.mark.e2e
@@ -20,7 +20,7 @@ def test_unzipped_index_opens_the_book_offline(browser: Browser, unzipped_site: 
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
     page.goto((unzipped_site / "index.html").as_uri())
-    page.get_by_role("link", name=re.compile("Cache")).click()
+    page.get_by_role("link", name=index_link_name(book_chapter("cache")), exact=True).click()
 
     decode = page.get_by_role("region", name="Lab · prefill once, then decode")
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)

@@ -8,13 +8,12 @@ in the way a reader does: the index at /REPO/, the download, the chapter.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Response, expect
 
-from tests.conftest import Built
+from tests.conftest import Built, book_chapter, index_link_name
 from tests.e2e.conftest import PYTHON_READY_MS, SUBPATH, Server
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +39,9 @@ def test_index_download_and_chapter_under_a_subpath(page: Page, subpath_site: Se
     assert download.value.suggested_filename == "kvpage-site.zip"
     assert saved.read_bytes() == built.zip.read_bytes()
 
-    page.get_by_role("navigation", name="Chapters").get_by_role("link", name=re.compile("Cache")).click()
+    page.get_by_role("navigation", name="Chapters").get_by_role(
+        "link", name=index_link_name(book_chapter("cache")), exact=True
+    ).click()
     expect(page).to_have_url(subpath_site.base + "cache.html")
     decode = page.get_by_role("region", name="Lab · prefill once, then decode")
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)

@@ -33,7 +33,20 @@ EXPECTED: dict[str, list[str]] = {
     "missing-front-matter": ["content/broken.md:1: missing front matter: the file must start with a '---' line"],
     "front-matter-fence": ["content/broken.md:1: front matter must open with a line '---' alone, not '----'"],
     "front-matter-unclosed": ["content/broken.md:1: front matter is not closed: add a '---' line after its last field"],
-    "front-matter-not-key-value": ["content/broken.md:4: front matter line is not 'key: value': 'title Broken'"],
+    "front-matter-not-key-value": [
+        "content/broken.md:4: front matter is not valid YAML: while scanning a simple key, "
+        "could not find expected ':' (line 5, column 1)"
+    ],
+    "front-matter-yaml": [
+        "content/broken.md:4: front matter is not valid YAML: while scanning a quoted scalar, "
+        "found unexpected end of stream (line 5, column 13)"
+    ],
+    "front-matter-not-mapping": [
+        "content/broken.md:2: front matter must be fields, one 'key: value' a line, not a list"
+    ],
+    "front-matter-title-type": [
+        "content/broken.md:4: front matter 'title' must be text, not '2001' (quote it: title: \"2001\")"
+    ],
     "front-matter-unknown-field": [
         "content/broken.md:5: unknown front matter field 'author'; expected number, part, title, slug"
     ],
@@ -112,6 +125,8 @@ EXPECTED: dict[str, list[str]] = {
         "content/02-second.md:10: link to 'chapter:broken#the-end': "
         "content/01-first.md has no heading with the id 'the-end'"
     ],
+    # The pages stage: ids.
+    "duplicate-id": ["content/broken.md:12: id 'notes' is used twice on the page (first at content/broken.md:8)"],
     "absolute-link": [
         "content/broken.md:8: link to '/index.html': a path from the server's root breaks "
         "when the site is opened from disk; write a relative link"

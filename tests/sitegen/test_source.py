@@ -10,7 +10,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.source import Book, FrontMatter, load_book, load_source, parse_front_matter
 
-GOOD = "---\nnumber: 3\npart: The model\ntitle: Cache: the sequel\nslug: cache\n---\n\nText.\n"
+GOOD = '---\nnumber: 3\npart: The model\ntitle: "Cache: the sequel"\nslug: cache\n---\n\nText.\n'
 
 
 def messages(path: str, text: str) -> list[str]:
@@ -60,9 +60,110 @@ def test_every_problem_of_one_front_matter_is_reported() -> None:
     ]
 
 
-def test_an_unreadable_line_is_not_also_reported_as_a_missing_field() -> None:
+def test_an_unreadable_line_is_a_yaml_error_at_its_line_and_nothing_else() -> None:
     text = "---\nnumber: 3\npart: P\ntitle Cache\nslug: cache\n---\n"
-    assert messages("x.md", text) == ["x.md:4: front matter line is not 'key: value': 'title Cache'"]
+    assert messages("x.md", text) == [
+        "x.md:4: front matter is not valid YAML: while scanning a simple key, "
+        "could not find expected ':' (line 5, column 1)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ('"Cache"', "Cache"),
+        ("'Cache'", "Cache"),
+        ("Cache  # a comment", "Cache"),
+        ('"Cache: the sequel"', "Cache: the sequel"),
+        ("Cache, 'quoted' inside", "Cache, 'quoted' inside"),
+        ('"Tab\\there"', "Tab\there"),
+        (">-\n  Folded\n  title", "Folded title"),
+    ],
+)
+def test_values_are_yaml(title: str, expected: str) -> None:
+    meta, errors = parse_front_matter("x.md", GOOD.replace('"Cache: the sequel"', title))
+    assert errors == []
+    assert meta is not None
+    assert meta.title == expected
+    assert meta.lines["slug"] == 5 + title.count("\n")
+
+
+@pytest.mark.parametrize(
+    ("front", "message"),
+    [
+        (
+            "number: 3\ntitle: Cache: the sequel\n",
+            "x.md:3: front matter is not valid YAML: mapping values are not allowed here (column 13); "
+            "quote a value that holds ': ', as in title: \"Cache: the sequel\"",
+        ),
+        (
+            'number: 3\ntitle: "Cache\nslug: cache\n',
+            "x.md:3: front matter is not valid YAML: while scanning a quoted scalar, "
+            "found unexpected end of stream (line 4, column 12)",
+        ),
+        (
+            "number: 3\n  part: P\n",
+            "x.md:3: front matter is not valid YAML: mapping values are not allowed here "
+            "(column 7); quote a value that holds ': ', as in title: \"Cache: the sequel\"",
+        ),
+        ("\n\ntitle: *name\n", "x.md:4: front matter is not valid YAML: found undefined alias 'name' (column 8)"),
+        (
+            "number: 3\n\tpart: P\n",
+            "x.md:3: front matter is not valid YAML: found character '\\t' that cannot start any token (column 1)",
+        ),
+    ],
+)
+def test_yaml_errors_name_the_files_line(front: str, message: str) -> None:
+    assert messages("x.md", f"---\n{front}---\n\nBody.\n") == [message]
+
+
+@pytest.mark.parametrize(
+    ("front", "message"),
+    [
+        ("- number: 3\n- slug: s\n", "x.md:2: front matter must be fields, one 'key: value' a line, not a list"),
+        (
+            "\nJust a sentence.\n",
+            "x.md:3: front matter must be fields, one 'key: value' a line, not 'Just a sentence.'",
+        ),
+    ],
+)
+def test_front_matter_must_be_a_mapping(front: str, message: str) -> None:
+    assert messages("x.md", f"---\n{front}---\n") == [message]
+
+
+def test_empty_front_matter_misses_every_field() -> None:
+    assert messages("x.md", "---\n# only a comment\n---\n") == [
+        f"x.md:1: front matter is missing {key!r}" for key in ("number", "part", "slug", "title")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("number: three", "x.md:2: front matter 'number' must be a whole number, not 'three'"),
+        ('number: "3"', "x.md:2: front matter 'number' must be a whole number, not '3' (drop the quotes)"),
+        ("number: [3]", "x.md:2: front matter 'number' must be a whole number, not a list"),
+        ("number: true", "x.md:2: front matter 'number' must be a whole number, not 'true'"),
+        ("number: 0x10", "x.md:2: front matter 'number' must be a whole number, not '0x10'"),
+        ("title: 2001", "x.md:4: front matter 'title' must be text, not '2001' (quote it: title: \"2001\")"),
+        ("title: yes", "x.md:4: front matter 'title' must be text, not 'yes' (quote it: title: \"yes\")"),
+        ("title: {a: b}", "x.md:4: front matter 'title' must be text, not a mapping"),
+        ("part: [a, b]", "x.md:3: front matter 'part' must be text, not a list"),
+        ("slug: 404", "x.md:5: front matter 'slug' must be text, not '404' (quote it: slug: \"404\")"),
+        ("title: ''", "x.md:4: front matter 'title' is empty"),
+    ],
+)
+def test_values_of_the_wrong_type(line: str, message: str) -> None:
+    key = line.partition(":")[0]
+    original = next(row for row in GOOD.splitlines() if row.startswith(f"{key}:"))
+    assert messages("x.md", GOOD.replace(original, line)) == [message]
+
+
+def test_number_is_read_in_base_ten() -> None:
+    """YAML 1.1 reads ``010`` as octal; a chapter numbered 010 is chapter ten."""
+    meta, _ = parse_front_matter("x.md", GOOD.replace("number: 3", "number: 010"))
+    assert meta is not None
+    assert meta.number == 10
 
 
 @pytest.mark.parametrize(
