@@ -72,7 +72,7 @@ def test_every_control_is_sent_as_its_kind_with_the_last_state(wired: Page) -> N
         "args": {"n": 3, "c": True, "m": "a", "t": "hi", "state": {"k": 1}},
     }
     wired.get_by_label("Cached").uncheck()
-    wired.get_by_label("B").check()
+    wired.get_by_role("radio", name="B").check()
     wired.get_by_label("Count").fill("5")
     expect(wired.get_by_label("Total")).to_have_text("50")
     assert sent(wired)[-1]["args"] == {"n": 5, "c": False, "m": "b", "t": "hi", "state": {"k": 2}}
