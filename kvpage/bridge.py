@@ -1,40 +1,57 @@
 """The one door between the page and the model: a JSON string in, a JSON string out.
 
 The browser sends ``{"lab": ..., "action": ..., "args": {...}}`` and gets back
-``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "..."}``. Nothing
-is thrown across the boundary, so a bad input becomes a message in the lab
+``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "..."}`` (with
+``"traceback"`` when the model itself failed, for the console). Nothing is
+thrown across the boundary, so a bad input becomes a message in the lab
 instead of an exception in JavaScript, and no Python object outlives a call.
+
+The lab is found from its name alone (``next-request`` → the ``LAB`` of
+``kvpage.labs.next_request``): the bridge has no list of labs to keep in step.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable, Mapping
+import traceback
 from typing import cast
 
 from kvpage.jsonvalue import JSONObject, LabInputError, field
-from kvpage.labs import decode, next_request, square
+from kvpage.lab import NAME, Action, Lab
 
-Action = Callable[[JSONObject], JSONObject]
 
-ACTIONS: Mapping[tuple[str, str], Action] = {
-    ("decode", "start"): decode.start,
-    ("decode", "step"): decode.advance,
-    ("decode", "finish"): decode.finish,
-    ("next-request", "compare"): next_request.compare,
-    ("square", "compute"): square.compute,
-}
+def lab_named(name: str) -> Lab:
+    """The lab called ``name``; LabInputError if there is none."""
+    module = f"kvpage.labs.{name.replace('-', '_')}"
+    if not NAME.match(name):
+        raise LabInputError(f"no lab {name!r}")
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise  # the lab exists, but something it imports does not: a model failure
+        raise LabInputError(f"no lab {name!r}") from None
+    lab = getattr(found, "LAB", None)
+    if not isinstance(lab, Lab) or lab.name != name:
+        raise LabInputError(f"no lab {name!r}")
+    return lab
+
+
+def action(lab: str, name: str) -> Action:
+    """The model function ``name`` of ``lab``."""
+    handler = lab_named(lab).actions.get(name)
+    if handler is None:
+        raise LabInputError(f"no action {name!r} in lab {lab!r}")
+    return handler
 
 
 def call(message: JSONObject) -> JSONObject:
     """Run one lab action; raises LabInputError for anything malformed."""
     lab = cast(str, field(message, "lab", str))
-    action = cast(str, field(message, "action", str))
+    name = cast(str, field(message, "action", str))
     args = cast(JSONObject, field(message, "args", dict))
-    handler = ACTIONS.get((lab, action))
-    if handler is None:
-        raise LabInputError(f"no action {action!r} in lab {lab!r}")
-    return handler(args)
+    return action(lab, name)(args)
 
 
 def handle(request: str) -> str:
@@ -47,4 +64,5 @@ def handle(request: str) -> str:
     except (LabInputError, json.JSONDecodeError) as error:
         return json.dumps({"ok": False, "error": str(error)})
     except Exception as error:  # noqa: BLE001 - the page must get a message, never a throw
-        return json.dumps({"ok": False, "error": f"the model failed: {type(error).__name__}: {error}"})
+        message = f"the model failed: {type(error).__name__}: {error}"
+        return json.dumps({"ok": False, "error": message, "traceback": traceback.format_exc()})

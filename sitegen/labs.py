@@ -1,24 +1,25 @@
-"""The labs a chapter may declare, and how their Markdown parameters are read.
+"""The labs a chapter may use, as the build sees them: ``::: lab NAME key=value ...``.
 
-A lab is declared in Markdown as ``::: lab NAME key=value ...``. Each kind
-names its parameters (with the model's own ranges, so the build and the page
-can never disagree), the fields its prose may show with ``[[field]]``, the
-template of its controls, and how to compute its initial view with the model.
+Every lab is declared once, in its model's module (``kvpage/labs/NAME.py``
+exports ``LAB``; see :mod:`kvpage.lab`). This module only reads those
+declarations: a chapter's ``key=value`` words are parsed by the lab's own
+controls (so the build and the page share ranges), and the starting view is
+computed by the lab's own ``update`` action, with a model failure reported at
+the chapter line that placed the lab.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from kvpage.jsonvalue import JSONObject
-from kvpage.labs import decode, next_request, square
+from kvpage.catalog import find_labs
+from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
+from kvpage.lab import Lab
 
-Value = int | str
-INTEGER = re.compile(r"-?[0-9]+")
+Value = JSONValue
 SHLEX_MESSAGES = {
     "No closing quotation": "a quote is not closed",
     "No escaped character": "it ends with a lone backslash",
@@ -26,56 +27,10 @@ SHLEX_MESSAGES = {
 
 
 @dataclass(frozen=True)
-class Param:
-    """One ``key=value`` parameter: how to read it and its default (None: required)."""
-
-    read: Callable[[str], Value]
-    default: Value | None = None
-
-
-def whole_number(allowed: range, name: str) -> Callable[[str], Value]:
-    """A reader for an integer parameter in ``allowed``; its errors read like sentences."""
-
-    def read(text: str) -> Value:
-        if not INTEGER.fullmatch(text):
-            raise ValueError(f"{name} must be a whole number, not {text!r}")
-        value = int(text)
-        if value not in allowed:
-            raise ValueError(f"{name} must be between {allowed.start} and {allowed.stop - 1}, not {value}")
-        return value
-
-    return read
-
-
-def text_up_to(limit: int, name: str) -> Callable[[str], Value]:
-    """A reader for a text parameter of at most ``limit`` characters."""
-
-    def read(text: str) -> Value:
-        if len(text) > limit:
-            raise ValueError(f"{name} is {len(text):,} characters; at most {limit:,} are allowed")
-        return text
-
-    return read
-
-
-@dataclass(frozen=True)
-class LabKind:
-    """Everything the build knows about one kind of lab."""
-
-    name: str
-    template: str
-    params: Mapping[str, Param]
-    fields: frozenset[str]
-    initial: Callable[[Mapping[str, Value]], JSONObject]
-    experimental: bool = False
-    """Off unless the book's ``book.toml`` lists it in ``experimental_labs`` (the example lab)."""
-
-
-@dataclass(frozen=True)
 class LabUse:
-    """One lab placed in a chapter: its kind, parameters and initial view."""
+    """One lab placed in a chapter: the lab, its starting values and the view they give."""
 
-    kind: LabKind
+    kind: Lab
     params: Mapping[str, Value]
     view: JSONObject
     heading_id: str
@@ -85,34 +40,61 @@ class LabUse:
         """The initial view's formatted numbers, by field name."""
         return cast(Mapping[str, str], self.view["text"])
 
+    @property
+    def template(self) -> str:
+        """The template of its controls and readouts: ``labs/NAME.html``."""
+        return f"labs/{self.kind.name}.html"
 
-def parse_params(kind: LabKind, words: list[str]) -> tuple[dict[str, Value], list[str]]:
-    """Read ``key=value`` words for ``kind``; unknown, repeated or bad ones are errors."""
+
+def parse_params(lab: Lab, words: list[str]) -> tuple[dict[str, Value], list[str]]:
+    """Read ``key=value`` words with ``lab``'s controls; unknown, repeated or bad ones are errors."""
     values: dict[str, Value] = {}
     given: set[str] = set()
     errors: list[str] = []
+    controls = {control.name: control for control in lab.controls}
     for word in words:
         key, equals, text = word.partition("=")
         if not equals:
             errors.append(f"lab parameter {word!r} is not key=value")
-        elif key not in kind.params:
-            expected = ", ".join(sorted(kind.params)) or "none"
-            errors.append(f"lab {kind.name!r} has no parameter {key!r}; expected {expected}")
+        elif key not in controls:
+            expected = ", ".join(sorted(controls)) or "none"
+            errors.append(f"lab {lab.name!r} has no parameter {key!r}; expected {expected}")
         elif key in given:
             errors.append(f"lab parameter {key!r} is given twice")
         else:
             given.add(key)
             try:
-                values[key] = kind.params[key].read(text)
+                values[key] = controls[key].parse(text)
             except ValueError as error:
                 errors.append(str(error))
-    for key, param in kind.params.items():
+    for key, control in controls.items():
         if key not in given:
-            if param.default is None:
-                errors.append(f"lab {kind.name!r} needs parameter {key!r}")
+            if control.default is None:
+                errors.append(f"lab {lab.name!r} needs parameter {key!r}")
             else:
-                values[key] = param.default
+                values[key] = control.default
     return values, errors
+
+
+def starting_view(lab: Lab, params: Mapping[str, Value]) -> tuple[JSONObject | None, str | None]:
+    """The view of ``lab`` at ``params`` by its update action, or what went wrong, as a sentence.
+
+    A refusal (LabInputError) and a failure of the model are both build errors
+    at the lab's line: a page must never ship a lab that fails where it starts.
+    """
+    try:
+        view = lab.actions[lab.update](dict(params))
+    except LabInputError as error:
+        return None, f"lab {lab.name!r} refuses its starting values: {error}"
+    except Exception as error:  # noqa: BLE001 - any model failure becomes the author's message
+        return None, f"lab {lab.name!r} failed at its starting values: {type(error).__name__}: {error}"
+    text = view.get("text")
+    if not isinstance(text, dict):
+        return None, f"lab {lab.name!r}: its {lab.update!r} action returned no 'text' for the page"
+    missing = sorted(lab.fields - set(text))
+    if missing:
+        return None, f"lab {lab.name!r}: its view has no text for output(s) {', '.join(missing)}"
+    return view, None
 
 
 def split_info(info: str) -> list[str]:
@@ -126,42 +108,13 @@ def split_info(info: str) -> list[str]:
         raise ValueError(SHLEX_MESSAGES.get(str(error), str(error))) from None
 
 
-DECODE = LabKind(
-    name="decode",
-    template="labs/decode.html",
-    params={
-        "prompt": Param(whole_number(decode.PROMPT_RANGE, "prompt (Prefix length)"), 16),
-        "tokens": Param(whole_number(decode.TOKENS_RANGE, "tokens (Tokens to generate)"), decode.DEFAULT_TOKENS),
-    },
-    fields=frozenset({"this_step", "paid", "recompute_total"}),
-    initial=lambda params: decode.start({"prompt": params["prompt"], "tokens": params["tokens"], "mode": "kv"}),
-)
-
-NEXT_REQUEST = LabKind(
-    name="next-request",
-    template="labs/next_request.html",
-    params={
-        "request1": Param(text_up_to(next_request.MAX_REQUEST_CHARS, "request1")),
-        "request2": Param(text_up_to(next_request.MAX_REQUEST_CHARS, "request2")),
-    },
-    fields=frozenset({"request1_cost", "request1_tokens", "shared", "cold", "cached"}),
-    initial=lambda params: next_request.compare({"request1": params["request1"], "request2": params["request2"]}),
-)
-
-SQUARE = LabKind(
-    name="square",
-    template="labs/square.html",
-    params={"tokens": Param(whole_number(square.TOKENS_RANGE, "tokens (Tokens)"), 16)},
-    fields=frozenset({"tokens", "cells"}),
-    initial=lambda params: square.compute({"tokens": params["tokens"]}),
-    experimental=True,
-)
-"""The example lab of docs/authoring.md: the smallest complete lab, off by default."""
-
-LAB_KINDS: Mapping[str, LabKind] = {kind.name: kind for kind in (DECODE, NEXT_REQUEST, SQUARE)}
+def all_labs() -> Mapping[str, Lab]:
+    """Every lab kvpage has (experimental ones too), by name."""
+    return find_labs()
 
 
-def enabled_kinds(experimental: Iterable[str] = ()) -> Mapping[str, LabKind]:
+def enabled_labs(experimental: Iterable[str] = (), labs: Mapping[str, Lab] | None = None) -> Mapping[str, Lab]:
     """The labs a book may use: every lab that is not experimental, and those of ``experimental`` it enables."""
     allowed = set(experimental)
-    return {name: kind for name, kind in LAB_KINDS.items() if not kind.experimental or name in allowed}
+    every = all_labs() if labs is None else labs
+    return {name: lab for name, lab in every.items() if not lab.experimental or name in allowed}

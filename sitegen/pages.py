@@ -21,7 +21,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.errors import ContentError
 from sitegen.ids import duplicate_ids
-from sitegen.labs import LAB_KINDS, LabUse, enabled_kinds
+from sitegen.labs import LabUse, all_labs, enabled_labs
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.callouts import callouts_plugin
 from sitegen.plugins.chapter_links import chapter_links_plugin
@@ -80,7 +80,7 @@ def make_markdown(templates: Templates, urls: dict[str, str], experimental_labs:
 
     def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
         try:
-            return templates.render(use.kind.template, lab=use)
+            return templates.render(use.template, lab=use)
         except TemplateFailed as failed:
             error = failed.error
             where = f"rendering lab {use.kind.name!r} in {env['path']}"
@@ -92,8 +92,9 @@ def make_markdown(templates: Templates, urls: dict[str, str], experimental_labs:
     md.use(link_lines_plugin)
     md.use(anchors_plugin, min_level=2, max_level=3)
     md.use(callouts_plugin, kinds=CALLOUTS)
-    kinds = enabled_kinds(experimental_labs)
-    md.use(labs_plugin, kinds=kinds, widget=widget, off=[name for name in LAB_KINDS if name not in kinds])
+    every = all_labs()
+    kinds = enabled_labs(experimental_labs, every)
+    md.use(labs_plugin, kinds=kinds, widget=widget, off=[name for name in every if name not in kinds])
     md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab"))
     md.use(chapter_links_plugin, pages=urls)
     return md

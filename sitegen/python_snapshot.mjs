@@ -1,19 +1,22 @@
 // Build-time Pyodide, run under Node by sitegen/python_snapshot.py: the page's Python made ahead.
 //
 //   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
-//   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --out FILE
+//   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --imports JSON
+//                                     --labs JSON --out FILE
 //   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --stdlib PAGE_ZIP --stdlib-path PATH
-//                                  --wheel WHEEL --wheel-path PATH
+//                                  --wheel WHEEL --wheel-path PATH --labs JSON
 //
 // compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
 //                 unchecked hash-based .pyc files: the snapshot's imports then unmarshal instead of
 //                 compiling, which is faster and leaves no compiler garbage in the memory we ship.
-// snapshot        boots Python from that zip, imports kvpage from its wheel, answers one request of
-//                 every lab (so whatever they import lazily is imported too), forgets the zips' cached
-//                 directories, and writes Pyodide's memory snapshot. stdout: {"modules": the stdlib
-//                 files it imported, "stdlib": where Pyodide keeps the stdlib zip}.
+// snapshot        boots Python from that zip, imports kvpage from its wheel and every stdlib module the
+//                 model's source imports (--imports), calls every action of every lab (so whatever they
+//                 import lazily is imported too), forgets the zips' cached directories, and writes
+//                 Pyodide's memory snapshot. stdout: {"modules": the stdlib files it imported, "stdlib":
+//                 where Pyodide keeps the stdlib zip, "missing": imports that failed, "failures": lab
+//                 actions that failed}; with any missing or failure it writes no snapshot.
 // check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip,
-//                 then writes the page's trimmed one, and proves it works: the labs answer without it,
+//                 then writes the page's trimmed one, and proves it works: every lab action answers without it,
 //                 and a traceback shows stdlib source with it.
 //
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
@@ -104,25 +107,21 @@ async function compileStdlib(options) {
   writeFileSync(options.out, pyodide.FS.readFile("/tmp/stdlib-pyc.zip"));
 }
 
-// One request per lab action, and one refused request, so every import they make happens now.
-const WARM_UP = [
-  { lab: "decode", action: "start", args: { prompt: 16, tokens: 16, mode: "kv" } },
-  { lab: "next-request", action: "compare", args: { request1: "You are a precise assistant.", request2: "You are a precise assistant! 4+4?" } },
-  { lab: "decode", action: "nonsense", args: {} },
-];
-
 const SNAPSHOT_PY = `
 import gc, importlib, json, linecache, sys, zipimport
 sys.path.append(WHEEL_PATH)
-import kvpage.bridge
+import kvpage.bridge, kvpage.catalog
 
-for request in WARM_UP:
-    reply = json.loads(kvpage.bridge.handle(json.dumps(request)))
-    if request["action"] == "start":
-        assert reply["ok"], reply
-        reply = json.loads(kvpage.bridge.handle(json.dumps({"lab": "decode", "action": "step", "args": {"state": reply["result"]["state"]}})))
-        assert reply["ok"], reply
-del request, reply
+# Every standard-library module the model's source imports, wherever it imports it (the build
+# read them: sitegen/model_imports.py), then every action of every lab (kvpage.catalog.warm_up):
+# whatever they import is in the memory the page restores.
+missing = []
+for name in json.loads(IMPORTS):
+    try:
+        importlib.import_module(name)
+    except Exception as error:
+        missing.append({"module": name, "error": f"{type(error).__name__}: {error}"})
+failures = kvpage.catalog.warm_up(json.loads(LABS))
 
 stdlib = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip/"
 modules = sorted({
@@ -136,10 +135,11 @@ modules = sorted({
 importlib.invalidate_caches()
 zipimport._zip_directory_cache.clear()
 linecache.clearcache()
-del WHEEL_PATH, WARM_UP
+result = json.dumps({"modules": modules, "stdlib": stdlib.removesuffix("/"), "missing": missing, "failures": failures})
+del WHEEL_PATH, IMPORTS, LABS, missing, failures, name
 gc.collect()
 assert not zipimport._zip_directory_cache, list(zipimport._zip_directory_cache)
-json.dumps({"modules": modules, "stdlib": stdlib.removesuffix("/")})
+result
 `;
 
 async function makeSnapshot(options) {
@@ -155,12 +155,13 @@ async function makeSnapshot(options) {
     _makeSnapshot: true,
   });
   pyodide.globals.set("WHEEL_PATH", options.wheelPath);
-  pyodide.globals.set("WARM_UP", JSON.stringify(WARM_UP));
-  pyodide.runPython("import json; WARM_UP = json.loads(WARM_UP)");
-  const modules = pyodide.runPython(SNAPSHOT_PY);
-  const snapshot = pyodide.makeMemorySnapshot();
-  writeFileSync(options.out, snapshot);
-  process.stdout.write(`${modules}\n`);
+  pyodide.globals.set("IMPORTS", options.imports);
+  pyodide.globals.set("LABS", options.labs);
+  const result = pyodide.runPython(SNAPSHOT_PY);
+  const { missing, failures } = JSON.parse(result);
+  // A lab that fails here fails in the page: no snapshot, the build reports it (sitegen/warm_up.py).
+  if (missing.length === 0 && failures.length === 0) writeFileSync(options.out, pyodide.makeMemorySnapshot());
+  process.stdout.write(`${result}\n`);
 }
 
 function writeInto(FS, path, bytes) {
@@ -172,8 +173,8 @@ function writeInto(FS, path, bytes) {
 // live: the labs must answer before it is there, tracebacks must show source after.
 const CHECK_WITHOUT_STDLIB_PY = `
 import json
-import kvpage.bridge
-kvpage.bridge.handle(json.dumps({"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}}))
+import kvpage.catalog
+json.dumps(kvpage.catalog.warm_up(json.loads(LABS)))
 `;
 
 const CHECK_WITH_STDLIB_PY = `
@@ -202,10 +203,12 @@ async function check(options) {
     fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
     _loadSnapshot: readFileSync(options.snapshot),
   });
-  const reply = JSON.parse(pyodide.runPython(CHECK_WITHOUT_STDLIB_PY));
+  pyodide.globals.set("LABS", options.labs);
+  const failures = JSON.parse(pyodide.runPython(CHECK_WITHOUT_STDLIB_PY));
+  pyodide.runPython("del LABS");
   pyodide.FS.writeFile(options.stdlibPath, readFileSync(options.stdlib));
   const found = JSON.parse(pyodide.runPython(CHECK_WITH_STDLIB_PY));
-  process.stdout.write(`${JSON.stringify({ reply, ...found })}\n`);
+  process.stdout.write(`${JSON.stringify({ failures, ...found })}\n`);
 }
 
 function env(options) {

@@ -35,13 +35,17 @@ import struct
 import subprocess
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from kvpage.catalog import find_labs
+from kvpage.lab import Lab
 from sitegen.errors import BuildError
+from sitegen.model_imports import model_imports
+from sitegen.warm_up import missing_errors, warm_up_errors
 
 PYODIDE_VERSION = "314.0.7"
 """The only Pyodide whose private snapshot API this module (and the page's loader) was tested on."""
@@ -216,12 +220,12 @@ def decode(encoded: bytes, wasm: bytes) -> bytes:
     return encoded[20 : 20 + heap_offset] + heap.tobytes()
 
 
-def check_restored(report: str) -> None:
-    """The check command's findings: the labs answer, tracebacks show stdlib source lines."""
+def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
+    """The check command's findings: every lab action answers, tracebacks show stdlib source lines."""
     found = json.loads(report)
+    if found["failures"]:
+        raise BuildError(warm_up_errors(found["failures"], labs, project))
     problems = []
-    if not found["reply"].get("ok"):
-        problems.append(f"the restored snapshot's decode lab did not answer: {found['reply']}")
     if "return _default_decoder.decode(s)" not in found["traceback"]:
         problems.append(f"a traceback from the restored snapshot shows no stdlib source:\n{found['traceback']}")
     if not found["missing"]:
@@ -230,8 +234,18 @@ def check_restored(report: str) -> None:
         raise BuildError([f"memory snapshot check: {problem}" for problem in problems])
 
 
-def make_python_snapshot(pyodide: Path, version: str, pyodide_js: bytes, wasm: bytes, wheel: Path) -> PythonSnapshot:
-    """Compile, snapshot, trim and check; see the module docstring."""
+def make_python_snapshot(
+    pyodide: Path, version: str, pyodide_js: bytes, wasm: bytes, wheel: Path, project: Path
+) -> PythonSnapshot:
+    """Compile, snapshot, trim and check; see the module docstring.
+
+    ``project`` holds the model's source (``kvpage/``, the wheel's contents): its
+    imports are read there, and lab failures are reported at its lines.
+    """
+    imports, errors = model_imports(project)
+    if errors:
+        raise BuildError(errors)
+    labs = find_labs()
     if version != PYODIDE_VERSION:
         raise BuildError(
             [
@@ -248,12 +262,19 @@ def make_python_snapshot(pyodide: Path, version: str, pyodide_js: bytes, wasm: b
         page = folder / "python_stdlib.zip"
         common = ("--pyodide", str(pyodide), "--env", json.dumps(SNAPSHOT_ENV))
         run_node("compile-stdlib", *common, "--out", str(pyc))
-        wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path)
-        made = json.loads(run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--out", str(raw)))
+        wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path, "--labs", json.dumps(sorted(labs)))
+        wanted = json.dumps(sorted({item.module for item in imports}))
+        made = json.loads(
+            run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--imports", wanted, "--out", str(raw))
+        )
+        if made["missing"] or made["failures"]:
+            raise BuildError(
+                missing_errors(made["missing"], imports, version) + warm_up_errors(made["failures"], labs, project)
+            )
         stdlib = page_stdlib((pyodide / "python_stdlib.zip").read_bytes(), made["modules"])
         page.write_bytes(stdlib)
         page_args = ("--stdlib", str(page), "--stdlib-path", made["stdlib"], "--snapshot", str(raw))
-        check_restored(run_node("check", *common, *page_args, *wheel_args))
+        check_restored(run_node("check", *common, *page_args, *wheel_args), labs, project)
         snapshot = raw.read_bytes()
     heap_offset = check_header(snapshot, build_id(pyodide_js))
     encoded = encode(snapshot, heap_offset, wasm)

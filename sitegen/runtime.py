@@ -168,7 +168,9 @@ def load_runtime(project: Path) -> Runtime:
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
-        python = make_python_snapshot(package, version, pinned["pyodide.js"], pinned["pyodide.asm.wasm"], wheel)
+        python = make_python_snapshot(
+            package, version, pinned["pyodide.js"], pinned["pyodide.asm.wasm"], wheel, project
+        )
     blobs = {
         "pyodide.asm.wasm": ("application/wasm", pinned["pyodide.asm.wasm"]),
         SNAPSHOT: ("application/octet-stream", python.encoded),

@@ -7,6 +7,7 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,8 +19,21 @@ from sitegen.runtime import RUNTIME_DIR, Runtime
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
 
-PAGE_SCRIPTS = ("static/draw.js", "static/kvpage.js")
-"""The page's own scripts for a chapter with labs, in the order they run (drawing first)."""
+DRAW_SCRIPTS = ("static/draw.js", "static/labs.js")
+"""The page's own scripts for a chapter with labs that run first: the drawing kit and the labs' wiring."""
+LOADER_SCRIPT = "static/kvpage.js"
+"""The loader, last: it starts Python and hands it to the labs."""
+
+
+def lab_script(name: str) -> str:
+    """A lab's own script, if it has one: ``static/labs/NAME.js`` registers itself by that name."""
+    return f"static/labs/{name}.js"
+
+
+def page_scripts(labs: Iterable[str], static: Collection[str]) -> tuple[str, ...]:
+    """The scripts of a page showing ``labs``, in the order they run; labs without a script add none."""
+    own = [lab_script(name) for name in sorted(set(labs)) if lab_script(name) in static]
+    return (*DRAW_SCRIPTS, *own, LOADER_SCRIPT)
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,7 @@ def assemble_site(
     csp = policy()
     files: dict[str, bytes] = {}
     failures: dict[ContentError, list[str]] = {}
+    static = static_names(templates.folder / "static")
 
     def render(url: str, name: str, **context: object) -> None:
         try:
@@ -99,7 +114,7 @@ def assemble_site(
             "previous": previous,
             "next": following,
             "runtime_config": config,
-            "page_scripts": PAGE_SCRIPTS,
+            "page_scripts": page_scripts((use.kind.name for use in page.labs), static),
             "preload": runtime.loader["code"] if runtime is not None else (),
             "csp": csp,
         }
@@ -144,7 +159,8 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     if runtime is not None:
         scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
         folder = templates.folder
-        scripts += [inline_script((folder / src).read_bytes(), src) for src in PAGE_SCRIPTS]
+        names = page_scripts((use.kind.name for page in pages.pages for use in page.labs), static_names(static))
+        scripts += [inline_script((folder / src).read_bytes(), src) for src in names]
         config = runtime_config(runtime, [])
     slugs = {page.url: page.source.meta.slug for page in pages.pages}
     chapters = [

@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from sitegen.errors import ContentError
-from sitegen.labs import LAB_KINDS
+from sitegen.labs import all_labs
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 NUMBER = re.compile(r"[0-9]+")
@@ -316,7 +316,7 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
 
 def experimental_labs(value: object) -> tuple[tuple[str, ...], list[str]]:
     """The ``experimental_labs`` of book.toml: names of labs that are off unless a book enables them."""
-    offered = sorted(name for name, kind in LAB_KINDS.items() if kind.experimental)
+    offered = sorted(name for name, kind in all_labs().items() if kind.experimental)
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         return (), [f"'experimental_labs' must be a list of lab names, such as {json.dumps(offered[:1])}"]
     problems = [

@@ -14,7 +14,6 @@ from types import TracebackType
 
 import jinja2
 
-from kvpage.labs import next_request
 from sitegen.errors import ContentError
 
 RENDER_ERRORS = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError)
@@ -84,5 +83,4 @@ def make_templates(folder: Path) -> Templates:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.globals["max_request_chars"] = next_request.MAX_REQUEST_CHARS
     return Templates(folder, environment)

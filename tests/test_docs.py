@@ -31,7 +31,6 @@ def test_every_step_of_adding_a_lab_is_found() -> None:
     assert [path for path, _ in shown_code()] == [
         "tests/books/two-chapters/content/02-second.md",
         "kvpage/labs/square.py",
-        "sitegen/labs.py",
         "site_template/labs/square.html",
     ]
 

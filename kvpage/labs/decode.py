@@ -12,17 +12,13 @@ from typing import cast
 
 from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, LabInputError, count, field
+from kvpage.lab import Button, Choice, Lab, Output, Slider
 from kvpage.labs.chart import chart_view
 from kvpage.labs.grid import grid_view
 
-PROMPT_RANGE = range(1, 128 + 1)
-TOKENS_RANGE = range(1, 64 + 1)
-DEFAULT_TOKENS = 16
-
-
-def _check_range(name: str, value: int, allowed: range) -> None:
-    if value not in allowed:
-        raise LabInputError(f"{name} must be between {allowed.start} and {allowed.stop - 1}, not {value}")
+PROMPT = Slider("prompt", "Prefix length", low=1, high=128, default=16)
+TOKENS = Slider("tokens", "Tokens to generate", low=1, high=64, default=16)
+MODE = Choice("mode", "Mode", options=(("kv", "KV cache"), ("recompute", "Recompute")), default="kv")
 
 
 @dataclass(frozen=True)
@@ -35,11 +31,12 @@ class DecodeRun:
     steps: int = 0
 
     def __post_init__(self) -> None:
-        _check_range("Prefix length", self.prompt, PROMPT_RANGE)
-        _check_range("Tokens to generate", self.tokens, TOKENS_RANGE)
+        PROMPT.check(self.prompt)
+        TOKENS.check(self.tokens)
         if self.mode not in MODES:
             raise LabInputError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
-        _check_range("steps taken", self.steps, range(0, self.tokens + 1))
+        if not 0 <= self.steps <= self.tokens:
+            raise LabInputError(f"steps taken must be between 0 and {self.tokens}, not {self.steps}")
 
     @property
     def done(self) -> bool:
@@ -119,3 +116,21 @@ def finish(args: JSONObject) -> JSONObject:
     """The view at the end of the run in ``args["state"]``: Generate without the animation."""
     state = field(args, "state", dict)
     return view(DecodeRun.from_json(cast(JSONObject, state)).finish())
+
+
+_COLD_RUN: JSONObject = {"prompt": PROMPT.default, "tokens": TOKENS.default, "mode": MODE.default, "steps": 0}
+
+LAB = Lab(
+    name="decode",
+    actions={"start": start, "step": advance, "finish": finish},
+    update="start",
+    controls=(PROMPT, TOKENS, MODE),
+    outputs=(
+        Output("this_step", "This step"),
+        Output("paid", "Paid so far"),
+        Output("recompute_total", "If every step recomputed"),
+    ),
+    # Generate and Reset are the lab's own script (static/labs/decode.js): a timer, and start again.
+    buttons=(Button("generate", "Generate", action=""), Button("step", "Step"), Button("reset", "Reset", "start")),
+    warm_up=(("step", {"state": _COLD_RUN}), ("finish", {"state": _COLD_RUN})),
+)

@@ -6,15 +6,17 @@ longest identical run of tokens from the left and pays only for the rest.
 
 from __future__ import annotations
 
-from typing import cast
-
 from kvpage.costs import prefill_cost
-from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError, count, field
+from kvpage.jsonvalue import JSONObject, JSONValue, count
+from kvpage.lab import Lab, Output, Text
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 
 MAX_REQUEST_CHARS = 2_000
 """Longest request the lab accepts; the page states this cap next to the boxes."""
+
+REQUEST1 = Text("request1", "Request 1", limit=MAX_REQUEST_CHARS)
+REQUEST2 = Text("request2", "Request 2", limit=MAX_REQUEST_CHARS)
 
 _VISIBLE_WHITESPACE = str.maketrans({" ": "␣", "\n": "⏎", "\t": "⇥", "\r": "↵"})
 """Glyphs common fonts carry (the control pictures ␠ and ␍ often draw as empty boxes)."""
@@ -80,18 +82,10 @@ def _bars(cold: int, cached: int) -> JSONObject:
     }
 
 
-def _request(args: JSONObject, name: str) -> str:
-    text = cast(str, field(args, name, str))
-    if len(text) > MAX_REQUEST_CHARS:
-        label = name.replace("request", "Request ")
-        raise LabInputError(f"{label} is {len(text):,} characters; the lab takes at most {MAX_REQUEST_CHARS:,}")
-    return text
-
-
 def compare(args: JSONObject) -> JSONObject:
     """Costs of request 2 cold and with request 1's prefix cached."""
-    first = tokenize(_request(args, "request1"))
-    second = tokenize(_request(args, "request2"))
+    first = tokenize(REQUEST1.read(args))
+    second = tokenize(REQUEST2.read(args))
     shared = shared_prefix_length(first, second)
     first_cost = prefill_cost(len(first))
     cold = prefill_cost(len(second))
@@ -116,3 +110,21 @@ def compare(args: JSONObject) -> JSONObject:
             "request1_tokens": count(len(first)),
         },
     }
+
+
+LAB = Lab(
+    name="next-request",
+    actions={"compare": compare},
+    update="compare",
+    controls=(REQUEST1, REQUEST2),
+    outputs=(
+        Output("shared", "Shared prefix"),
+        Output("cold", "Cold prefill"),
+        Output("cached", "With prefix cache"),
+        Output("request1_cost"),
+        Output("request1_tokens"),
+    ),
+    warm_up=(
+        ("compare", {"request1": "You are a precise assistant.", "request2": "You are a precise assistant! 4+4?"}),
+    ),
+)

@@ -1,25 +1,32 @@
 """The example lab, "square": what a cold prefill of n tokens pays, n² cells.
 
-It is the smallest complete lab, kept to be copied: one model function here,
-one template (``site_template/labs/square.html``), one entry in
-``sitegen/labs.py`` and a test (``docs/authoring.md`` walks through them). It is
-experimental, so no book shows it unless its ``book.toml`` enables it.
+It is the smallest complete lab, kept to be copied: this file (the model and
+its one ``LAB`` declaration) and one template, ``site_template/labs/square.html``
+(``docs/authoring.md`` walks through both). It is experimental, so no book shows
+it unless its ``book.toml`` enables it.
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from kvpage.costs import prefill_cost
-from kvpage.jsonvalue import JSONObject, LabInputError, count, field
+from kvpage.jsonvalue import JSONObject, count
+from kvpage.lab import Lab, Number, Output
 
-TOKENS_RANGE = range(1, 256 + 1)
+TOKENS = Number("tokens", "Tokens", low=1, high=256, default=16)
 
 
 def compute(args: JSONObject) -> JSONObject:
     """The view for a prompt of ``args["tokens"]`` tokens: its size and the cells its prefill pays."""
-    tokens = cast(int, field(args, "tokens", int))
-    if tokens not in TOKENS_RANGE:
-        raise LabInputError(f"Tokens must be between {TOKENS_RANGE.start} and {TOKENS_RANGE.stop - 1}, not {tokens}")
+    tokens = TOKENS.read(args)
     cells = prefill_cost(tokens)
     return {"tokens": tokens, "cells": cells, "text": {"tokens": count(tokens), "cells": count(cells)}}
+
+
+LAB = Lab(
+    name="square",
+    actions={"compute": compute},
+    update="compute",
+    controls=(TOKENS,),
+    outputs=(Output("cells", "Cells a cold prefill pays"), Output("tokens")),
+    experimental=True,
+)

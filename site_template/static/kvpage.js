@@ -1,22 +1,12 @@
-// kvpage page runtime: start Pyodide from the site's own files, then drive the labs.
-//
-// Every number the labs show comes back from Python (kvpage.bridge.handle, JSON in
-// and out); this file only moves values into the page, always as text.
+// kvpage page runtime: start Pyodide from the site's own files, then hand it to the labs
+// (static/labs.js wires them; every number they show comes back from Python).
 //
 // Works over http and from file://: see the loader block below for how Python arrives.
 "use strict";
 
 (() => {
-  const labs = [...document.querySelectorAll("section.lab[data-lab]")];
-
   function say(text) {
     for (const line of document.querySelectorAll("[data-role=runtime]")) line.textContent = text;
-  }
-
-  function showError(section, message) {
-    const box = section.querySelector("[data-role=error]");
-    box.textContent = message;
-    box.hidden = !message;
   }
 
   // ---- loader: start Python (bench/run.py swaps this block for stock Pyodide's loader) ----
@@ -295,167 +285,10 @@
   }
   // ---- end of loader ----
 
-  function makeBridge(pyodide) {
-    const module = pyodide.pyimport("kvpage.bridge");
-    const handle = module.handle.copy(); // an owned proxy: it outlives the module's
-    module.destroy();
-    addEventListener("pagehide", (event) => event.persisted || handle.destroy());
-    return (lab, action, args) => {
-      try {
-        return JSON.parse(handle(JSON.stringify({ lab, action, args })));
-      } catch (error) {
-        return { ok: false, error: `the lab could not reach Python: ${error.message}` };
-      }
-    };
-  }
-
-  function showFields(section, text) {
-    for (const output of section.querySelectorAll("[data-field]")) {
-      const value = text[output.dataset.field];
-      if (value !== undefined) output.textContent = value;
-    }
-  }
-
-  function decodeLab(section, call) {
-    const control = (name) => section.querySelector(`[data-control=${name}]`);
-    const button = (name) => section.querySelector(`[data-action=${name}]`);
-    const readouts = section.querySelector("[data-role=readouts]");
-    const calm = matchMedia("(prefers-reduced-motion: reduce)");
-    let view = null;
-    let timer = null;
-
-    function render(reply) {
-      if (!reply.ok) {
-        showError(section, reply.error);
-        stop();
-        return false;
-      }
-      showError(section, "");
-      view = reply.result;
-      showFields(section, view.text);
-      section.querySelector("[data-show=status]").textContent = view.status;
-      section.querySelector("[data-show=progress]").textContent = view.text.progress;
-      globalThis.kvpageDraw.decode(section, view);
-      showButtons();
-      return true;
-    }
-    // While Generate runs it reads "Pause"; idle, it reads "Generate" and is disabled
-    // once the run is done. Focus never stays on a button that just got disabled.
-    function showButtons() {
-      const running = timer !== null;
-      const generate = button("generate");
-      generate.textContent = running ? "Pause" : "Generate";
-      generate.disabled = view === null || (view.done && !running);
-      button("step").disabled = view === null || view.done;
-      readouts.setAttribute("aria-busy", String(running));
-      const focused = document.activeElement;
-      if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
-    }
-    function stop() {
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-    }
-    function reset() {
-      stop();
-      const mode = section.querySelector("[data-control=mode]:checked").value;
-      render(call("decode", "start", { prompt: Number(control("prompt").value), tokens: Number(control("tokens").value), mode }));
-    }
-    function step() {
-      return view !== null && render(call("decode", "step", { state: view.state }));
-    }
-    function tick() {
-      if (!step() || view === null || view.done) {
-        stop();
-        showButtons();
-      }
-    }
-    function generate() {
-      if (timer !== null) {
-        stop();
-        showButtons();
-      } else if (view !== null && calm.matches) {
-        render(call("decode", "finish", { state: view.state }));
-      } else if (view !== null) {
-        timer = setInterval(tick, Math.max(40, Math.min(150, 2400 / view.state.tokens)));
-        tick();
-      }
-    }
-
-    for (const name of ["prompt", "tokens"]) {
-      const input = control(name);
-      input.addEventListener("input", () => {
-        section.querySelector(`[data-shows="${input.id}"]`).textContent = input.value;
-        reset();
-      });
-    }
-    for (const radio of section.querySelectorAll("[data-control=mode]")) radio.addEventListener("change", reset);
-    button("generate").addEventListener("click", generate);
-    button("step").addEventListener("click", () => {
-      stop();
-      step();
-    });
-    button("reset").addEventListener("click", reset);
-    reset();
-  }
-
-  function nextRequestLab(section, call) {
-    const boxes = [1, 2].map((n) => section.querySelector(`[data-control=request${n}]`));
-    let pending = null;
-
-    function update() {
-      pending = null;
-      const reply = call("next-request", "compare", { request1: boxes[0].value, request2: boxes[1].value });
-      if (!reply.ok) {
-        // No stale numbers next to a refused input: blank them until the input is usable.
-        showError(section, reply.error);
-        for (const output of section.querySelectorAll("[data-field]")) output.textContent = "—";
-        for (const list of section.querySelectorAll("[data-chips]")) list.replaceChildren();
-        return;
-      }
-      showError(section, "");
-      showFields(section, reply.result.text);
-      globalThis.kvpageDraw["next-request"](section, reply.result);
-    }
-    for (const box of boxes) {
-      box.addEventListener("input", () => {
-        clearTimeout(pending);
-        pending = setTimeout(update, 100);
-      });
-    }
-    update();
-  }
-
-  // A lab without a controller of its own (the example lab, "square"): any input sends the
-  // values of all its controls to the model's "compute" action and shows the reply's fields.
-  // A new lab whose numbers follow from its inputs needs no JavaScript (docs/authoring.md).
-  function formLab(section, call) {
-    const controls = [...section.querySelectorAll("[data-control]")];
-    const value = (control) => (control.type === "number" || control.type === "range" ? Number(control.value) : control.value);
-    function update() {
-      const args = Object.fromEntries(controls.map((control) => [control.dataset.control, value(control)]));
-      const reply = call(section.dataset.lab, "compute", args);
-      if (!reply.ok) {
-        showError(section, reply.error);
-        for (const output of section.querySelectorAll("[data-field]")) output.textContent = "—";
-        return;
-      }
-      showError(section, "");
-      showFields(section, reply.result.text);
-    }
-    for (const control of controls) control.addEventListener("input", update);
-    update();
-  }
-
-  const controllers = { decode: decodeLab, "next-request": nextRequestLab };
-
   startPython().then(
     (pyodide) => {
       performance.mark("kvpage:python-started");
-      const call = makeBridge(pyodide);
-      for (const section of labs) (controllers[section.dataset.lab] ?? formLab)(section, call);
-      for (const element of document.querySelectorAll("section.lab [data-control], section.lab [data-action]")) {
-        element.disabled = false;
-      }
+      globalThis.kvpageLabs.start(pyodide); // static/labs.js: wires every lab to Python
       say("Live: these numbers are computed by kvpage's Python model, running in your browser.");
       document.documentElement.dataset.python = "ready";
       performance.mark("kvpage:labs-live");

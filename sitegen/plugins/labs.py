@@ -20,7 +20,8 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from sitegen.labs import LabKind, LabUse, parse_params, split_info
+from kvpage.lab import Lab
+from sitegen.labs import LabUse, parse_params, split_info, starting_view
 from sitegen.plugins.containers import container
 from sitegen.plugins.env import report
 from sitegen.plugins.lines import line_offset
@@ -43,7 +44,7 @@ def _field_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget, off: Collection[str] = ()) -> None:
+def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: Collection[str] = ()) -> None:
     """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML.
 
     ``off`` names labs that exist but this book has not enabled (experimental
@@ -52,7 +53,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget, of
 
     def resolve(state: StateCore) -> None:
         env = state.env
-        kind: LabKind | None = None
+        kind: Lab | None = None
         current: LabUse | None = None
         open_token: Token | None = None
         for index, token in enumerate(state.tokens):
@@ -88,7 +89,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, LabKind], widget: Widget, of
             params = html.escape(json.dumps(dict(use.params), ensure_ascii=False), quote=True)
             return (
                 f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}" '
-                f'data-params="{params}" aria-labelledby="{use.heading_id}">\n'
+                f'data-update="{use.kind.update}" data-params="{params}" aria-labelledby="{use.heading_id}">\n'
             )
         return widget(use, env) + "</section>\n"
 
@@ -109,10 +110,10 @@ def _resolve_lab(
     token: Token,
     tokens: Sequence[Token],
     index: int,
-    kinds: Mapping[str, LabKind],
+    kinds: Mapping[str, Lab],
     off: Collection[str],
     env: MutableMapping[str, Any],
-) -> tuple[LabKind | None, LabUse | None]:
+) -> tuple[Lab | None, LabUse | None]:
     """The lab's kind (if known: its fields can be checked even when it fails) and its use."""
     try:
         words = split_info(token.info.strip())[1:]
@@ -140,6 +141,10 @@ def _resolve_lab(
         report(env, token, problem)
     if problems or heading is None:
         return kind, None
+    view, failure = starting_view(kind, params)
+    if view is None:
+        report(env, token, failure or f"lab {name!r} has no starting view")
+        return kind, None
     heading_id = str(heading.attrs.get("id") or f"lab-{name}")
     heading.attrSet("id", heading_id)
-    return kind, LabUse(kind=kind, params=params, view=kind.initial(params), heading_id=heading_id)
+    return kind, LabUse(kind=kind, params=params, view=view, heading_id=heading_id)

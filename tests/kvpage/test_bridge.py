@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from kvpage import bridge
+from kvpage.labs import decode
 
 
 def ask(message: Any) -> Any:
@@ -41,13 +42,32 @@ def test_errors_come_back_as_values(message: Any, error: str) -> None:
     assert error in reply["error"]
 
 
-def test_an_internal_failure_is_a_value_too(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_internal_failure_is_a_value_too_with_its_traceback_for_the_console(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def broken(args: Any) -> Any:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setitem(bridge.ACTIONS, ("decode", "start"), broken)  # type: ignore[index]
+    monkeypatch.setitem(decode.LAB.actions, "start", broken)  # type: ignore[index]
     reply = ask({"lab": "decode", "action": "start", "args": {}})
-    assert reply == {"ok": False, "error": "the model failed: ZeroDivisionError: boom"}
+    assert reply["ok"] is False
+    assert reply["error"] == "the model failed: ZeroDivisionError: boom"
+    assert 'raise ZeroDivisionError("boom")' in reply["traceback"]
+    assert reply["traceback"].rstrip().endswith("ZeroDivisionError: boom")
+
+
+@pytest.mark.parametrize("name", ["decoder", "Decode", "../decode", "decode.LAB", "chart", "grid", ""])
+def test_a_lab_is_found_by_its_exact_name_only(name: str) -> None:
+    assert ask({"lab": name, "action": "start", "args": {}}) == {"ok": False, "error": f"no lab {name!r}"}
+
+
+def test_a_lab_whose_own_import_fails_is_a_model_failure_not_a_missing_lab(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> None:
+        raise ModuleNotFoundError("No module named 'statistics'", name="statistics")
+
+    monkeypatch.setattr(bridge.importlib, "import_module", missing)
+    reply = ask({"lab": "decode", "action": "start", "args": {}})
+    assert reply["error"] == "the model failed: ModuleNotFoundError: No module named 'statistics'"
 
 
 def test_hostile_text_survives_the_round_trip() -> None:

@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 
 import build
+from sitegen.labs import all_labs, enabled_labs
 from tests.conftest import ROOT
+
+KNOWN = ", ".join(sorted(enabled_labs()))
+"""The labs a book has without enabling any: messages list them, and a new lab joins the list."""
+EXPERIMENTAL = ", ".join(sorted(name for name, lab in all_labs().items() if lab.experimental))
 
 INVALID = ROOT / "tests" / "invalid"
 
@@ -69,13 +74,13 @@ EXPECTED: dict[str, list[str]] = {
     "duplicate-slug": ["content/02-second.md:5: slug 'broken' is already used by content/01-first.md:5"],
     "experimental-labs-unknown": [
         "content/book.toml:2: 'experimental_labs' names 'decode', which is not an experimental lab; "
-        "experimental labs: square",
+        f"experimental labs: {EXPERIMENTAL}",
         "content/book.toml:2: 'experimental_labs' names 'squares', which is not an experimental lab; "
-        "experimental labs: square",
+        f"experimental labs: {EXPERIMENTAL}",
     ],
     # The pages stage: labs.
-    "unknown-lab": ["content/broken.md:8: unknown lab 'decoder'; known labs: decode, next-request"],
-    "lab-without-name": ["content/broken.md:8: a lab needs a name; known labs: decode, next-request"],
+    "unknown-lab": [f"content/broken.md:8: unknown lab 'decoder'; known labs: {KNOWN}"],
+    "lab-without-name": [f"content/broken.md:8: a lab needs a name; known labs: {KNOWN}"],
     "experimental-lab-off": [
         "content/broken.md:8: lab 'square' is experimental: "
         'enable it in book.toml with experimental_labs = ["square"]'
@@ -84,7 +89,7 @@ EXPECTED: dict[str, list[str]] = {
         "content/broken.md:8: lab parameter '16' is not key=value",
         "content/broken.md:8: lab parameter 'prompt' is not key=value",
     ],
-    "lab-param-unknown": ["content/broken.md:8: lab 'decode' has no parameter 'steps'; expected prompt, tokens"],
+    "lab-param-unknown": ["content/broken.md:8: lab 'decode' has no parameter 'steps'; expected mode, prompt, tokens"],
     "lab-param-repeated": ["content/broken.md:8: lab parameter 'prompt' is given twice"],
     "lab-param-not-integer": ["content/broken.md:8: tokens (Tokens to generate) must be a whole number, not 'many'"],
     "lab-param-out-of-range": [
@@ -144,7 +149,7 @@ EXPECTED: dict[str, list[str]] = {
         "content/01-first.md:15: link to '#nowhere': this chapter has no heading with the id 'nowhere'",
         "content/02-second.md:2: front matter 'number' must be a whole number, not 'two'",
         "content/02-second.md:8: '::: english' is not closed: add a ':::' line where it ends",
-        "content/03-third.md:8: unknown lab 'decoder'; known labs: decode, next-request",
+        f"content/03-third.md:8: unknown lab 'decoder'; known labs: {KNOWN}",
         "content/03-third.md:12: [[paid]] shows a lab's number and must be inside a lab",
         "content/03-third.md:14: callout 'try' takes no parameters, got 'loud'",
     ],
@@ -222,6 +227,6 @@ def test_failed_build_still_shows_its_warnings(tmp_path: Path, capsys: pytest.Ca
     assert build.main(argv) == 1
     assert capsys.readouterr().err.splitlines() == [
         "warning: content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text",
-        "error: content/broken.md:10: unknown lab 'decoder'; known labs: decode, next-request",
+        f"error: content/broken.md:10: unknown lab 'decoder'; known labs: {KNOWN}",
         "build failed: 1 error(s); nothing was written",
     ]

@@ -1,21 +1,41 @@
-"""Lab declarations: ``key=value`` parameters read with the model's own ranges."""
+"""The build's view of the labs: ``key=value`` read by the lab's own controls, and one guard.
+
+The guard (the last tests) proves that every declared lab has a template whose
+controls, buttons and readouts are exactly its declaration's, that every lab
+script registers a lab that exists, and that the bridge finds each lab by its
+name. Nothing here lists the labs: adding one is covered without an edit.
+"""
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
 import pytest
 
-from kvpage.labs import decode, next_request, square
-from sitegen.labs import DECODE, LAB_KINDS, NEXT_REQUEST, SQUARE, enabled_kinds, parse_params, split_info
+from kvpage import bridge
+from kvpage.catalog import find_labs, misnamed
+from kvpage.lab import Checkbox, Choice, Lab, Number, Slider, Text, Whole
+from kvpage.labs import decode, next_request
+from sitegen.labs import LabUse, enabled_labs, parse_params, split_info, starting_view
+from sitegen.templates import make_templates
+
+ROOT = Path(__file__).resolve().parents[2]
+LABS = find_labs()
+DECODE = decode.LAB
+NEXT_REQUEST = next_request.LAB
 
 
 def test_defaults_fill_what_is_not_given() -> None:
-    assert parse_params(DECODE, []) == ({"prompt": 16, "tokens": decode.DEFAULT_TOKENS}, [])
-    assert parse_params(DECODE, ["tokens=8"]) == ({"prompt": 16, "tokens": 8}, [])
+    defaults = {control.name: control.default for control in DECODE.controls}
+    assert parse_params(DECODE, []) == (defaults, [])
+    assert parse_params(DECODE, ["tokens=8"]) == ({**defaults, "tokens": 8}, [])
 
 
 def test_ranges_are_the_models() -> None:
-    low, high = decode.PROMPT_RANGE.start, decode.PROMPT_RANGE.stop - 1
-    assert parse_params(DECODE, [f"prompt={low}", f"tokens={decode.TOKENS_RANGE.stop - 1}"])[1] == []
+    low, high = decode.PROMPT.low, decode.PROMPT.high
+    assert parse_params(DECODE, [f"prompt={low}", f"tokens={decode.TOKENS.high}"])[1] == []
     assert parse_params(DECODE, [f"prompt={high + 1}"])[1] == [
         f"prompt (Prefix length) must be between {low} and {high}, not {high + 1}"
     ]
@@ -32,17 +52,25 @@ def test_a_negative_number_is_out_of_range_not_unreadable() -> None:
     assert parse_params(DECODE, ["tokens=-5"])[1] == ["tokens (Tokens to generate) must be between 1 and 64, not -5"]
 
 
+def test_choices_and_checkboxes_read_their_words() -> None:
+    assert parse_params(DECODE, ["mode=recompute"])[0]["mode"] == "recompute"
+    assert parse_params(DECODE, ["mode=fast"])[1] == ["mode (Mode) must be one of kv, recompute, not 'fast'"]
+    box = Lab("x", {"a": lambda args: args}, "a", controls=(Checkbox("on", "On"),))
+    assert parse_params(box, ["on=yes"]) == ({"on": True}, [])
+    assert parse_params(box, ["on=maybe"])[1] == ["on (On) must be true or false, not 'maybe'"]
+
+
 @pytest.mark.parametrize(
     ("words", "errors"),
     [
         (["prompt"], ["lab parameter 'prompt' is not key=value"]),
-        (["steps=3"], ["lab 'decode' has no parameter 'steps'; expected prompt, tokens"]),
+        (["steps=3"], ["lab 'decode' has no parameter 'steps'; expected mode, prompt, tokens"]),
         (["prompt=8", "prompt=9"], ["lab parameter 'prompt' is given twice"]),
         (
             ["prompt=0", "prompt=9"],
             ["prompt (Prefix length) must be between 1 and 128, not 0", "lab parameter 'prompt' is given twice"],
         ),
-        (["=3"], ["lab 'decode' has no parameter ''; expected prompt, tokens"]),
+        (["=3"], ["lab 'decode' has no parameter ''; expected mode, prompt, tokens"]),
     ],
 )
 def test_every_bad_word_is_an_error(words: list[str], errors: list[str]) -> None:
@@ -75,21 +103,109 @@ def test_unreadable_quoting_is_explained(info: str, message: str) -> None:
         split_info(info)
 
 
-def test_every_kind_is_registered_under_its_name() -> None:
-    names = {"decode": "decode", "next-request": "next-request", "square": "square"}
-    assert {name: kind.name for name, kind in LAB_KINDS.items()} == names
+def test_a_model_failure_at_the_starting_values_is_a_sentence_for_the_author() -> None:
+    def broken(args: object) -> dict[str, object]:
+        return {"text": {"x": str(1 // 0)}}
+
+    lab = Lab("broken", {"compute": broken}, "compute")  # type: ignore[dict-item]
+    assert starting_view(lab, {}) == (
+        None,
+        "lab 'broken' failed at its starting values: ZeroDivisionError: integer division or modulo by zero",
+    )
 
 
-def test_only_the_example_lab_is_experimental_and_a_book_turns_it_on() -> None:
-    assert [name for name, kind in LAB_KINDS.items() if kind.experimental] == ["square"]
-    assert list(enabled_kinds()) == ["decode", "next-request"]
-    assert list(enabled_kinds(["square"])) == ["decode", "next-request", "square"]
+def test_a_refusal_and_a_missing_output_at_the_starting_values_are_errors_too() -> None:
+    assert starting_view(DECODE, {"prompt": 500, "tokens": 1, "mode": "kv"})[1] == (
+        "lab 'decode' refuses its starting values: Prefix length must be between 1 and 128, not 500"
+    )
+    lab = Lab("short", {"compute": lambda args: {"text": {}}}, "compute", outputs=(decode.Output("paid"),))
+    assert starting_view(lab, {})[1] == "lab 'short': its view has no text for output(s) paid"
 
 
-def test_the_example_lab_reads_its_parameter_with_the_models_range() -> None:
-    assert parse_params(SQUARE, []) == ({"tokens": 16}, [])
-    top = square.TOKENS_RANGE.stop - 1
-    assert parse_params(SQUARE, [f"tokens={top + 1}"])[1] == [
-        f"tokens (Tokens) must be between 1 and {top}, not {top + 1}"
-    ]
-    assert SQUARE.initial({"tokens": 3})["text"] == {"tokens": "3", "cells": "9"}
+def test_experimental_labs_are_off_until_a_book_turns_them_on() -> None:
+    experimental = sorted(name for name, lab in LABS.items() if lab.experimental)
+    assert experimental, "the example lab is experimental"
+    assert set(enabled_labs(labs=LABS)) == {name for name, lab in LABS.items() if not lab.experimental}
+    assert set(enabled_labs(experimental[:1], LABS)) == set(enabled_labs(labs=LABS)) | {experimental[0]}
+
+
+# ---- the guard: declarations, templates, scripts and the bridge agree -----------------------
+
+
+class _Marks(HTMLParser):
+    """The data attributes a lab template printed, and the elements they sit on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.controls: list[tuple[str, dict[str, str | None]]] = []
+        self.actions: dict[str, str | None] = {}
+        self.fields: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("data-control"):
+            self.controls.append((str(found["data-control"]), {"tag": tag, **found}))
+        if found.get("data-action"):
+            self.actions[str(found["data-action"])] = found.get("data-calls")
+        if found.get("data-field") and tag == "output":
+            self.fields.append(str(found["data-field"]))
+
+
+def rendered(lab: Lab) -> _Marks:
+    params, errors = parse_params(lab, [f"{c.name}=x" for c in lab.controls if c.default is None])
+    assert errors == [], errors
+    view, failure = starting_view(lab, params)
+    assert view is not None, failure
+    html = make_templates(ROOT / "site_template").render(
+        f"labs/{lab.name}.html", lab=LabUse(kind=lab, params=params, view=view, heading_id=f"lab-{lab.name}")
+    )
+    marks = _Marks()
+    marks.feed(html)
+    return marks
+
+
+WIDGETS = {Slider: ("input", "range"), Number: ("input", "number"), Checkbox: ("input", "checkbox")}
+
+
+@pytest.mark.parametrize("name", sorted(LABS))
+def test_every_lab_is_declared_soundly_and_found_by_the_bridge(name: str) -> None:
+    lab = LABS[name]
+    assert lab.problems == ()
+    assert bridge.lab_named(name) is lab
+    assert misnamed() == []
+
+
+@pytest.mark.parametrize("name", sorted(LABS))
+def test_every_labs_template_prints_exactly_its_declaration(name: str) -> None:
+    lab = LABS[name]
+    marks = rendered(lab)
+    assert sorted({control for control, _ in marks.controls}) == sorted(c.name for c in lab.controls)
+    for control, attrs in marks.controls:
+        declared = lab.control(control)
+        if isinstance(declared, Whole):
+            assert (attrs["tag"], attrs["type"]) == WIDGETS[type(declared)]
+            assert (attrs["min"], attrs["max"]) == (str(declared.low), str(declared.high))
+        elif isinstance(declared, Checkbox):
+            assert (attrs["tag"], attrs["type"]) == WIDGETS[Checkbox]
+        elif isinstance(declared, Choice):
+            assert attrs["type"] == "radio" and attrs["value"] in dict(declared.options)
+        else:
+            assert isinstance(declared, Text) and attrs["tag"] == "textarea"
+    assert marks.actions == {button.name: button.calls for button in lab.buttons}
+    assert sorted(marks.fields) == sorted(output.name for output in lab.outputs if output.label)
+
+
+def lab_scripts() -> dict[str, str]:
+    return {path.stem: path.read_text(encoding="utf-8") for path in (ROOT / "site_template/static/labs").glob("*.js")}
+
+
+def test_every_lab_script_registers_the_lab_it_is_named_after() -> None:
+    for stem, code in lab_scripts().items():
+        assert stem in LABS, f"static/labs/{stem}.js: there is no lab {stem!r}"
+        assert re.findall(r"kvpageLabs\.register\(\"([^\"]+)\"", code) == [stem]
+
+
+@pytest.mark.parametrize("name", sorted(LABS))
+def test_a_button_left_to_the_labs_own_script_has_one(name: str) -> None:
+    if any(not button.calls for button in LABS[name].buttons):
+        assert name in lab_scripts()

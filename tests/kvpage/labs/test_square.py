@@ -3,7 +3,7 @@
 import pytest
 
 from kvpage.jsonvalue import LabInputError
-from kvpage.labs.square import TOKENS_RANGE, compute
+from kvpage.labs.square import LAB, TOKENS, compute
 
 
 def test_sixteen_tokens_pay_the_seed_256() -> None:
@@ -11,7 +11,7 @@ def test_sixteen_tokens_pay_the_seed_256() -> None:
 
 
 def test_large_counts_are_printed_with_separators() -> None:
-    assert compute({"tokens": TOKENS_RANGE.stop - 1})["text"] == {"tokens": "256", "cells": "65,536"}
+    assert compute({"tokens": TOKENS.high})["text"] == {"tokens": "256", "cells": "65,536"}
 
 
 @pytest.mark.parametrize(
@@ -19,11 +19,17 @@ def test_large_counts_are_printed_with_separators() -> None:
     [
         ({"tokens": 0}, "Tokens must be between 1 and 256, not 0"),
         ({"tokens": 257}, "Tokens must be between 1 and 256, not 257"),
-        ({"tokens": "16"}, "field 'tokens' must be int, not str"),
-        ({"tokens": True}, "field 'tokens' must be int, not bool"),
-        ({}, "missing field 'tokens'"),
+        ({"tokens": "16"}, "Tokens must be a whole number"),
+        ({"tokens": True}, "Tokens must be a whole number"),
+        ({}, "Tokens must be a whole number"),
     ],
 )
 def test_bad_input_is_refused_with_a_message(args: dict[str, object], message: str) -> None:
     with pytest.raises(LabInputError, match=message):
         compute(args)  # type: ignore[arg-type]
+
+
+def test_its_declaration_is_sound_and_off_by_default() -> None:
+    assert LAB.problems == ()
+    assert LAB.experimental
+    assert LAB.actions[LAB.update] is compute

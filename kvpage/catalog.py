@@ -1,0 +1,68 @@
+"""Every lab of ``kvpage/labs/``, found by looking, and the warm-up that calls each of their actions.
+
+A lab is a module of ``kvpage.labs`` that defines ``LAB`` (a :class:`kvpage.lab.Lab`);
+other modules there (``chart``, ``grid``) are helpers. Finding them by looking is
+what lets a new lab be one new file: no list to extend. The build (CPython) uses
+this to know the labs; the build-time snapshot (Pyodide) uses ``warm_up`` so that
+every action has run, and imported what it imports, before Python's memory is
+saved for the page (it gets the names from the build: listing a folder inside the
+page's Python is what this avoids).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+
+import kvpage.labs
+from kvpage import bridge
+from kvpage.jsonvalue import JSONObject
+from kvpage.lab import Lab
+
+
+def find_labs() -> dict[str, Lab]:
+    """Every lab by name, in module order; a module whose ``LAB`` is misnamed is left to ``misnamed``."""
+    labs: dict[str, Lab] = {}
+    for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
+        lab = getattr(importlib.import_module(f"kvpage.labs.{info.name}"), "LAB", None)
+        if isinstance(lab, Lab) and lab.module == f"kvpage.labs.{info.name}":
+            labs[lab.name] = lab
+    return labs
+
+
+def misnamed() -> list[tuple[str, str]]:
+    """(module, lab name) of each ``LAB`` whose name is not its module's: the page could not find it."""
+    found: list[tuple[str, str]] = []
+    for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
+        module = f"kvpage.labs.{info.name}"
+        lab = getattr(importlib.import_module(module), "LAB", None)
+        if isinstance(lab, Lab) and lab.module != module:
+            found.append((module, lab.name))
+    return found
+
+
+def warm_up(names: list[str]) -> list[JSONObject]:
+    """Call every action of the labs ``names`` through the bridge, as the page would; return the failures.
+
+    The names come from the build (``find_labs`` in CPython): the page's Python
+    finds each lab by name, as the bridge does, without listing a folder. Each
+    failure is ``{"lab", "action", "args", "error", "traceback"}``. One refused
+    request at the end runs the bridge's own error path too.
+    """
+    failures: list[JSONObject] = []
+    for lab in map(bridge.lab_named, names):
+        for action, args in lab.warm_up_calls():
+            reply = json.loads(bridge.handle(json.dumps({"lab": lab.name, "action": action, "args": args})))
+            if not reply["ok"]:
+                failures.append(
+                    {
+                        "lab": lab.name,
+                        "action": action,
+                        "args": args,
+                        "error": reply["error"],
+                        "traceback": reply.get("traceback", ""),
+                    }
+                )
+    bridge.handle(json.dumps({"lab": "no-such-lab", "action": "none", "args": {}}))
+    return failures

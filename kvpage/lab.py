@@ -1,0 +1,266 @@
+"""A lab, declared once: its controls, readouts, buttons and model actions in one value.
+
+Each lab module in ``kvpage/labs/`` exports ``LAB = Lab(...)``. Everything else
+reads that value: the bridge dispatches to its actions, the build checks a
+chapter's ``::: lab NAME key=value`` against its controls, the templates take
+the controls' ranges and labels from it, the build-time snapshot warms up every
+action, and the page wires its inputs and buttons from the data attributes the
+templates print. So a range typed in one place cannot disagree with another.
+
+Pure data and the standard library only: this module runs in the reader's
+browser too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, TypeAlias
+
+from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
+
+Action: TypeAlias = Callable[[JSONObject], JSONObject]
+"""A model function: the JSON the page sends in, the JSON view it shows out."""
+
+NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
+"""Lab names: lower case words joined by ``-`` (its module is the name with ``_``)."""
+KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
+"""Control, output and action names: they become JSON keys and HTML data attributes."""
+INTEGER = re.compile(r"-?[0-9]+\Z")
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A whole number between ``low`` and ``high``; the page shows it as a slider or a number box."""
+
+    name: str
+    label: str
+    low: int
+    high: int
+    default: int
+    widget: ClassVar[str] = "slider"
+
+    def check(self, value: int) -> int:
+        """``value`` if in range, else the message the reader sees."""
+        if not self.low <= value <= self.high:
+            raise LabInputError(f"{self.label} must be between {self.low} and {self.high}, not {value}")
+        return value
+
+    def read(self, args: JSONObject) -> int:
+        """This control's value from the JSON the page sent."""
+        value = args.get(self.name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise LabInputError(f"{self.label} must be a whole number")
+        return self.check(value)
+
+    def parse(self, text: str) -> int:
+        """This control's starting value from a chapter's ``key=value``."""
+        if not INTEGER.match(text):
+            raise ValueError(f"{self.name} ({self.label}) must be a whole number, not {text!r}")
+        value = int(text)
+        if not self.low <= value <= self.high:
+            raise ValueError(f"{self.name} ({self.label}) must be between {self.low} and {self.high}, not {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class Slider(Whole):
+    """A whole number on a range input, its value printed beside it."""
+
+    widget: ClassVar[str] = "slider"
+
+
+@dataclass(frozen=True)
+class Number(Whole):
+    """A whole number in a number box."""
+
+    widget: ClassVar[str] = "number"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a few named options, shown as radio buttons: ``options`` are (value, label) pairs."""
+
+    name: str
+    label: str
+    options: tuple[tuple[str, str], ...]
+    default: str
+    widget: ClassVar[str] = "choice"
+
+    def read(self, args: JSONObject) -> str:
+        value = args.get(self.name)
+        values = [option for option, _ in self.options]
+        if value not in values:
+            raise LabInputError(f"{self.label} must be one of {', '.join(values)}, not {value!r}")
+        return str(value)
+
+    def parse(self, text: str) -> str:
+        values = [option for option, _ in self.options]
+        if text not in values:
+            raise ValueError(f"{self.name} ({self.label}) must be one of {', '.join(values)}, not {text!r}")
+        return text
+
+
+@dataclass(frozen=True)
+class Checkbox:
+    """On or off."""
+
+    name: str
+    label: str
+    default: bool = False
+    widget: ClassVar[str] = "checkbox"
+
+    def read(self, args: JSONObject) -> bool:
+        value = args.get(self.name)
+        if not isinstance(value, bool):
+            raise LabInputError(f"{self.label} must be on or off")
+        return value
+
+    def parse(self, text: str) -> bool:
+        words = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+        if text.lower() not in words:
+            raise ValueError(f"{self.name} ({self.label}) must be true or false, not {text!r}")
+        return words[text.lower()]
+
+
+@dataclass(frozen=True)
+class Text:
+    """Free text of at most ``limit`` characters; no ``default`` means a chapter must give one."""
+
+    name: str
+    label: str
+    limit: int
+    default: str | None = None
+    rows: int = 2
+    widget: ClassVar[str] = "text"
+
+    def read(self, args: JSONObject) -> str:
+        value = args.get(self.name)
+        if not isinstance(value, str):
+            raise LabInputError(f"{self.label} must be text")
+        if len(value) > self.limit:
+            raise LabInputError(f"{self.label} is {len(value):,} characters; the lab takes at most {self.limit:,}")
+        return value
+
+    def parse(self, text: str) -> str:
+        if len(text) > self.limit:
+            raise ValueError(f"{self.name} is {len(text):,} characters; at most {self.limit:,} are allowed")
+        return text
+
+
+Control: TypeAlias = Slider | Number | Choice | Checkbox | Text
+
+
+@dataclass(frozen=True)
+class Output:
+    """A number or phrase the view carries in ``view["text"][name]``.
+
+    With a ``label`` the lab shows it as a readout; every output can also be
+    shown in the lab's prose as ``[[name]]``.
+    """
+
+    name: str
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button; clicking it calls ``action`` (default: the button's name) with the controls' values.
+
+    The call also carries ``state`` when the last view had one, so a button can
+    move a run on. ``action=""`` leaves the click to the lab's own script.
+    """
+
+    name: str
+    label: str
+    action: str | None = None
+
+    @property
+    def calls(self) -> str:
+        """The action a click calls ("" for none)."""
+        return self.name if self.action is None else self.action
+
+
+@dataclass(frozen=True)
+class Lab:
+    """Everything about one lab; see the module docstring for who reads what."""
+
+    name: str
+    actions: Mapping[str, Action]
+    """The model's entry points, by the name the page calls them with."""
+    update: str
+    """The action that computes the view from the controls: the starting view, and on every input."""
+    controls: tuple[Control, ...] = ()
+    outputs: tuple[Output, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    warm_up: tuple[tuple[str, JSONObject], ...] = ()
+    """Extra (action, args) calls for the snapshot; every other action is called with the defaults."""
+    experimental: bool = False
+    """Off unless a book's ``book.toml`` lists it in ``experimental_labs``."""
+    problems: tuple[str, ...] = field(init=False, default=())
+    """What is wrong with the declaration itself; the build reports these at the lab's file."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "problems", tuple(self._problems()))
+
+    def _problems(self) -> list[str]:
+        found = [] if NAME.match(self.name) else [f"lab name {self.name!r} is not lower-case words joined by '-'"]
+        for what, names in (
+            ("control", [control.name for control in self.controls]),
+            ("output", [output.name for output in self.outputs]),
+            ("button", [button.name for button in self.buttons]),
+            ("action", list(self.actions)),
+        ):
+            found += [f"{what} name {name!r} is not a lower-case identifier" for name in names if not KEY.match(name)]
+            found += [f"{what} {name!r} is declared twice" for name in sorted({n for n in names if names.count(n) > 1})]
+        if self.update not in self.actions:
+            found.append(f"update action {self.update!r} is not one of its actions")
+        for button in self.buttons:
+            if button.calls and button.calls not in self.actions:
+                found.append(f"button {button.name!r} calls {button.calls!r}, which is not one of its actions")
+        found += [
+            f"warm-up calls {name!r}, which is not one of its actions"
+            for name, _ in self.warm_up
+            if name not in self.actions
+        ]
+        for control in self.controls:
+            if isinstance(control, Whole) and not control.low <= control.default <= control.high:
+                found.append(
+                    f"control {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
+                )
+            if isinstance(control, Choice) and control.default not in [value for value, _ in control.options]:
+                found.append(f"control {control.name!r}: default {control.default!r} is not one of its options")
+        return found
+
+    @property
+    def module(self) -> str:
+        """The module that declares it: ``kvpage.labs.next_request`` for ``next-request``."""
+        return f"kvpage.labs.{self.name.replace('-', '_')}"
+
+    def control(self, name: str) -> Control:
+        """The control called ``name`` (templates use this for labels and ranges)."""
+        for control in self.controls:
+            if control.name == name:
+                return control
+        raise KeyError(f"lab {self.name!r} has no control {name!r}")
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """What ``[[field]]`` may show in the lab's prose."""
+        return frozenset(output.name for output in self.outputs)
+
+    def defaults(self) -> dict[str, JSONValue]:
+        """Every control at its default (a Text without one is empty)."""
+        return {control.name: "" if control.default is None else control.default for control in self.controls}
+
+    def read(self, args: JSONObject) -> JSONObject:
+        """``args`` with every control's value checked: the readers' messages are what the page shows."""
+        return {**args, **{control.name: control.read(args) for control in self.controls}}
+
+    def warm_up_calls(self) -> list[tuple[str, JSONObject]]:
+        """One call of every action: the declared ones, then the defaults for any action they miss."""
+        calls = list(self.warm_up)
+        covered = {name for name, _ in calls}
+        calls += [(name, self.defaults()) for name in self.actions if name not in covered]
+        return calls

@@ -1,0 +1,60 @@
+"""The "turns" lab: with the cache a turn pays for its own tokens; without it, for the whole context."""
+
+import pytest
+
+from kvpage.costs import prefill_cost
+from kvpage.jsonvalue import JSONObject, LabInputError
+from kvpage.labs.turns import LAB, MAX_TURNS, add, compute, restart
+from kvpage.tokenizer import tokenize
+
+SYSTEM = "You are a precise assistant."
+ARGS: JSONObject = {"system": SYSTEM, "turn": 10, "cache": True}
+
+
+def test_the_first_turn_prefills_the_system_prompt_and_the_turn() -> None:
+    system = len(tokenize(SYSTEM))
+    view = compute(ARGS)
+    assert view["state"] == {"turns": 1}
+    assert view["context"] == system + 10
+    assert view["last"] == view["total"] == prefill_cost(system + 10)
+
+
+def test_with_the_cache_each_turn_pays_only_its_own_rows() -> None:
+    system = len(tokenize(SYSTEM))
+    view = add({**ARGS, "state": {"turns": 1}})
+    assert view["state"] == {"turns": 2}
+    assert view["last"] == prefill_cost(system + 20, system + 10)
+    assert view["total"] == prefill_cost(system + 10) + prefill_cost(system + 20, system + 10)
+
+
+def test_without_the_cache_each_turn_pays_the_whole_square_again() -> None:
+    system = len(tokenize(SYSTEM))
+    view = add({**ARGS, "cache": False, "state": {"turns": 1}})
+    assert view["last"] == prefill_cost(system + 20)
+    assert view["total"] == prefill_cost(system + 10) + prefill_cost(system + 20)
+    assert view["text"]["total"] == f"{view['total']:,}"
+
+
+def test_start_over_goes_back_to_one_turn() -> None:
+    assert restart({**ARGS, "state": {"turns": 5}})["state"] == {"turns": 1}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({**ARGS, "turn": 0}, "Tokens per turn must be between 1 and 256, not 0"),
+        ({**ARGS, "cache": "yes"}, "Keep the KV cache between turns must be on or off"),
+        ({**ARGS, "system": "x" * 501}, "System prompt is 501 characters; the lab takes at most 500"),
+        ({**ARGS, "state": {"turns": 0}}, "turns must be a whole number between 1 and"),
+        ({**ARGS, "state": {"turns": MAX_TURNS}}, f"stops at {MAX_TURNS} turns"),
+    ],
+)
+def test_bad_input_is_refused_with_a_message(args: JSONObject, message: str) -> None:
+    with pytest.raises(LabInputError, match=message):
+        add(args)
+
+
+def test_its_declaration_is_sound() -> None:
+    assert LAB.problems == ()
+    assert {control.widget for control in LAB.controls} == {"text", "slider", "checkbox"}
+    assert all(button.calls in LAB.actions for button in LAB.buttons)

@@ -1,0 +1,105 @@
+"""Lab failures in the page's Python, reported where the author can act: the lab's LAB line, the import's line.
+
+The last test builds a copy of the project with two broken labs and runs the
+real build (Pyodide under Node): the errors it prints are the ones an author sees.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from kvpage.labs import decode
+from sitegen.model_imports import Import
+from sitegen.warm_up import declared_at, missing_errors, raised_at, warm_up_errors
+from tests.conftest import ROOT
+
+TRACEBACK = """Traceback (most recent call last):
+  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/bridge.py", line 63, in handle
+  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/labs/odd.py", line 12, in compute
+ZeroDivisionError: division by zero
+"""
+
+
+def test_a_lab_is_declared_at_its_LAB_line() -> None:
+    path, line = declared_at(ROOT, decode.LAB).rsplit(":", 1)
+    assert path == "kvpage/labs/decode.py"
+    assert (ROOT / path).read_text(encoding="utf-8").splitlines()[int(line) - 1].startswith("LAB = Lab(")
+
+
+def test_the_innermost_model_frame_is_where_it_raised() -> None:
+    assert raised_at(TRACEBACK) == "kvpage/labs/odd.py:12"
+    assert raised_at("no frames") == ""
+
+
+def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:
+    failure = {"lab": "decode", "action": "step", "args": {"state": {}}, "error": "boom", "traceback": TRACEBACK}
+    (message,) = warm_up_errors([failure], {"decode": decode.LAB}, ROOT)
+    where = declared_at(ROOT, decode.LAB)
+    assert message == (
+        f"{where}: lab 'decode' action 'step' failed in the page's Python "
+        '(build-time warm-up, args {"state": {}}): boom (raised at kvpage/labs/odd.py:12)'
+    )
+
+
+def test_a_missing_module_is_reported_at_every_line_that_imports_it() -> None:
+    sites = [Import("tkinter", "kvpage/a.py", 3), Import("json", "kvpage/a.py", 1), Import("tkinter", "kvpage/b.py", 9)]
+    missing = [{"module": "tkinter", "error": "ModuleNotFoundError: No module named 'tkinter'"}]
+    assert missing_errors(missing, sites, "314.0.7") == [
+        f"kvpage/{name}: imports 'tkinter', which the page's Python (Pyodide 314.0.7) does not have: "
+        "ModuleNotFoundError: No module named 'tkinter'"
+        for name in ("a.py:3", "b.py:9")
+    ]
+
+
+BROKEN_LAB = '''"""A lab that fails only in the page's Python, and one that imports what the page lacks."""
+
+from kvpage.jsonvalue import JSONObject
+from kvpage.lab import Lab, Output
+
+
+def compute(args: JSONObject) -> JSONObject:
+    return {"text": {"n": "1"}}
+
+
+def step(args: JSONObject) -> JSONObject:
+    return {"text": {"n": str(1 // len(args))}}
+
+
+LAB = Lab(name="brittle", actions={"compute": compute, "step": step}, update="compute", outputs=(Output("n"),))
+'''
+
+MISSING_IMPORT = '''"""Imports a standard-library module that Pyodide does not ship."""
+
+
+def draw() -> None:
+    import tkinter
+
+    del tkinter
+'''
+
+
+def test_the_build_fails_at_the_labs_line_when_its_action_fails_in_the_pages_python(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    for name in ("kvpage", "sitegen", "site_template", "content"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("build.py", "pyproject.toml"):
+        shutil.copy(ROOT / name, project / name)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    (project / "kvpage/labs/brittle.py").write_text(BROKEN_LAB, encoding="utf-8")
+    (project / "kvpage/labs/sketch.py").write_text(MISSING_IMPORT, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "build.py", "--no-cache", "--quiet"], cwd=project, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors == [
+        "error: kvpage/labs/sketch.py:5: imports 'tkinter', which the page's Python (Pyodide 314.0.7) does not have: "
+        "ModuleNotFoundError: No module named 'tkinter'",
+        "error: kvpage/labs/brittle.py:15: lab 'brittle' action 'step' failed in the page's Python "
+        "(build-time warm-up, args {}): the model failed: ZeroDivisionError: division by zero "
+        "(raised at kvpage/labs/brittle.py:12)",
+    ]
+    assert not (project / "site").exists()
