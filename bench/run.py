@@ -95,8 +95,10 @@ def build_stock(ours: Path, out: Path) -> Path:
     wheel = lock["packages"]["kvpage"]["file_name"]
     shutil.copy(ours / "pyodide" / wheel, site / "pyodide" / wheel)
     shutil.copy(ours / "pyodide" / "pyodide-lock.json", site / "pyodide" / "pyodide-lock.json")
-    for static in (ours / "static").iterdir():  # the page's own CSS and scripts (draw.js too), as built
-        if static.name != "kvpage.js":
+    for static in (ours / "static").iterdir():  # the page's own CSS and scripts (the labs' too), as built
+        if static.is_dir():
+            shutil.copytree(static, site / "static" / static.name)
+        elif static.name != "kvpage.js":
             shutil.copy(static, site / "static" / static.name)
     script = (ours / "static" / "kvpage.js").read_text(encoding="utf-8")
     stock_loader = (HERE / "stock_loader.js").read_text(encoding="utf-8")
