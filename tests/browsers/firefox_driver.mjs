@@ -23,9 +23,17 @@ const browser = await puppeteer.launch({
 
 const aria = (role, name) => `::-p-aria([name=${JSON.stringify(name)}][role=${JSON.stringify(role)}])`;
 
+// Accessibility queries are slow in Firefox (about a second each here): each element is looked up
+// once per page and kept, as the labs update their elements in place.
+const found = new WeakMap();
+
 async function find(scope, selector, what) {
+  if (!found.has(scope)) found.set(scope, new Map());
+  const known = found.get(scope);
+  if (known.has(selector)) return known.get(selector);
   const handle = await scope.waitForSelector(selector, { timeout: EXPECT_MS }).catch(() => null);
   if (!handle) throw new Error(`no ${what}`);
+  known.set(selector, handle);
   return handle;
 }
 
