@@ -54,11 +54,11 @@ async function step(page, s) {
     await page.waitForFunction(() => document.documentElement.dataset.python === "ready", { timeout: READY_MS });
     return;
   }
+  const region = await find(page, aria("region", s.region), `region "${s.region}"`);
   if (s.op === "screenshot") {
-    await page.screenshot({ path: s.path, fullPage: false });
+    await region.screenshot({ path: s.path });
     return;
   }
-  const region = await find(page, aria("region", s.region), `region "${s.region}"`);
   if (s.op === "click") {
     const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
     await target.click();
@@ -79,8 +79,10 @@ async function step(page, s) {
       const seen = await target.evaluate((el) => el.disabled);
       return { ok: seen === s.disabled, seen };
     }, `${s.role} "${s.name}" should be ${s.disabled ? "disabled" : "enabled"}`);
-  } else if (s.op === "scroll_to") {
-    await region.evaluate((el) => el.scrollIntoView());
+  } else if (s.op === "expect_js") {
+    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    const holds = await target.evaluate(new Function("el", `return (${s.js})(el)`));
+    if (!holds) throw new Error(`${s.role} "${s.name}" fails ${s.js}`);
   } else {
     throw new Error(`unknown step ${JSON.stringify(s)}`);
   }

@@ -63,6 +63,23 @@ def disabled(region: str, role: str, name: str, is_disabled: bool = True) -> Ste
     return {"op": "expect_disabled", "region": region, "role": role, "name": name, "disabled": is_disabled}
 
 
+SAME_LINE = """(group) => {
+  const [legend, first] = [group.querySelector("legend"), group.querySelector("label")];
+  const [a, b] = [legend.getBoundingClientRect(), first.getBoundingClientRect()];
+  return Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2) < Math.min(a.height, b.height) / 2;
+}"""
+"""Whether a group's legend and its first choice sit on one line (JavaScript, given the group)."""
+
+
+def legend_beside_choices(region: str, group: str) -> Step:
+    """The group's legend is on the line of its first choice, as every other control's label is."""
+    return {"op": "expect_js", "region": region, "role": "group", "name": group, "js": SAME_LINE}
+
+
+def screenshot(region: str, path: str) -> Step:
+    return {"op": "screenshot", "region": region, "path": path}
+
+
 def decode_flow(url: str) -> list[Step]:
     """Generate with the KV cache; Reset; switch to Recompute; Generate."""
     params = lab_params("decode")
@@ -72,6 +89,7 @@ def decode_flow(url: str) -> list[Step]:
     reset = decode.start({"prompt": cold["prompt"], "tokens": cold["tokens"], "mode": "kv"})["text"]
     return [
         open_page(url),
+        legend_beside_choices(DECODE, "Mode"),
         shows(DECODE, "Paid so far", seed_readout("Paid so far")),
         shows(DECODE, "If every step recomputed", seed_readout("If every step recomputed")),
         click(DECODE, "button", "Generate"),

@@ -150,6 +150,13 @@ class WebKit:
             except TimeoutException as error:
                 seen = out.get_property("textContent").strip()
                 raise AssertionError(f'"{s["label"]}" should read {s["text"]!r}, but it shows {seen!r}') from error
+        elif s["op"] == "expect_js":
+            group = region.find_element("xpath", f".//fieldset[legend[normalize-space(.) = {xq(s['name'])}]]")
+            target = self.checked(group, s["role"], s["name"])
+            if not self.driver.execute_script(f"return ({s['js']})(arguments[0])", target):
+                raise AssertionError(f'{s["role"]} "{s["name"]}" fails {s["js"]}')
+        elif s["op"] == "screenshot":
+            region.screenshot(s["path"])
         elif s["op"] == "expect_disabled":
             target = self.by_role(region, s["role"], s["name"])
             wait.until(lambda _: (not target.is_enabled()) == s["disabled"])
