@@ -6,7 +6,7 @@
 #
 # Each step installs what it needs on a fresh Debian machine: a virtualenv with pinned
 # Python packages (constraints.txt), the pinned npm packages (package-lock.json), Debian's
-# Chromium for the browser tests, Java for the HTML checker, and the hash-pinned pytest wheels that the Pyodide tests
+# Chromium, Firefox ESR and WebKitGTK's WebDriver (under Xvfb) for the browser tests, Java for the HTML checker, and the hash-pinned pytest wheels that the Pyodide tests
 # install inside Pyodide (tests/pyodide/requirements.txt).
 
 PYTHON ?= python3
@@ -16,7 +16,7 @@ STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
 BUILD_FLAGS ?=
 
-.PHONY: site serve test deps test-deps chromium java check pytest pyodide-test clean
+.PHONY: site serve test deps test-deps chromium browsers java check pytest pyodide-test clean
 
 site: deps
 	$(PY) build.py --single-file $(BUILD_FLAGS)
@@ -42,7 +42,7 @@ pyodide-test:
 
 deps: $(STAMP) node_modules/.package-lock.json
 
-test-deps: deps chromium java $(WHEELS)/.downloaded
+test-deps: deps chromium browsers java $(WHEELS)/.downloaded
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,18 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# Firefox and WebKit for tests/browsers/: Debian's firefox-esr (driven by npm puppeteer-core),
+# WebKitGTK's WebDriver, Xvfb for it, and PyGObject with WebKit's introspection data for the
+# audit browser (tests/browsers/webkit_browser.py).
+BROWSER_PACKAGES := firefox-esr webkit2gtk-driver xvfb python3-gi gir1.2-webkit2-4.1
+browsers:
+	@missing=$$(for p in $(BROWSER_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	  | grep -q '^install ok installed$$' || echo $$p; done); \
+	test -z "$$missing" || { \
+	  echo "installing $$missing for the Firefox and WebKit tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; }
 
 java:
 	@command -v java >/dev/null 2>&1 || { \

@@ -1,0 +1,135 @@
+// Drives Debian's firefox-esr over WebDriver BiDi with puppeteer-core for tests/browsers/test_firefox.py.
+//
+// One browser for the whole suite. Reads one JSON command per line on stdin and answers one JSON
+// line on stdout: {"cmd": "run", "origin": ..., "steps": [...]} performs the steps (tests/browsers/flows.py
+// writes them) in a fresh page and answers {"error": null | "what went wrong", "problems": [...],
+// "requests": [...]}; {"cmd": "quit"} closes the browser. Elements are found as a reader finds them,
+// by accessible role and name (puppeteer's ::-p-aria selectors), never by class or data attribute.
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import puppeteer from "puppeteer-core";
+
+const CAPTURE = readFileSync(new URL("./capture.js", import.meta.url), "utf8");
+const READY_MS = Number(process.env.KVPAGE_READY_MS || 60000);
+const EXPECT_MS = Number(process.env.KVPAGE_EXPECT_MS || 15000);
+
+const browser = await puppeteer.launch({
+  browser: "firefox",
+  executablePath: process.env.FIREFOX || "/usr/bin/firefox-esr",
+  headless: true,
+  defaultViewport: { width: 1280, height: 900 },
+  extraPrefsFirefox: { "network.proxy.type": 0, "browser.safebrowsing.malware.enabled": false },
+});
+
+const aria = (role, name) => `::-p-aria([name=${JSON.stringify(name)}][role=${JSON.stringify(role)}])`;
+
+// Accessibility queries are slow in Firefox (about a second each here): each element is looked up
+// once per page and kept, as the labs update their elements in place.
+const found = new WeakMap();
+
+async function find(scope, selector, what) {
+  if (!found.has(scope)) found.set(scope, new Map());
+  const known = found.get(scope);
+  if (known.has(selector)) return known.get(selector);
+  const handle = await scope.waitForSelector(selector, { timeout: EXPECT_MS }).catch(() => null);
+  if (!handle) throw new Error(`no ${what}`);
+  known.set(selector, handle);
+  return handle;
+}
+
+async function until(check, describe) {
+  const started = Date.now();
+  let last;
+  for (;;) {
+    last = await check();
+    if (last.ok) return;
+    if (Date.now() - started > EXPECT_MS) throw new Error(`${describe}, but it shows ${JSON.stringify(last.seen)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function step(page, s) {
+  if (s.op === "open") {
+    await page.goto(s.url);
+    await page.waitForFunction(() => document.documentElement.dataset.python === "ready", { timeout: READY_MS });
+    return;
+  }
+  const region = await find(page, aria("region", s.region), `region "${s.region}"`);
+  if (s.op === "screenshot") {
+    await region.screenshot({ path: s.path });
+    return;
+  }
+  if (s.op === "click") {
+    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    await target.click();
+  } else if (s.op === "fill") {
+    const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    await box.click();
+    await box.evaluate((el) => el.select());
+    await page.keyboard.type(s.text);
+  } else if (s.op === "expect_text") {
+    const out = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    await until(async () => {
+      const seen = await out.evaluate((el) => el.textContent.trim());
+      return { ok: seen === s.text, seen };
+    }, `"${s.label}" should read ${JSON.stringify(s.text)}`);
+  } else if (s.op === "expect_disabled") {
+    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    await until(async () => {
+      const seen = await target.evaluate((el) => el.disabled);
+      return { ok: seen === s.disabled, seen };
+    }, `${s.role} "${s.name}" should be ${s.disabled ? "disabled" : "enabled"}`);
+  } else if (s.op === "expect_js") {
+    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    const holds = await target.evaluate(new Function("el", `return (${s.js})(el)`));
+    if (!holds) throw new Error(`${s.role} "${s.name}" fails ${s.js}`);
+  } else {
+    throw new Error(`unknown step ${JSON.stringify(s)}`);
+  }
+}
+
+async function run({ origin, steps }) {
+  const page = await browser.newPage();
+  const problems = [];
+  const requests = [];
+  await page.evaluateOnNewDocument(CAPTURE);
+  page.on("request", (r) => {
+    const url = r.url();
+    requests.push(url);
+    if (!(url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:"))) {
+      problems.push(`request outside the site: ${url}`);
+    }
+  });
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+  page.on("console", (m) => m.type() === "error" && problems.push(`firefox console error: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`firefox page error: ${e}`));
+  let error = null;
+  try {
+    for (const s of steps) await step(page, s);
+  } catch (e) {
+    error = String(e && e.message ? e.message : e);
+  }
+  try {
+    const seen = await page.evaluate(() => window[Symbol.for("kvpage.audit")] || null);
+    if (seen === null) problems.push("the capture script was not installed in the page");
+    else problems.push(...seen.map((text) => `page: ${text}`));
+  } catch (e) {
+    problems.push(`could not read the page's capture: ${e}`);
+  }
+  await page.close();
+  return { error, problems, requests };
+}
+
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  const command = JSON.parse(line);
+  if (command.cmd === "quit") break;
+  let answer;
+  try {
+    answer = await run(command);
+  } catch (e) {
+    answer = { error: `driver failure: ${e}`, problems: [], requests: [] };
+  }
+  process.stdout.write(JSON.stringify(answer) + "\n");
+}
+await browser.close();

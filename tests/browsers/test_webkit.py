@@ -1,0 +1,233 @@
+"""The chapter's "Try this" in WebKit (WebKitGTK, Safari's engine), driven by selenium.
+
+WebKitWebDriver runs under ``xvfb-run`` and starts ``webkit_browser.py`` as its browser: the
+system's WebKitGTK with ``capture.js`` as a user script and the engine's request signals, both
+logged to a file this module reads (WebKitWebDriver has no BiDi to report them). One browser
+session serves every test. Steps come from ``flows.py``; elements are found as a reader finds
+them: a region by its heading, a button by its text, a control through its <label>, and each
+is checked against WebKit's computed accessibility role and name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.wait import WebDriverWait
+
+from tests.browsers.conftest import Outcome, Where, missed_by
+from tests.browsers.flows import FLOWS, Step, open_page
+
+pytestmark = pytest.mark.browsers
+
+DRIVER = Path("/usr/bin/WebKitWebDriver")
+BROWSER = Path(__file__).with_name("webkit_browser.py")
+READY_S = 60
+EXPECT_S = 15
+
+
+class AuditBrowser(ArgOptions):
+    """Capabilities that start webkit_browser.py instead of MiniBrowser (no browserName: it is ours)."""
+
+    def __init__(self, log: Path) -> None:
+        super().__init__()
+        self.log = log
+
+    @property
+    def default_capabilities(self) -> dict[str, Any]:
+        return {}
+
+    def to_capabilities(self) -> dict[str, Any]:
+        args = ["--automation", f"--audit-log={self.log}"]
+        return {"webkitgtk:browserOptions": {"binary": str(BROWSER), "args": args}}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class WebKit:
+    """One WebKitWebDriver (under its own X server) and one browser session."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        port = free_port()
+        env = {**os.environ, "WEBKIT_DISABLE_COMPOSITING_MODE": "1"}
+        self.server = subprocess.Popen(
+            ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", str(DRIVER), f"--port={port}"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.server.poll() is not None:
+                    self.stop_server()
+                    raise RuntimeError("WebKitWebDriver did not start") from None
+                time.sleep(0.1)  # polling a port that is not open yet: nothing to wait on
+        self.driver = webdriver.Remote(command_executor=url, options=AuditBrowser(log))
+        self.driver.set_window_size(1280, 900)
+
+    def stop_server(self) -> None:
+        os.killpg(self.server.pid, signal.SIGTERM)
+        self.server.wait(timeout=30)
+
+    def close(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            self.stop_server()
+
+    # Finding elements as a reader does.
+
+    def region(self, name: str) -> WebElement:
+        xpath = f"//section[@aria-labelledby = //*[normalize-space(.) = {xq(name)}]/@id]"
+        return self.checked(self.driver.find_element("xpath", xpath), "region", name)
+
+    def by_role(self, region: WebElement, role: str, name: str) -> WebElement:
+        if role == "button":
+            element = region.find_element("xpath", f".//button[normalize-space(.) = {xq(name)}]")
+        elif role == "radio":
+            element = region.find_element("xpath", f".//label[normalize-space(.) = {xq(name)}]//input[@type='radio']")
+        else:
+            raise ValueError(f"no way to find a {role}")
+        return self.checked(element, role, name)
+
+    def labelled(self, region: WebElement, role: str, label: str) -> WebElement:
+        tag = region.find_element("xpath", f".//label[normalize-space(.) = {xq(label)}]")
+        element = region.find_element("id", tag.get_attribute("for") or "")
+        return self.checked(element, role, label)
+
+    def checked(self, element: WebElement, role: str, name: str) -> WebElement:
+        """``element``, if WebKit's accessibility tree gives it this role and name."""
+        assert (element.aria_role, element.accessible_name) == (role, name)
+        return element
+
+    # The steps of flows.py.
+
+    def step(self, s: Step) -> None:
+        wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
+        if s["op"] == "open":
+            self.driver.get(s["url"])
+            WebDriverWait(self.driver, READY_S, poll_frequency=0.05).until(
+                lambda d: d.execute_script("return document.documentElement.dataset.python") == "ready"
+            )
+            return
+        region = self.region(s["region"])
+        if s["op"] == "click":
+            self.by_role(region, s["role"], s["name"]).click()
+        elif s["op"] == "fill":
+            box = self.labelled(region, s["role"], s["label"])
+            box.click()
+            box.send_keys(Keys.CONTROL, "a")
+            box.send_keys(s["text"])
+        elif s["op"] == "expect_text":
+            out = self.labelled(region, s["role"], s["label"])
+            try:
+                wait.until(lambda _: out.get_property("textContent").strip() == s["text"])
+            except TimeoutException as error:
+                seen = out.get_property("textContent").strip()
+                raise AssertionError(f'"{s["label"]}" should read {s["text"]!r}, but it shows {seen!r}') from error
+        elif s["op"] == "expect_js":
+            group = region.find_element("xpath", f".//fieldset[legend[normalize-space(.) = {xq(s['name'])}]]")
+            target = self.checked(group, s["role"], s["name"])
+            if not self.driver.execute_script(f"return ({s['js']})(arguments[0])", target):
+                raise AssertionError(f'{s["role"]} "{s["name"]}" fails {s["js"]}')
+        elif s["op"] == "screenshot":
+            region.screenshot(s["path"])
+        elif s["op"] == "expect_disabled":
+            target = self.by_role(region, s["role"], s["name"])
+            wait.until(lambda _: (not target.is_enabled()) == s["disabled"])
+        else:
+            raise ValueError(f"unknown step {s}")
+
+    def run(self, origin: str, steps: list[Step]) -> Outcome:
+        start = self.log.stat().st_size if self.log.exists() else 0
+        error = None
+        try:
+            for s in steps:
+                self.step(s)
+        except Exception as failure:  # noqa: BLE001 - reported with the audit, not instead of it
+            error = f"{type(failure).__name__}: {failure}"
+        installed = self.driver.execute_script("return Array.isArray(window[Symbol.for('kvpage.audit')])")
+        events = self.events_since(start)
+        problems = [] if installed else ["the capture script was not installed in the page"]
+        requests = []
+        for event in events:
+            if event["kind"] == "request":
+                requests.append(event["text"])
+                if not event["text"].startswith((origin, "data:", "blob:")):
+                    problems.append(f"request outside the site: {event['text']}")
+            elif event["kind"] == "failed":
+                problems.append(f"request failed: {event['text']}")
+            else:
+                problems.append(f"page: {event['text']}")
+        return Outcome(error, problems, requests)
+
+    def events_since(self, start: int) -> list[dict[str, str]]:
+        """The browser's log after ``start``, up to a mark posted now (so every earlier event is in)."""
+        mark = f"mark {uuid.uuid4()}"
+        self.driver.execute_script(
+            "window.webkit.messageHandlers.kvpageAudit.postMessage(arguments[0]);"
+            "window[Symbol.for('kvpage.audit')] = window[Symbol.for('kvpage.audit')] || [];",
+            mark,
+        )
+
+        def read() -> list[dict[str, str]] | None:
+            with self.log.open(encoding="utf-8") as log:
+                log.seek(start)
+                events = [json.loads(line) for line in log if line.endswith("\n")]
+            texts = [event["text"] for event in events]
+            return events[: texts.index(mark)] if mark in texts else None
+
+        found: list[dict[str, str]] = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05).until(lambda _: read())
+        return found
+
+
+def xq(text: str) -> str:
+    """``text`` as an XPath string literal."""
+    return f'"{text}"' if '"' not in text else "concat(" + ", '\"', ".join(f'"{p}"' for p in text.split('"')) + ")"
+
+
+@pytest.fixture(scope="session")
+def webkit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebKit]:
+    for needed in (DRIVER, Path("/usr/bin/xvfb-run")):
+        if not needed.exists():
+            pytest.fail(f"WebKit tests need {needed}: run make test-deps")
+    browser = WebKit(tmp_path_factory.mktemp("webkit") / "audit.jsonl")
+    yield browser
+    browser.close()
+
+
+@pytest.mark.parametrize("flow", sorted(FLOWS))
+def test_try_this(webkit: WebKit, where: Where, flow: str) -> None:
+    outcome = webkit.run(where.origin, FLOWS[flow](where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_audit_fails_a_page_that_breaks_the_rules(webkit: WebKit, control_page: Where) -> None:
+    outcome = webkit.run(control_page.origin, [open_page(control_page.chapter)])
+    assert outcome.error is None
+    assert missed_by(outcome) == [], "\n".join(outcome.problems)
