@@ -66,8 +66,11 @@ class Measurement:
     """Only with ``--with-make-test`` (and the like): too long to run by default."""
 
 
-def run_json(command: list[str], work: Path, name: str) -> tuple[list[str], Any]:
-    """Run ``command`` with ``--json FILE`` appended (the project's bench commands take it); its JSON."""
+def run_json(command: list[str], work: Path, name: str) -> tuple[list[str], Any, str]:
+    """Run ``command`` with ``--json FILE`` appended (the project's bench commands take it).
+
+    Returns the command line it ran, the JSON it wrote, and what it printed.
+    """
     output = work / f"{name}.json"
     command = [*command, "--json", str(output)]
     print(f"figures: {name}: {shell(command, work)}", file=sys.stderr, flush=True)
@@ -75,7 +78,7 @@ def run_json(command: list[str], work: Path, name: str) -> tuple[list[str], Any]
     if done.returncode != 0:
         raise SystemExit(f"figures: {name}: {shell(command, work)} failed with status {done.returncode}")
     print(done.stdout, file=sys.stderr, flush=True)
-    return command, json.loads(output.read_text(encoding="utf-8")) | {"stdout": done.stdout}
+    return command, json.loads(output.read_text(encoding="utf-8")), done.stdout
 
 
 def shell(command: list[str], work: Path) -> str:
@@ -91,16 +94,14 @@ def shell(command: list[str], work: Path) -> str:
 def collect_build(context: Context) -> tuple[list[str], Any]:
     runs, cold = context.runs(5, 3), context.runs(3, 2)
     command = [PYTHON, str(HERE / "rebuild.py"), "--runs", str(runs), "--cold-runs", str(cold)]
-    command, found = run_json(command, context.work, "build")
-    found.pop("stdout")
+    command, found, _ = run_json(command, context.work, "build")
     return command, found
 
 
 def collect_serve(context: Context) -> tuple[list[str], Any]:
     runs, model = context.runs(7, 3), context.runs(3, 2)
     command = [PYTHON, str(HERE / "serve_reload.py"), "--runs", str(runs), "--model-runs", str(model)]
-    command, found = run_json(command, context.work, "serve")
-    found.pop("stdout")
+    command, found, _ = run_json(command, context.work, "serve")
     return command, found
 
 
@@ -115,13 +116,8 @@ def collect_labs(context: Context) -> tuple[list[str], Any]:
     runs, samples = context.runs(7, 3), context.runs(10, 5)
     command = [PYTHON, str(HERE / "run.py"), "--site", str(site), "--also", f"single={single}"]
     command += ["--runs", str(runs), "--samples", str(samples), "--work", str(context.work / "run")]
-    command, found = run_json(command, context.work, "labs")
-    return command, labs_summary(found["stdout"], found_runs(context.work / "labs.json"), runs, samples)
-
-
-def found_runs(path: Path) -> list[dict[str, Any]]:
-    runs: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
-    return runs
+    command, found, printed = run_json(command, context.work, "labs")
+    return command, labs_summary(printed, found, runs, samples)
 
 
 def percentile(values: list[float], fraction: float) -> float:
