@@ -91,7 +91,7 @@ def provenance(figures: Figures, names: list[str]) -> str:
     for name, run in runs:
         groups.setdefault((run["command"], machine_line(run["machine"])), []).append((name, run))
     for (command, machine), members in groups.items():
-        lines.append(f"Measured by `{command}` on {machine}.")
+        lines += [f"Measured by `{command}` on {machine}:", ""]
         for name, run in members:
             lines.append(
                 f"- {name}: `{run['step']}`, {run['date']}; load average (1, 5, 15 min) "
@@ -139,9 +139,10 @@ def render_speed(figures: Figures) -> str:
         ],
         ["model edit saved → its new Python running (labs live)", seconds(serve.get("model_live", []))],
         [
-            "the same two, back to a version of the model whose runtime is in the cache",
-            f"{seconds(serve.get('model_cached_page', []))}; {seconds(serve.get('model_cached_live', []))}",
+            "model edit back to a version whose runtime is in the cache → page shows it",
+            seconds(serve.get("model_cached_page", [])),
         ],
+        ["… → its Python running", seconds(serve.get("model_cached_live", []))],
         [
             "`python build.py --single-file` after a prose edit (new process, runtime from the cache; "
             "`bench/rebuild.py`)",

@@ -63,7 +63,7 @@ def test_measured_blocks_name_their_command_machine_and_load(data: dict[str, Any
         measured = [data["measurements"][m]["run"] for m in block.measurements if m in data["measurements"]]
         text = blocks.body(data, name)
         for run in measured:
-            assert f"Measured by `{run['command']}` on {blocks.machine_line(run['machine'])}." in text, name
+            assert f"Measured by `{run['command']}` on {blocks.machine_line(run['machine'])}:" in text, name
             assert f"{blocks.load(run['load_before'])} before, {blocks.load(run['load_after'])} after" in text
             assert run["date"] in text, name
 
@@ -71,7 +71,7 @@ def test_measured_blocks_name_their_command_machine_and_load(data: dict[str, Any
 def test_every_time_in_a_block_is_a_range_over_runs(data: dict[str, Any]) -> None:
     speed = blocks.body(data, "speed")
     rows = [line for line in speed.splitlines() if line.startswith("| ") and "---" not in line][1:]
-    assert len(rows) == 10
+    assert len(rows) == 11
     for row in rows:
         assert " runs)" in row or "1 run)" in row or "not measured" in row, row
 

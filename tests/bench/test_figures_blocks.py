@@ -107,7 +107,8 @@ def test_the_speed_block_shows_every_figure_of_the_data() -> None:
     assert "0.02–0.04 s (median 0.03 s, 3 runs)" in text  # serve's rebuild
     assert "15.00–16.00 s (median 15.50 s, 2 runs)" in text  # model edit → page
     assert "17.50–18.25 s (median 17.88 s, 2 runs)" in text  # model edit → Python
-    assert "0.50 s (1 run); not measured" in text  # cached model edit: page, Python
+    assert "cache → page shows it | 0.50 s (1 run) |" in text
+    assert "| … → its Python running | not measured |" in text
     assert "5.00–7.00 s (median 6.00 s, 3 runs)" in text  # build after a prose edit
     assert "zipping the site (17.9 MB `dist/kvpage-site.zip`) | 2.50–4.90 s (median 3.10 s, 3 runs)" in text
     assert "single file (28.9 MB `dist/kvpage.html`) | 1.00–1.20 s (median 1.10 s, 3 runs)" in text
