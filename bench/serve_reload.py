@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,14 +77,15 @@ def settle(page: Page) -> None:
 
 def page_time(page: Page, entry: str) -> float:
     """When ``entry`` (a paint or a mark) happened, in seconds since the epoch, on the page's clock."""
-    found = page.evaluate(
+    script = (
         "name => { const e = performance.getEntriesByName(name)[0];"
-        " return e ? performance.timeOrigin + e.startTime : null; }",
-        entry,
+        " return e ? performance.timeOrigin + e.startTime : null; }"
     )
-    if found is None:
-        raise SystemExit(f"bench: the reloaded page has no {entry!r} entry")
-    return float(found) / 1000
+    try:  # the text is in the DOM before the page is painted: wait for the paint's entry
+        page.wait_for_function(f"({script})({json.dumps(entry)}) !== null", timeout=CHANGED_MS)
+    except PlaywrightError as error:
+        raise SystemExit(f"bench: the reloaded page has no {entry!r} entry: {error}") from error
+    return float(page.evaluate(script, entry)) / 1000
 
 
 def since(saved: float, page: Page, entry: str, waited: float) -> float:
