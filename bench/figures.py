@@ -109,7 +109,7 @@ def collect_labs(context: Context) -> tuple[list[str], Any]:
     """bench/run.py in Chromium, on a fresh build: ours over http and file://, the single file, stock."""
     site, dist = context.work / "site", context.work / "dist"
     build = [PYTHON, str(ROOT / "build.py"), "--single-file", "--quiet", "--out", str(site), "--dist", str(dist)]
-    subprocess.run(build, cwd=ROOT, check=True)
+    subprocess.run(build, cwd=ROOT, check=True, stdout=sys.stderr)  # its summary lines are not figures
     single = context.work / "single"
     single.mkdir()
     (single / "cache.html").write_bytes((dist / "kvpage.html").read_bytes())  # run.py opens DIR/cache.html
@@ -117,7 +117,9 @@ def collect_labs(context: Context) -> tuple[list[str], Any]:
     command = [PYTHON, str(HERE / "run.py"), "--site", str(site), "--also", f"single={single}"]
     command += ["--runs", str(runs), "--samples", str(samples), "--work", str(context.work / "run")]
     command, found, printed = run_json(command, context.work, "labs")
-    return command, labs_summary(printed, found, runs, samples)
+    summary = labs_summary(printed, found, runs, samples)
+    summary["failures"] = [failure.replace(str(context.work), "$TMP") for failure in summary["failures"]]
+    return command, summary
 
 
 def percentile(values: list[float], fraction: float) -> float:
