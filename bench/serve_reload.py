@@ -1,17 +1,35 @@
 #!/usr/bin/env python3
-"""How long from saving a prose edit to seeing it in the open page, under ``build.py serve``.
+"""How long from saving an edit to seeing it in the open page, under ``build.py serve``.
 
-Run from the project: ``python bench/serve_reload.py``. It serves a copy of
-content/ (port 0), opens the chapter in Chromium (Debian's, as the tests do),
-then several times: appends a sentence to the chapter and times until the page
-shows it. The time includes the watcher noticing (it polls every 0.1 s), the
-rebuild, the event to the page, the reload and the page's first paint of the
-text; it does not wait for Python to start again. Each edit waits until the page
-has settled (Python running), as an author's next edit would.
+Run from the project: ``python bench/serve_reload.py [--runs 7] [--model-runs 3] [--json FILE]``.
+It copies the project (content/, kvpage/, the build code; node_modules linked, the runtime
+cache copied) to a temporary folder, serves the copy (port 0), opens the chapter in Chromium
+(Debian's, as the tests do), and times, on the page's own clock:
+
+- **prose**: a sentence appended to the chapter → the reloaded page's first contentful paint
+  (the chapter is static HTML, so that paint holds the new sentence);
+- **model**: a label changed in the model (``kvpage/labs/decode.py``; a new version each time,
+  so its runtime is never in the cache: serve restarts its build process, which builds the
+  wheel and the Python snapshot again) → the reloaded page's first paint (it shows the label
+  from the new build), and → its labs live (the ``kvpage:labs-live`` mark: the new Python
+  answered its first call);
+- **model, cached**: the model changed back to a version built before (its runtime is in
+  ``.cache/runtime/``), the same two times.
+
+Each time runs from the moment the file is written (``time.time()``) to the page's
+``performance.timeOrigin`` + the entry's ``startTime``; it includes the watcher noticing (it
+polls every 0.1 s), the rebuild, the event to the page and the reload. Each is checked
+against a Playwright wait on the same page, so a clock that disagreed would stop the run.
+After each model edit, a Step click must show the new model's text: the page runs the new
+Python. Each edit waits until the page has settled (its Python running), as an author's
+next edit would. ``--json FILE`` writes every sample (seconds), which ``bench/figures.py`` reads.
 """
 
 from __future__ import annotations
 
+import argparse
+import itertools
+import json
 import shutil
 import statistics
 import subprocess
@@ -19,45 +37,167 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
-RUNS = 7
+PROJECT = ("build.py", "pyproject.toml", "content", "kvpage", "sitegen", "site_template")
+"""What serve reads from a project; node_modules is linked, not copied."""
+DECODE = "Lab · prefill once, then decode"
+COLD, WARM = '"cache cold"', 'f"cache warm · {held} slots"'
+"""Two strings of the model that the decode lab shows: before Step (built into the page) and after."""
+SETTLED_MS = 120_000
+CHANGED_MS = 180_000
+CLOCK_SLACK = 0.05
+"""How far the page's clock may run ahead of the Playwright wait that saw the change (s)."""
 
 
-def main() -> None:
+def copy_project(target: Path) -> Path:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    target.mkdir()
+    for name in PROJECT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=ignore)
+        else:
+            shutil.copy(source, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    if (ROOT / ".cache" / "runtime").is_dir():  # serve's first build then reuses this project's runtime
+        shutil.copytree(ROOT / ".cache" / "runtime", target / ".cache" / "runtime")
+    return target
+
+
+def settle(page: Page) -> None:
+    """Wait until the page's Python runs: a page still starting it answers the reload event late."""
+    expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=SETTLED_MS)
+
+
+def page_time(page: Page, entry: str) -> float:
+    """When ``entry`` (a paint or a mark) happened, in seconds since the epoch, on the page's clock."""
+    script = (
+        "name => { const e = performance.getEntriesByName(name)[0];"
+        " return e ? performance.timeOrigin + e.startTime : null; }"
+    )
+    try:  # the text is in the DOM before the page is painted: wait for the paint's entry
+        page.wait_for_function(f"({script})({json.dumps(entry)}) !== null", timeout=CHANGED_MS)
+    except PlaywrightError as error:
+        raise SystemExit(f"bench: the reloaded page has no {entry!r} entry: {error}") from error
+    return float(page.evaluate(script, entry)) / 1000
+
+
+def since(saved: float, page: Page, entry: str, waited: float) -> float:
+    """Seconds from the save to ``entry``, checked against the wait that saw it (``waited`` s)."""
+    seconds = page_time(page, entry) - saved
+    if not 0 < seconds <= waited + CLOCK_SLACK:
+        raise SystemExit(f"bench: the page's clock says {seconds:.3f} s, the wait took {waited:.3f} s")
+    return seconds
+
+
+def prose_edit(page: Page, chapter: Path, run: int) -> float:
+    settle(page)
+    sentence = f"Reload check number {run}."
+    saved = time.time()
+    chapter.write_text(chapter.read_text(encoding="utf-8") + f"\n{sentence}\n", encoding="utf-8")
+    expect(page.get_by_text(sentence)).to_be_visible(timeout=CHANGED_MS)
+    return since(saved, page, "first-contentful-paint", time.time() - saved)
+
+
+def model_edit(page: Page, model: Path, current: str, version: str) -> tuple[float, float]:
+    """Change the model's labels from version ``current`` to ``version``; (page shows it, Python runs)."""
+    settle(page)
+    text = model.read_text(encoding="utf-8")
+    old_cold, old_warm = labels(current)
+    new_cold, new_warm = labels(version)
+    if old_cold not in text or old_warm not in text:
+        raise SystemExit(f"bench: {model} no longer holds {old_cold} and {old_warm}")
+    saved = time.time()
+    model.write_text(text.replace(old_cold, new_cold, 1).replace(old_warm, new_warm, 1), encoding="utf-8")
+    decode = page.get_by_role("region", name=DECODE)
+    expect(decode.get_by_text(shown(new_cold))).to_be_visible(timeout=CHANGED_MS)
+    built = since(saved, page, "first-contentful-paint", time.time() - saved)
+    settle(page)
+    running = since(saved, page, "kvpage:labs-live", time.time() - saved)
+    decode.get_by_role("button", name="Step").click()  # the new Python answers, with the new label
+    expect(decode.get_by_text(shown(new_warm).replace("{held}", "16"))).to_be_visible()
+    return built, running
+
+
+def labels(version: str) -> tuple[str, str]:
+    """The model's two strings at ``version`` ("" is the model as committed)."""
+    if not version:
+        return COLD, WARM
+    return f'"cache cold {version}"', f'f"cache warm {version} · {{held}} slots"'
+
+
+def shown(label: str) -> str:
+    """What the page shows for a label of the model's source."""
+    return label.removeprefix("f").strip('"')
+
+
+def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
+    found: dict[str, list[float]] = {key: [] for key in ("prose", "model_page", "model_live")}
+    found |= {"model_cached_page": [], "model_cached_live": []}
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
-        content = Path(shutil.copytree(ROOT / "content", Path(tmp) / "content"))
-        chapter = content / "03-cache.md"
-        command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0", "--content", str(content)]
+        project = copy_project(Path(tmp) / "project")
+        command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
         serve = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             assert serve.stdout is not None
             url = serve.stdout.readline().split()[1]
             with sync_playwright() as playwright:
-                launch = {"executable_path": str(CHROMIUM), "args": ["--no-sandbox"]} if CHROMIUM.exists() else {}
-                browser = playwright.chromium.launch(**launch)  # type: ignore[arg-type]
+                launch: dict[str, Any] = {"args": ["--no-sandbox"]}
+                if CHROMIUM.exists():
+                    launch["executable_path"] = str(CHROMIUM)
+                browser = playwright.chromium.launch(**launch)
                 page = browser.new_page()
                 page.goto(url + "cache.html")
-                times = []
-                for run in range(RUNS):
-                    # An author edits a page that has settled: its Python started (a page still
-                    # starting Pyodide on its main thread answers the reload event late).
-                    expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=60_000)
-                    sentence = f"Reload check number {run}."
-                    started = time.perf_counter()
-                    chapter.write_text(chapter.read_text(encoding="utf-8") + f"\n{sentence}\n", encoding="utf-8")
-                    expect(page.get_by_text(sentence)).to_be_visible(timeout=30_000)
-                    times.append(time.perf_counter() - started)
+                for run in range(runs):
+                    found["prose"].append(prose_edit(page, project / "content" / "03-cache.md", run))
+                model = project / "kvpage" / "labs" / "decode.py"
+                versions = [""] + [f"v{run + 1}" for run in range(model_runs)]
+                for current, version in itertools.pairwise(versions):
+                    page_s, live_s = model_edit(page, model, current, version)
+                    found["model_page"].append(page_s)
+                    found["model_live"].append(live_s)
+                # Back through versions built above: their runtimes are in the cache.
+                back = [versions[-1], *reversed(versions[:-1])][: model_runs + 1]
+                for current, version in itertools.pairwise(back):
+                    page_s, live_s = model_edit(page, model, current, version)
+                    found["model_cached_page"].append(page_s)
+                    found["model_cached_live"].append(live_s)
                 browser.close()
         finally:
             serve.terminate()
             serve.wait()
-    print(f"prose edit saved → new text on the open page: median {statistics.median(times):.2f} s")
-    print(f"  runs: {', '.join(f'{value:.2f}' for value in times)} s")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=7, help="prose edits (7)")
+    parser.add_argument("--model-runs", type=int, default=3, help="model edits to a new version, and back (3)")
+    parser.add_argument("--json", type=Path, help="also write every sample here")
+    args = parser.parse_args(argv)
+    found = measure(args.runs, args.model_runs)
+    names = {
+        "prose": "prose edit saved → new text on the open page",
+        "model_page": "model edit saved → reloaded page shows the new build",
+        "model_live": "model edit saved → its new Python running (labs live)",
+        "model_cached_page": "model edit, runtime in the cache → page shows the build",
+        "model_cached_live": "model edit, runtime in the cache → labs live",
+    }
+    for key, name in names.items():
+        values = found[key]
+        if values:
+            print(f"{name}: median {statistics.median(values):.2f} s")
+            print(f"  runs: {', '.join(f'{value:.2f}' for value in values)} s")
+    if args.json:
+        args.json.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

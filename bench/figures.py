@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Measure every speed and size figure the docs state, and write them into the docs.
+
+    .venv/bin/python bench/figures.py                    # every measurement, full runs (long)
+    .venv/bin/python bench/figures.py --quick            # fewer runs of each
+    .venv/bin/python bench/figures.py --only labs        # one measurement; the others are kept
+    .venv/bin/python bench/figures.py --with-make-test   # also time `make test` (many minutes)
+    .venv/bin/python bench/figures.py --render           # measure nothing: re-render the blocks
+
+Each measurement runs one of the bench commands (``bench/rebuild.py``, ``bench/serve_reload.py``,
+``bench/run.py``, ``make test``) as a child process, the way a person would, and reads the JSON
+it writes. What they measured is stored in ``docs/figures.json`` together with the machine (CPU,
+cores, memory, OS, Chromium, Node, Python, Pyodide), the date, the command lines and the load
+average before and after; then every ``<!-- figures:NAME:begin … -->`` block of README.md and
+docs/performance.md is rendered from that file (``bench/figures_blocks.py``).
+
+To add a measurement, add a :class:`Measurement` to ``MEASUREMENTS`` whose ``collect`` returns
+JSON data (usually: run a command that writes JSON, with :func:`run_json`), and show it in a
+block of ``figures_blocks.BLOCKS`` (see bench/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import figures_blocks as blocks
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+DATA = ROOT / "docs" / "figures.json"
+PYTHON = sys.executable
+CHROMIUM = "/usr/bin/chromium"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every measurement gets: how many runs, and a scratch folder."""
+
+    quick: bool
+    work: Path
+
+    def runs(self, full: int, quick: int) -> int:
+        return quick if self.quick else full
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A named measurement: ``collect`` returns (the command line it ran, JSON data)."""
+
+    name: str
+    collect: Callable[[Context], tuple[list[str], Any]]
+    optional: bool = False
+    """Only with ``--with-make-test`` (and the like): too long to run by default."""
+
+
+def run_json(command: list[str], work: Path, name: str) -> tuple[list[str], Any, str]:
+    """Run ``command`` with ``--json FILE`` appended (the project's bench commands take it).
+
+    Returns the command line it ran, the JSON it wrote, and what it printed.
+    """
+    output = work / f"{name}.json"
+    command = [*command, "--json", str(output)]
+    print(f"figures: {name}: {shell(command, work)}", file=sys.stderr, flush=True)
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"figures: {name}: {shell(command, work)} failed with status {done.returncode}")
+    print(done.stdout, file=sys.stderr, flush=True)
+    return command, json.loads(output.read_text(encoding="utf-8")), done.stdout
+
+
+def shell(command: list[str], work: Path) -> str:
+    """A command line as a person would type it in the project: its paths relative, the scratch folder $TMP."""
+    shown = [".venv/bin/python" if part == PYTHON else part for part in command]
+    shown = [part.replace(str(work), "$TMP").replace(str(ROOT) + "/", "") for part in shown]
+    return " ".join(shown)
+
+
+# ---- the measurements --------------------------------------------------------------------------------
+
+
+def collect_build(context: Context) -> tuple[list[str], Any]:
+    runs, cold = context.runs(5, 3), context.runs(3, 2)
+    command = [PYTHON, str(HERE / "rebuild.py"), "--runs", str(runs), "--cold-runs", str(cold)]
+    command, found, _ = run_json(command, context.work, "build")
+    return command, found
+
+
+def collect_serve(context: Context) -> tuple[list[str], Any]:
+    runs, model = context.runs(7, 3), context.runs(3, 2)
+    command = [PYTHON, str(HERE / "serve_reload.py"), "--runs", str(runs), "--model-runs", str(model)]
+    command, found, _ = run_json(command, context.work, "serve")
+    return command, found
+
+
+def collect_labs(context: Context) -> tuple[list[str], Any]:
+    """bench/run.py in Chromium, on a fresh build: ours over http and file://, the single file, stock."""
+    site, dist = context.work / "site", context.work / "dist"
+    build = [PYTHON, str(ROOT / "build.py"), "--single-file", "--quiet", "--out", str(site), "--dist", str(dist)]
+    subprocess.run(build, cwd=ROOT, check=True, stdout=sys.stderr)  # its summary lines are not figures
+    single = context.work / "single"
+    single.mkdir()
+    (single / "cache.html").write_bytes((dist / "kvpage.html").read_bytes())  # run.py opens DIR/cache.html
+    runs, samples = context.runs(7, 3), context.runs(10, 5)
+    command = [PYTHON, str(HERE / "run.py"), "--site", str(site), "--also", f"single={single}"]
+    command += ["--runs", str(runs), "--samples", str(samples), "--work", str(context.work / "run")]
+    command, found, printed = run_json(command, context.work, "labs")
+    summary = labs_summary(printed, found, runs, samples)
+    summary["failures"] = [failure.replace(str(context.work), "$TMP") for failure in summary["failures"]]
+    return command, summary
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The same nearest-rank percentile as bench/run.py's table."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def labs_summary(stdout: str, runs: list[dict[str, Any]], count: int, samples: int) -> dict[str, Any]:
+    """What the labs block shows, from ``bench/run.py --json`` runs and the table it printed.
+
+    Runs are grouped by ``page mode`` (``ours http``, ``single file``, …); a run with a ``browser``
+    field (a WebKit command, say) names it, and its runs are grouped under that browser.
+    """
+    pages: dict[str, dict[str, Any]] = {}
+    samples_of: dict[str, dict[str, list[float]]] = {}
+    browsers = set()
+    failures = set()
+    for run in runs:
+        key = f"{run['page']} {run['mode']}"
+        browsers.add(str(run.get("browser", "Chromium")))
+        page = pages.setdefault(key, {"live_ms": [], "fcp_ms": [], "interactions": {}})
+        if run.get("live_ms") is not None:
+            page["live_ms"].append(round(float(run["live_ms"]), 1))
+        else:
+            failures.add(f"{key}: {run.get('failure', '')}")
+        if run.get("fcp_ms") is not None:
+            page["fcp_ms"].append(round(float(run["fcp_ms"]), 1))
+        for kind, measured in (run.get("interactions") or {}).items():
+            for sample in measured:
+                for what, value in sample.items():
+                    samples_of.setdefault(key, {}).setdefault(f"{kind} {what}", []).append(float(value))
+    for key, kinds in samples_of.items():
+        pages[key]["interactions"] = {
+            kind: {"p50": round(percentile(values, 0.5), 2), "p95": round(percentile(values, 0.95), 2)}
+            for kind, values in sorted(kinds.items())
+        }
+    return {
+        "browser": ", ".join(sorted(browsers)),
+        "runs": count,
+        "samples": samples,
+        "pages": dict(sorted(pages.items())),
+        "failures": sorted(failures),
+        "bytes": bytes_rows(stdout),
+    }
+
+
+def bytes_rows(stdout: str) -> dict[str, dict[str, str]]:
+    """The ``bytes loaded, …`` rows of the Markdown table bench/run.py prints, by column header."""
+    lines = [line for line in stdout.splitlines() if line.startswith("|")]
+    if not lines:
+        return {}
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    rows = {}
+    for line in lines[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells[0].startswith("bytes"):
+            rows[cells[0]] = dict(zip(header[1:], cells[1:], strict=False))
+    return rows
+
+
+def collect_make_test(context: Context) -> tuple[list[str], Any]:
+    command = ["make", "test"]
+    times = []
+    for _ in range(context.runs(1, 1)):
+        print("figures: make-test: make test", file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        subprocess.run(command, cwd=ROOT, check=True)
+        times.append(round(time.perf_counter() - started, 1))
+    return command, {"seconds": times}
+
+
+MEASUREMENTS = {
+    measurement.name: measurement
+    for measurement in (
+        Measurement("build", collect_build),
+        Measurement("serve", collect_serve),
+        Measurement("labs", collect_labs),
+        Measurement("make-test", collect_make_test, optional=True),
+    )
+}
+
+
+# ---- the machine ---------------------------------------------------------------------------------------
+
+
+def output_of(command: list[str]) -> str:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return "not found"
+    return done.stdout.strip() or "not found"
+
+
+def machine() -> dict[str, Any]:
+    """What the figures came from; every field a measurement block prints."""
+    cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8") if Path("/proc/cpuinfo").exists() else ""
+    cpu = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.MULTILINE)
+    meminfo = Path("/proc/meminfo").read_text(encoding="utf-8") if Path("/proc/meminfo").exists() else ""
+    memory = re.search(r"^MemTotal:\s*(\d+) kB", meminfo, re.MULTILINE)
+    release = Path("/etc/os-release").read_text(encoding="utf-8") if Path("/etc/os-release").exists() else ""
+    pretty = re.search(r'^PRETTY_NAME="?([^"\n]+)"?$', release, re.MULTILINE)
+    chromium = re.search(r"Chromium ([\d.]+)", output_of([CHROMIUM, "--version"]))
+    pyodide = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text(encoding="utf-8"))
+    return {
+        "cpu": cpu.group(1).strip() if cpu else platform.processor() or "unknown CPU",
+        "cores": os.cpu_count(),
+        "memory_gib": round(int(memory.group(1)) / 2**20, 1) if memory else 0.0,
+        "os": f"{pretty.group(1) if pretty else platform.system()}, Linux {platform.release()}",
+        "chromium": chromium.group(1) if chromium else "not found",
+        "node": output_of(["node", "--version"]),
+        "python": platform.python_version(),
+        "pyodide": pyodide["version"],
+    }
+
+
+def loadavg() -> list[float]:
+    return [round(value, 2) for value in os.getloadavg()]
+
+
+# ---- the command ---------------------------------------------------------------------------------------
+
+
+def measure(names: list[str], context: Context, command_line: str, figures: blocks.Figures) -> None:
+    here = machine()
+    for name in names:
+        before = loadavg()
+        command, found = MEASUREMENTS[name].collect(context)
+        figures["measurements"][name] = {
+            "run": {
+                "command": command_line,
+                "step": shell(command, context.work),
+                "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                "load_before": before,
+                "load_after": loadavg(),
+                "machine": here,
+            },
+            "data": found,
+        }
+        DATA.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer runs of each measurement")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=sorted({*MEASUREMENTS, *blocks.BLOCKS}),
+        help="measure only this, or what this block shows (repeatable); keep the other figures",
+    )
+    parser.add_argument("--with-make-test", action="store_true", help="also time `make test` (many minutes)")
+    parser.add_argument("--render", action="store_true", help="measure nothing; re-render the blocks from the data")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    figures: blocks.Figures = json.loads(DATA.read_text(encoding="utf-8")) if DATA.exists() else {}
+    figures.setdefault("measurements", {})
+    if not args.render:
+        wanted = [
+            name
+            for only in args.only or []
+            for name in (blocks.BLOCKS[only].measurements if only in blocks.BLOCKS else [only])
+        ]
+        names = list(dict.fromkeys(wanted)) or [
+            name for name, measurement in MEASUREMENTS.items() if not measurement.optional or args.with_make_test
+        ]
+        if "make-test" in names and not args.with_make_test:
+            parser.error("make-test runs only with --with-make-test (it takes many minutes)")
+        shown = ["bench/figures.py", *(sys.argv[1:] if argv is None else argv)]
+        command_line = ".venv/bin/python " + " ".join(shown)
+        with tempfile.TemporaryDirectory(prefix="kvpage-figures-") as tmp:
+            measure(names, Context(quick=args.quick, work=Path(tmp)), command_line, figures)
+    for path in blocks.fill_documents(ROOT, figures):
+        print(f"figures: rewrote the blocks of {path.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

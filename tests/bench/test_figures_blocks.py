@@ -1,0 +1,202 @@
+"""The renderer of the docs' figure blocks, on sample data: ranges, provenance, markers.
+
+No timing is measured here; the sample numbers are made up and only their formatting is checked.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import figures_blocks as blocks
+
+MACHINE = {
+    "cpu": "Sample CPU 9000",
+    "cores": 2,
+    "memory_gib": 23.4,
+    "os": "Debian GNU/Linux 12 (bookworm), Linux 6.1.0",
+    "chromium": "156.0.1.2",
+    "node": "v20.20.2",
+    "python": "3.11.2",
+    "pyodide": "314.0.7",
+}
+
+
+def run(step: str, date: str = "2026-12-01 10:00 UTC") -> dict[str, Any]:
+    return {
+        "command": ".venv/bin/python bench/figures.py --quick",
+        "step": step,
+        "date": date,
+        "load_before": [6.1, 5.5, 3.25],
+        "load_after": [7.0, 6.0, 4.0],
+        "machine": MACHINE,
+    }
+
+
+def build_run(seconds: float, steps: dict[str, float]) -> dict[str, Any]:
+    return {"seconds": seconds, "steps": steps}
+
+
+SAMPLE: dict[str, Any] = {
+    "measurements": {
+        "build": {
+            "run": run(".venv/bin/python bench/rebuild.py --runs 3"),
+            "data": {
+                "cold": [build_run(20.0, {"runtime": 12.5, "zip": 3.0}), build_run(24.0, {"runtime": 15.0})],
+                "warm": [
+                    build_run(5.0, {"zip": 2.5, "single": 1.0}),
+                    build_run(7.0, {"zip": 4.9, "single": 1.2}),
+                    build_run(6.0, {"zip": 3.1, "single": 1.1}),
+                ],
+                "serve": [0.02, 0.04, 0.03],
+                "sizes": {"zip": 17_900_000, "single": 28_900_000, "site": 49_600_000},
+            },
+        },
+        "serve": {
+            "run": run(".venv/bin/python bench/serve_reload.py --runs 3"),
+            "data": {
+                "prose": [0.25, 0.19, 0.3],
+                "model_page": [15.0, 16.0],
+                "model_live": [17.5, 18.25],
+                "model_cached_page": [0.5],
+                "model_cached_live": [],
+            },
+        },
+        "labs": {
+            "run": run(".venv/bin/python bench/run.py --runs 3 --json $TMP/labs.json"),
+            "data": {
+                "browser": "Chromium",
+                "runs": 3,
+                "samples": 5,
+                "pages": {
+                    "ours http": {
+                        "live_ms": [600.0, 700.0, 650.0],
+                        "fcp_ms": [130.0, 140.0, 150.0],
+                        "interactions": {"slider latency": {"p50": 1.8, "p95": 6.8}},
+                    },
+                    "stock http": {"live_ms": [2000.0, 2600.0, 2200.0], "fcp_ms": [140.0], "interactions": {}},
+                },
+                "failures": ["stock file: The labs could not start"],
+                "bytes": {"bytes loaded, raw": {"ours http": "21.85 MB", "ours file://": "28.69 MB"}},
+            },
+        },
+    }
+}
+
+
+def test_a_time_is_a_range_with_its_median_and_count() -> None:
+    assert blocks.seconds([0.25, 0.19, 0.3]) == "0.19–0.30 s (median 0.25 s, 3 runs)"
+    assert blocks.seconds([4.0, 2.0]) == "2.00–4.00 s (median 3.00 s, 2 runs)"
+    assert blocks.seconds([1.234]) == "1.23 s (1 run)"
+    assert blocks.seconds([]) == "not measured"
+    assert blocks.millis([1500.0, 2600.4, 2200.0]) == "1,500–2,600 ms (median 2,200 ms, 3 runs)"
+    assert blocks.megabytes(17_949_999) == "17.9 MB"
+
+
+def test_the_speed_block_shows_every_figure_of_the_data() -> None:
+    text = blocks.render_speed(SAMPLE)
+    assert "| prose edit saved → new text on the open page" in text
+    assert "0.19–0.30 s (median 0.25 s, 3 runs)" in text  # prose
+    assert "0.02–0.04 s (median 0.03 s, 3 runs)" in text  # serve's rebuild
+    assert "15.00–16.00 s (median 15.50 s, 2 runs)" in text  # model edit → page
+    assert "17.50–18.25 s (median 17.88 s, 2 runs)" in text  # model edit → Python
+    assert "cache → page shows it | 0.50 s (1 run) |" in text
+    assert "| … → its Python running | not measured |" in text
+    assert "5.00–7.00 s (median 6.00 s, 3 runs)" in text  # build after a prose edit
+    assert "zipping the site (17.9 MB `dist/kvpage-site.zip`) | 2.50–4.90 s (median 3.10 s, 3 runs)" in text
+    assert "single file (28.9 MB `dist/kvpage.html`) | 1.00–1.20 s (median 1.10 s, 3 runs)" in text
+    assert "20.00–24.00 s (median 22.00 s, 2 runs)" in text  # --no-cache
+    assert "runtime stage | 12.50–15.00 s (median 13.75 s, 2 runs)" in text
+
+
+def test_a_block_says_what_measured_it_where_and_at_which_load() -> None:
+    text = blocks.render_speed(SAMPLE)
+    assert "Measured by `.venv/bin/python bench/figures.py --quick` on Sample CPU 9000, 2 cores, 23.4 GiB" in text
+    assert "Chromium 156.0.1.2, Node v20.20.2, Python 3.11.2, Pyodide 314.0.7" in text
+    assert "- serve: `.venv/bin/python bench/serve_reload.py --runs 3`, 2026-12-01 10:00 UTC" in text
+    assert "load average (1, 5, 15 min) 6.10 / 5.50 / 3.25 before, 7.00 / 6.00 / 4.00 after" in text
+    assert "- build: `.venv/bin/python bench/rebuild.py --runs 3`" in text
+
+
+def test_measurements_from_different_commands_are_listed_apart() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["serve"]["run"]["command"] = ".venv/bin/python bench/figures.py --only serve"
+    text = blocks.render_speed(figures)
+    assert text.count("Measured by ") == 2
+    assert "Measured by `.venv/bin/python bench/figures.py --only serve`" in text
+
+
+def test_the_labs_block_has_every_way_of_opening_against_stock() -> None:
+    text = blocks.render_labs(SAMPLE)
+    header = text.splitlines()[0]
+    assert header == "|  | ours http | ours file:// | single file | stock http |"
+    assert "| labs live | 600–700 ms (median 650 ms, 3 runs) | not measured | not measured | 2,000–2,600 ms" in text
+    assert "| labs live, median ÷ stock http's | 0.30× | — | — | 1.00× |" in text
+    assert "| slider key p50 / p95 | 1.8 / 6.8 ms | — | — | — |" in text
+    assert "| bytes loaded, raw | 21.85 MB | 28.69 MB | — | — |" in text
+    assert "Never live: stock file: The labs could not start" in text
+    assert "In Chromium: 3 cold runs" in text
+
+
+def test_the_labs_renderer_takes_another_measurement_of_the_same_shape() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["labs-webkit"] = figures["measurements"].pop("labs")
+    figures["measurements"]["labs-webkit"]["data"]["browser"] = "WebKit"
+    text = blocks.render_labs(figures, "labs-webkit")
+    assert "In WebKit: 3 cold runs" in text
+    assert "- labs-webkit: " in text
+
+
+def test_a_missing_measurement_says_how_to_make_it() -> None:
+    assert blocks.render_make_test(SAMPLE) == (
+        "Not measured yet: run `.venv/bin/python bench/figures.py --only make-test --with-make-test`."
+    )
+    assert blocks.render_labs({"measurements": {}}) == "Not measured yet: run `.venv/bin/python bench/figures.py`."
+    assert "not measured" in blocks.render_sizes({"measurements": {}})
+
+
+def test_the_sizes_block() -> None:
+    text = blocks.render_sizes(SAMPLE)
+    assert "| bytes loaded, raw: over http / from file:// (stock http) | 21.85 MB / 28.69 MB (—) |" in text
+    assert "| `dist/kvpage-site.zip` (goal: ≤ 20 MB) | 17.9 MB |" in text
+    assert "the site folder" in text and "49.6 MB" in text
+
+
+def markers(name: str) -> tuple[str, str]:
+    return blocks.BEGIN.format(name=name), blocks.END.format(name=name)
+
+
+def test_fill_rewrites_only_between_the_markers() -> None:
+    begin, end = markers("speed")
+    text = f"# Title\n\nbefore\n{begin}\n| 1.0 s | typed by hand |\n{end}\nafter\n"
+    filled = blocks.fill(text, SAMPLE)
+    assert filled.startswith(f"# Title\n\nbefore\n{begin}\n\n| ")
+    assert filled.endswith(f"\n\n{end}\nafter\n")
+    assert "typed by hand" not in filled
+    assert blocks.fill(filled, SAMPLE) == filled  # rendering is a fixed point
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{b_speed}\n", "block 'speed' has no end marker"),
+        ("{e_speed}\n", "end of 'speed' without its begin"),
+        ("{b_speed}\n{b_labs}\n{e_labs}\n{e_speed}\n", "block 'labs' begins inside block 'speed'"),
+        ("{b_speed}\n{e_labs}\n", "end of 'labs' without its begin"),
+        ("text {b_speed}\n{e_speed}\n", "a figures marker must be a line of its own"),
+        ("<!-- figures:speed:begin -->\n{e_speed}\n", "write the begin marker as"),
+        ("{b_nothing}\n{e_nothing}\n", "no renderer for block 'nothing'"),
+    ],
+)
+def test_malformed_markers_are_refused(text: str, message: str) -> None:
+    names = {"speed", "labs", "nothing"}
+    fields = {f"b_{name}": markers(name)[0] for name in names} | {f"e_{name}": markers(name)[1] for name in names}
+    with pytest.raises(blocks.BlockError, match=message):
+        blocks.blocks_in(text.format(**fields), "README.md")
