@@ -29,6 +29,9 @@ pytestmark = pytest.mark.e2e
 
 RELOAD_MS = 30_000
 """Generous: a prose edit shows in well under a second here (bench/serve_reload.py)."""
+MODEL_RELOAD_MS = 240_000
+"""A deadline, not a goal: a model edit rebuilds the runtime (wheel, snapshot, warm-up of every lab in
+Pyodide under Node), which takes tens of seconds on a loaded 2-core machine (README "How fast")."""
 START_SECONDS = 120
 LEDE = "Attention needs every previous key."
 PROJECT = ("build.py", "pyproject.toml", "content", "kvpage", "sitegen", "site_template")
@@ -156,7 +159,7 @@ def test_a_model_edit_reloads_the_page_with_the_new_python(page: Page, project: 
         expect(decode.get_by_text("cache warm · 16 slots")).to_be_visible()
 
         model = project / "kvpage" / "labs" / "decode.py"
-        with page.expect_event("load", timeout=RELOAD_MS):  # the page reloads
+        with page.expect_event("load", timeout=MODEL_RELOAD_MS):  # the page reloads
             edit(
                 model,
                 ('"cache cold"', '"cache empty"'),

@@ -31,11 +31,16 @@ PROBE = """
 import json
 
 from kvpage import bridge
+from kvpage.catalog import find_labs
 
 
 def test_the_bridge_answers() -> None:
     request = {"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}}
     assert json.loads(bridge.handle(json.dumps(request)))["result"]["text"]["recompute_total"] == "256"
+
+
+def test_every_lab_is_found() -> None:
+    assert "decode" in find_labs()
 
 
 def test_this_one_fails() -> None:
@@ -85,7 +90,7 @@ def probe(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Probe:
 def test_a_failing_test_fails_the_run(probe: Probe) -> None:
     assert probe.result.returncode == 1, probe.result.stdout + probe.result.stderr
     assert probe.record["exit_code"] == 1
-    assert "1 failed, 1 passed" in probe.result.stdout
+    assert "1 failed, 2 passed" in probe.result.stdout
     assert "FAILED tests/kvpage/test_probe.py::test_this_one_fails" in probe.result.stdout
 
 
@@ -114,7 +119,7 @@ def test_every_module_the_tests_ran_is_the_wheels_file(built: Built, probe: Prob
     for module in probe.record["modules"].values():
         assert module["file"].startswith(purelib + "/"), f"{module['file']} is not the installed wheel"
         ran[posixpath.relpath(module["file"], purelib)] = module["sha256"]
-    assert ran == members  # the probe's bridge imports every module of kvpage
+    assert ran == members  # the probe's bridge and catalog import every module of kvpage
 
 
 def test_the_lock_the_runner_checks_is_the_one_the_page_loads_with(built: Built) -> None:
