@@ -56,7 +56,9 @@ LIVE_TIMEOUT_MS = 60_000
 STOCK_FILES = ("pyodide.js", "pyodide.js.map", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 Key = tuple[str, str]
 """(page, mode): ("ours" or "stock", "http" or "file")."""
-LOADER = re.compile(r"  // ---- loader: .*?  // ---- end of loader ----\n", re.DOTALL)
+SINGLE_FILE = "kvpage.html"
+LOADER = re.compile(r"^// ---- loader: .*?^// ---- end of loader ----\n", re.DOTALL | re.MULTILINE)
+"""In the built kvpage.js: from the start of stage "assets" to the mark in stage "boot" (sitegen/page_script.py)."""
 DECODE = "Lab · prefill once, then decode"
 NEXT = "Lab · the next request"
 
@@ -77,7 +79,7 @@ class Run:
 def build_ours(out: Path) -> Path:
     import build  # the project's build.py
 
-    options = build.Options(out=out / "site", dist=out / "dist")
+    options = build.Options(out=out / "site", dist=out / "dist", single_file=True)
     build.build(options)
     return options.out
 
@@ -324,6 +326,16 @@ def main_table(results: Results) -> str:
     return markdown(lines)
 
 
+def single_table(results: Results, single: Path) -> str:
+    """The single-file book, opened from file:// (everything inline: nothing else is loaded)."""
+    key: Key = ("ours", "single")
+    lines = [["", "ours single file"]]
+    lines.append(["labs live (median)", ms(results.live(key))])
+    lines.append(["first contentful paint (median)", ms(results.fcp(key)) if results.fcp(key) else "—"])
+    lines.append(["file size", mb(float(single.stat().st_size))])
+    return markdown(lines)
+
+
 def variants_table(results: Results, pages: list[str]) -> str:
     """Labs live for every page measured (e.g. one site per lever), against stock over http."""
     lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http"]]
@@ -348,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--work", type=Path, help="folder for the builds (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="also write every run's measurements here")
+    parser.add_argument(
+        "--single", type=Path, help="also open this single-file book (dist/kvpage.html) from file://, as mode 'single'"
+    )
+    parser.add_argument("--no-stock", action="store_true", help="skip the stock page (its column says '—')")
     args = parser.parse_args(argv)
     runs, samples = (1, 2) if args.quick else (args.runs, args.samples)
 
@@ -356,7 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
         work = args.work or Path(tmp)
         ours = args.site.resolve() if args.site else build_ours(work / "ours")
-        sites = {"ours": ours, "stock": build_stock(ours, work)}
+        sites = {"ours": ours} if args.no_stock else {"ours": ours, "stock": build_stock(ours, work)}
+        single = args.single.resolve() if args.single else None
+        if single is None and not args.site and (work / "ours" / "dist" / SINGLE_FILE).is_file():
+            single = work / "ours" / "dist" / SINGLE_FILE
         for also in args.also:
             name, _, folder = also.partition("=")
             sites[name] = Path(folder).resolve()
@@ -372,9 +391,17 @@ def main(argv: list[str] | None = None) -> int:
             for index in range(runs):
                 # Every page in turn, starting one further along each time, so no page is always first.
                 order = names[index % len(names) :] + names[: index % len(names)]
-                for mode in ("http", "file"):
+                for mode in ("http", "file", "single"):
                     for name in order:
-                        url = bases[name] + "cache.html" if mode == "http" else (sites[name] / "cache.html").as_uri()
+                        if mode == "single" and (name != "ours" or single is None):
+                            continue
+                        url = (
+                            bases[name] + "cache.html"
+                            if mode == "http"
+                            else single.as_uri()
+                            if mode == "single" and single is not None
+                            else (sites[name] / "cache.html").as_uri()
+                        )
                         run = measure(browser, url, name, mode, samples)
                         results.append(run)
                         shown = ms(run.live_ms) if run.live_ms is not None else f"never ({run.failure[:80]})"
@@ -384,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
         roots |= {folder.as_uri() + "/": folder for folder in sites.values()}
         summary = Results(results, roots, quality=5 if args.quick else 11)
         print(main_table(summary))
+        if single is not None:
+            print()
+            print(single_table(summary, single))
         if args.also:
             print()
             print(variants_table(summary, [name for name in names if name != "stock"] + ["stock"]))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
+from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import RUNTIME_DIR, Runtime
 from sitegen.source import Book
@@ -56,14 +57,26 @@ def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
 
 
 def static_names(folder: Path) -> dict[str, Path]:
-    """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path."""
+    """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path.
+
+    The stages of the page's script (``static/kvpage/``) are one file in the site, ``static/kvpage.js``,
+    named here by their folder.
+    """
     files = sorted(path for path in folder.rglob("*") if path.is_file())
-    return {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+    names = {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+    stages = folder.parent / STAGE_DIR
+    if stages.is_dir():
+        names = {name: path for name, path in names.items() if not name.startswith(f"{STAGE_DIR}/")}
+        names[SCRIPT] = stages
+    return dict(sorted(names.items()))
 
 
 def static_files(folder: Path) -> dict[str, bytes]:
-    """The template's static files, as ``static/...`` paths."""
-    return {name: path.read_bytes() for name, path in static_names(folder).items()}
+    """The template's static files, as ``static/...`` paths, with the page's script built from its stages."""
+    return {
+        name: page_script(path) if name == SCRIPT and path.is_dir() else path.read_bytes()
+        for name, path in static_names(folder).items()
+    }
 
 
 def assemble_site(
@@ -153,8 +166,8 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     config = ""
     if runtime is not None:
         scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
-        folder = templates.folder
-        scripts += [inline_script((folder / src).read_bytes(), src) for src in PAGE_SCRIPTS]
+        static_code = static_files(static)
+        scripts += [inline_script(static_code[src], src) for src in PAGE_SCRIPTS]
         config = runtime_config(runtime, [])
     urls = {page.url for page in pages.pages}
     bodies = {page.url: in_page_links(page.body, urls) for page in pages.pages}
