@@ -42,7 +42,7 @@ def test_without_webassembly(browser: Browser, http_site: Server) -> None:
 
 def test_when_the_runtime_cannot_be_loaded(browser: Browser, http_site: Server) -> None:
     page = browser.new_page()
-    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.route("**/pyodide.asm.wasm.bin*", lambda route: route.abort())  # the file and its script
     page.goto(http_site.base + "cache.html")
-    assert_prerendered_and_disabled(page, "could not load pyodide/pyodide.asm.wasm")
+    assert_prerendered_and_disabled(page, "could not load pyodide/pyodide.asm.wasm.bin")
     page.close()

@@ -5,6 +5,7 @@ The container format itself is tested in test_snapshot_format.py.
 
 from __future__ import annotations
 
+import gzip
 import io
 import struct
 import zipfile
@@ -20,6 +21,11 @@ from tests.conftest import Built
 from tests.sitegen.test_snapshot_format import page_reader
 
 BUILD_ID = "0123456789abcdef" * 4
+
+
+def unpacked(built: Built, name: str) -> bytes:
+    """A binary of the site as the page gets it: its gzipped ``.bin``, un-gzipped."""
+    return gzip.decompress(built.files[f"pyodide/{name}.bin"])
 
 
 def pyodide_snapshot(heap: bytes, build: str = BUILD_ID) -> bytes:
@@ -67,20 +73,18 @@ def test_another_pyodide_version_fails_before_anything_runs(tmp_path: Path) -> N
 
 def test_the_site_s_snapshot_restores_to_the_page_s_pyodide_build(built: Built) -> None:
     files = built.files
-    wasm = files["pyodide/pyodide.asm.wasm"]
-    snapshot = decode(files["pyodide/python.snapshot"], wasm)
-    check_header(snapshot, build_id(files["pyodide/pyodide.js"]))
+    wasm, encoded = unpacked(built, "pyodide.asm.wasm"), unpacked(built, "python.snapshot")
+    check_header(decode(encoded, wasm), build_id(files["pyodide/pyodide.js"]))
 
 
 def test_the_page_restores_the_site_s_snapshot_to_python_s_bytes(built: Built, tmp_path: Path) -> None:
-    files = built.files
-    wasm = files["pyodide/pyodide.asm.wasm"]
-    snapshot = decode(files["pyodide/python.snapshot"], wasm)
-    assert page_reader(files["pyodide/python.snapshot"], wasm, len(snapshot), tmp_path) == snapshot
+    wasm, encoded = unpacked(built, "pyodide.asm.wasm"), unpacked(built, "python.snapshot")
+    snapshot = decode(encoded, wasm)
+    assert page_reader(encoded, wasm, len(snapshot), tmp_path) == snapshot
 
 
 def test_the_site_s_stdlib_is_sources_of_imported_modules_only(built: Built) -> None:
-    with zipfile.ZipFile(io.BytesIO(built.files["pyodide/python_stdlib.zip"])) as archive:
+    with zipfile.ZipFile(io.BytesIO(unpacked(built, "python_stdlib.zip"))) as archive:
         names = archive.namelist()
     assert all(name.endswith(".py") for name in names)
     assert {"json/decoder.py", "re/__init__.py", "dataclasses.py", "typing.py"} <= set(names)
