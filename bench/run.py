@@ -18,7 +18,7 @@ and it prints medians and the ratio ours/stock:
 - interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
 - bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed; q5 in
-  ``--quick``).
+  ``--quick``), and as GitHub Pages would send them (gzip for text types only: ``PAGES_GZIPS``).
 
 Stock Pyodide cannot start from file:// (its ``import()`` and ``fetch`` of sibling files are refused
 there); the table says so instead of a number.
@@ -198,6 +198,19 @@ def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> 
     return run
 
 
+PAGES_GZIPS = frozenset({".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"})
+"""What GitHub Pages sends gzipped (it compresses by content type): text types, scripts, JSON, SVG.
+
+An assumption, not a measurement (nothing here reaches GitHub): binary types are sent as they
+are, which we take to include application/wasm and application/zip as well as
+application/octet-stream (``.bin`` and any unknown suffix). ``pages_bytes`` follows it."""
+
+
+def pages_bytes(path: Path, raw: int, gz: int) -> int:
+    """What a reader of GitHub Pages downloads for ``path``: gzip for the types in PAGES_GZIPS."""
+    return gz if path.suffix.lower() in PAGES_GZIPS else raw
+
+
 SIZE_CACHE = ROOT / ".cache" / "bench-sizes.json"
 """Compressed sizes by sha256: brotli q11 of the 13 MB wasm takes ~20 s, and it rarely changes."""
 
@@ -281,6 +294,12 @@ class Results:
     def bytes(self, key: Key, index: int) -> float | None:
         return float(sum(self.sizes[path][index] for path in self.loaded[key])) if key in self.loaded else None
 
+    def pages(self, key: Key) -> float | None:
+        """Bytes loaded as GitHub Pages would send them (``pages_bytes``)."""
+        if key not in self.loaded:
+            return None
+        return float(sum(pages_bytes(path, *self.sizes[path][:2]) for path in self.loaded[key]))
+
     def live(self, key: Key) -> float | None:
         return self.median(key, lambda run: run.live_ms)
 
@@ -323,6 +342,7 @@ def main_table(results: Results) -> str:
                 add(name, values, lambda v: "—" if v is None else f"{v:,.1f} ms")
     for index, kind in enumerate(("raw", "gzip -9", f"brotli q{results.quality}")):
         add(f"bytes loaded, {kind}", [results.bytes(key, index) for key in columns], mb)
+    add("bytes loaded, as GitHub Pages sends", [results.pages(key) for key in columns], mb)
     return markdown(lines)
 
 
@@ -333,6 +353,9 @@ def single_table(results: Results, single: Path) -> str:
     lines.append(["labs live (median)", ms(results.live(key))])
     lines.append(["first contentful paint (median)", ms(results.fcp(key)) if results.fcp(key) else "—"])
     lines.append(["file size", mb(float(single.stat().st_size))])
+    for index, kind in ((1, "gzip -9"), (2, f"brotli q{results.quality}")):
+        lines.append([f"bytes loaded, {kind}", mb(results.bytes(key, index))])
+    lines.append(["bytes loaded, as GitHub Pages sends", mb(results.pages(key))])
     return markdown(lines)
 
 
