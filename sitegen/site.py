@@ -157,17 +157,27 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
     Each chapter is an ``<article id=SLUG>``; links between chapters become
-    in-page links. The loader finds the runtime's scripts already run, so it
-    loads nothing; the CSP allows exactly these inline scripts and styles by hash.
+    in-page links. The runtime's scripts are inline, the binaries' after the page's own (the
+    loader waits for each), so it loads nothing; the CSP allows exactly these inline scripts and
+    styles by hash.
     """
     static = templates.folder / "static"
     css = (static / "kvpage.css").read_text(encoding="utf-8")
     scripts: list[str] = []
     config = ""
     if runtime is not None:
-        scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
+        # Pyodide's code and the page's first, then the binaries (the stdlib zip, needed only once
+        # the labs are live, last): the loader decodes each while the browser still reads the rest.
+        code, binaries = (
+            runtime.loader["code"],
+            [path for path in runtime.scripts if path not in runtime.loader["code"]],
+        )
+        stdlib = f"{RUNTIME_DIR}/{runtime.loader['packed'][runtime.loader['stdlib']]}.js"
+        binaries.sort(key=lambda path: path == stdlib)
         static_code = static_files(static)
+        scripts = [inline_script(runtime.files[path], path) for path in code]
         scripts += [inline_script(static_code[src], src) for src in PAGE_SCRIPTS]
+        scripts += [inline_script(runtime.files[path], path) for path in binaries]
         config = runtime_config(runtime, [])
     urls = {page.url for page in pages.pages}
     bodies = {page.url: in_page_links(page.body, urls) for page in pages.pages}

@@ -9,12 +9,32 @@
 //             script, NAME.bin.js, that hands its gzip bytes, base64-encoded, to `kvpageAssets`
 //             (also the fallback over http when a NAME.bin is missing: an unzipped zip, which
 //             leaves them out);
-//   "inline"  the single-file book: those scripts are inline in the page and have run already.
+//   "inline"  the single-file book: those scripts are inline in the page, after this one, so that
+//             each binary is decoded (and the wasm compiled) while the browser still reads the
+//             rest of the file; arrived() waits for each.
 // The build writes the names and sizes into the page's "kvpage-runtime" JSON (sitegen/runtime.py).
 const config = JSON.parse(document.getElementById("kvpage-runtime").textContent);
 const runtime = config.runtime;
 // Filled by the runtime's asset scripts: name -> {type, base64}.
 const assets = (globalThis.kvpageAssets ??= new Map());
+const waiting = new Map(); // name -> resolve, for assets whose script has not run yet
+assets.set = function (name, entry) {
+  Map.prototype.set.call(this, name, entry);
+  waiting.get(name)?.();
+  return this;
+};
+
+// Resolves once the asset script for `name` has run (in the single file, it may come later than
+// this script); fails if the page is parsed and it never came.
+function arrived(name) {
+  return new Promise((resolve, reject) => {
+    if (assets.has(name)) return resolve();
+    waiting.set(name, resolve);
+    const missing = () => (assets.has(name) ? resolve() : reject(new Error(`the page has no ${runtime.packed[name]}`)));
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", missing, { once: true });
+    else missing();
+  });
+}
 
 function loadScript(src) {
   return new Promise((resolve, reject) => {
@@ -110,10 +130,10 @@ function openAssets(stopped, onLoaded) {
     bytes: (name) =>
       fetching
         ? fetched(name, stopped)
-        : fromScript(name, loading.get(script(name)) ?? Promise.resolve()),
+        : fromScript(name, loading.get(script(name)) ?? arrived(name)),
     later: (name) =>
       fetching
         ? fetched(name)
-        : fromScript(name, mode === "inline" ? Promise.resolve() : loadScript(script(name))),
+        : fromScript(name, mode === "inline" ? arrived(name) : loadScript(script(name))),
   };
 }
