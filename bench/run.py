@@ -346,27 +346,30 @@ def main_table(results: Results) -> str:
     return markdown(lines)
 
 
-def single_table(results: Results, single: Path) -> str:
-    """The single-file book, opened from file:// (everything inline: nothing else is loaded)."""
-    key: Key = ("ours", "single")
-    lines = [["", "ours single file"]]
-    lines.append(["labs live (median)", ms(results.live(key))])
-    lines.append(["first contentful paint (median)", ms(results.fcp(key)) if results.fcp(key) else "—"])
-    lines.append(["file size", mb(float(single.stat().st_size))])
+def single_table(results: Results, singles: dict[str, Path]) -> str:
+    """Each single-file book, opened from file:// (everything inline: nothing else is loaded)."""
+    keys: list[Key] = [(name, "single") for name in singles]
+    lines = [["", *(f"{name} single file" for name in singles)]]
+    lines.append(["labs live (median)", *(ms(results.live(key)) for key in keys)])
+    lines.append(
+        ["first contentful paint (median)", *(ms(results.fcp(key)) if results.fcp(key) else "—" for key in keys)]
+    )
+    lines.append(["file size", *(mb(float(path.stat().st_size)) for path in singles.values())])
     for index, kind in ((1, "gzip -9"), (2, f"brotli q{results.quality}")):
-        lines.append([f"bytes loaded, {kind}", mb(results.bytes(key, index))])
-    lines.append(["bytes loaded, as GitHub Pages sends", mb(results.pages(key))])
+        lines.append([f"bytes loaded, {kind}", *(mb(results.bytes(key, index)) for key in keys)])
+    lines.append(["bytes loaded, as GitHub Pages sends", *(mb(results.pages(key)) for key in keys)])
     return markdown(lines)
 
 
 def variants_table(results: Results, pages: list[str]) -> str:
     """Labs live for every page measured (e.g. one site per lever), against stock over http."""
-    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http"]]
+    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http", "Pages http"]]
     stock = results.live(("stock", "http"))
     for page in pages:
         http, file = results.live((page, "http")), results.live((page, "file"))
         fcp, brotli = results.fcp((page, "http")), results.bytes((page, "http"), 2)
-        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli)])
+        sent = mb(results.pages((page, "http")))
+        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli), sent])
     return markdown(lines)
 
 
@@ -384,7 +387,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="folder for the builds (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="also write every run's measurements here")
     parser.add_argument(
-        "--single", type=Path, help="also open this single-file book (dist/kvpage.html) from file://, as mode 'single'"
+        "--single",
+        action="append",
+        default=[],
+        metavar="[NAME=]FILE",
+        help="also open this single-file book (dist/kvpage.html) from file://; NAME defaults to 'ours'",
     )
     parser.add_argument("--no-stock", action="store_true", help="skip the stock page (its column says '—')")
     args = parser.parse_args(argv)
@@ -396,9 +403,12 @@ def main(argv: list[str] | None = None) -> int:
         work = args.work or Path(tmp)
         ours = args.site.resolve() if args.site else build_ours(work / "ours")
         sites = {"ours": ours} if args.no_stock else {"ours": ours, "stock": build_stock(ours, work)}
-        single = args.single.resolve() if args.single else None
-        if single is None and not args.site and (work / "ours" / "dist" / SINGLE_FILE).is_file():
-            single = work / "ours" / "dist" / SINGLE_FILE
+        singles = {
+            (name if path else "ours"): Path(path or name).resolve()
+            for name, _, path in (single.partition("=") for single in args.single)
+        }
+        if not singles and not args.site and (work / "ours" / "dist" / SINGLE_FILE).is_file():
+            singles["ours"] = work / "ours" / "dist" / SINGLE_FILE
         for also in args.also:
             name, _, folder = also.partition("=")
             sites[name] = Path(folder).resolve()
@@ -415,14 +425,14 @@ def main(argv: list[str] | None = None) -> int:
                 # Every page in turn, starting one further along each time, so no page is always first.
                 order = names[index % len(names) :] + names[: index % len(names)]
                 for mode in ("http", "file", "single"):
-                    for name in order:
-                        if mode == "single" and (name != "ours" or single is None):
+                    for name in order + [name for name in singles if name not in order]:
+                        if name not in (singles if mode == "single" else sites):
                             continue
                         url = (
                             bases[name] + "cache.html"
                             if mode == "http"
-                            else single.as_uri()
-                            if mode == "single" and single is not None
+                            else singles[name].as_uri()
+                            if mode == "single"
                             else (sites[name] / "cache.html").as_uri()
                         )
                         run = measure(browser, url, name, mode, samples)
@@ -432,14 +442,17 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
         roots = {bases[name]: folder for name, folder in sites.items()}
         roots |= {folder.as_uri() + "/": folder for folder in sites.values()}
+        roots |= {path.as_uri(): path for path in singles.values()}
         summary = Results(results, roots, quality=5 if args.quick else 11)
         print(main_table(summary))
-        if single is not None:
+        if singles:
             print()
-            print(single_table(summary, single))
+            print(single_table(summary, singles))
         if args.also:
             print()
-            print(variants_table(summary, [name for name in names if name != "stock"] + ["stock"]))
+            print(
+                variants_table(summary, [name for name in names if name != "stock"] + ["stock"] * (not args.no_stock))
+            )
         print(f"\nruns per page and mode: {runs}, fresh browser context each; interactions: {samples} of each kind")
         for failure in summary.failures():
             print(f"never: {failure}")
