@@ -94,7 +94,11 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
     site = rendered.site
     zip_name = f"{ZIP_TOP}.zip"
     with progress.step(f"zipping the site into {zip_name}"):
-        archive = zip_bytes(site, ZIP_TOP)
+        # Read only over http (sitegen/runtime.py): from disk the page loads their scripts.
+        fetched_only = set(rendered.runtime.fetched_only if rendered.runtime else ())
+        archive = zip_bytes(
+            Site({name: data for name, data in site.files.items() if name not in fetched_only}), ZIP_TOP
+        )
     files = {options.dist / zip_name: archive}
     if options.publish_zip:
         download = Download(zip_name, archive)

@@ -18,7 +18,7 @@ and it prints medians and the ratio ours/stock:
 - interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
 - bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed; q5 in
-  ``--quick``).
+  ``--quick``), and as GitHub Pages would send them (gzip for text types only: ``PAGES_GZIPS``).
 
 Stock Pyodide cannot start from file:// (its ``import()`` and ``fetch`` of sibling files are refused
 there); the table says so instead of a number.
@@ -56,7 +56,9 @@ LIVE_TIMEOUT_MS = 60_000
 STOCK_FILES = ("pyodide.js", "pyodide.js.map", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 Key = tuple[str, str]
 """(page, mode): ("ours" or "stock", "http" or "file")."""
-LOADER = re.compile(r"  // ---- loader: .*?  // ---- end of loader ----\n", re.DOTALL)
+SINGLE_FILE = "kvpage.html"
+LOADER = re.compile(r"^// ---- loader: .*?^// ---- end of loader ----\n", re.DOTALL | re.MULTILINE)
+"""In the built kvpage.js: from the start of stage "assets" to the mark in stage "boot" (sitegen/page_script.py)."""
 DECODE = "Lab · prefill once, then decode"
 NEXT = "Lab · the next request"
 
@@ -77,7 +79,7 @@ class Run:
 def build_ours(out: Path) -> Path:
     import build  # the project's build.py
 
-    options = build.Options(out=out / "site", dist=out / "dist")
+    options = build.Options(out=out / "site", dist=out / "dist", single_file=True)
     build.build(options)
     return options.out
 
@@ -198,6 +200,19 @@ def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> 
     return run
 
 
+PAGES_GZIPS = frozenset({".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"})
+"""What GitHub Pages sends gzipped (it compresses by content type): text types, scripts, JSON, SVG.
+
+An assumption, not a measurement (nothing here reaches GitHub): binary types are sent as they
+are, which we take to include application/wasm and application/zip as well as
+application/octet-stream (``.bin`` and any unknown suffix). ``pages_bytes`` follows it."""
+
+
+def pages_bytes(path: Path, raw: int, gz: int) -> int:
+    """What a reader of GitHub Pages downloads for ``path``: gzip for the types in PAGES_GZIPS."""
+    return gz if path.suffix.lower() in PAGES_GZIPS else raw
+
+
 SIZE_CACHE = ROOT / ".cache" / "bench-sizes.json"
 """Compressed sizes by sha256: brotli q11 of the 13 MB wasm takes ~20 s, and it rarely changes."""
 
@@ -281,6 +296,12 @@ class Results:
     def bytes(self, key: Key, index: int) -> float | None:
         return float(sum(self.sizes[path][index] for path in self.loaded[key])) if key in self.loaded else None
 
+    def pages(self, key: Key) -> float | None:
+        """Bytes loaded as GitHub Pages would send them (``pages_bytes``)."""
+        if key not in self.loaded:
+            return None
+        return float(sum(pages_bytes(path, *self.sizes[path][:2]) for path in self.loaded[key]))
+
     def live(self, key: Key) -> float | None:
         return self.median(key, lambda run: run.live_ms)
 
@@ -323,17 +344,34 @@ def main_table(results: Results) -> str:
                 add(name, values, lambda v: "—" if v is None else f"{v:,.1f} ms")
     for index, kind in enumerate(("raw", "gzip -9", f"brotli q{results.quality}")):
         add(f"bytes loaded, {kind}", [results.bytes(key, index) for key in columns], mb)
+    add("bytes loaded, as GitHub Pages sends", [results.pages(key) for key in columns], mb)
+    return markdown(lines)
+
+
+def single_table(results: Results, singles: dict[str, Path]) -> str:
+    """Each single-file book, opened from file:// (everything inline: nothing else is loaded)."""
+    keys: list[Key] = [(name, "single") for name in singles]
+    lines = [["", *(f"{name} single file" for name in singles)]]
+    lines.append(["labs live (median)", *(ms(results.live(key)) for key in keys)])
+    lines.append(
+        ["first contentful paint (median)", *(ms(results.fcp(key)) if results.fcp(key) else "—" for key in keys)]
+    )
+    lines.append(["file size", *(mb(float(path.stat().st_size)) for path in singles.values())])
+    for index, kind in ((1, "gzip -9"), (2, f"brotli q{results.quality}")):
+        lines.append([f"bytes loaded, {kind}", *(mb(results.bytes(key, index)) for key in keys)])
+    lines.append(["bytes loaded, as GitHub Pages sends", *(mb(results.pages(key)) for key in keys)])
     return markdown(lines)
 
 
 def variants_table(results: Results, pages: list[str]) -> str:
     """Labs live for every page measured (e.g. one site per lever), against stock over http."""
-    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http"]]
+    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http", "Pages http"]]
     stock = results.live(("stock", "http"))
     for page in pages:
         http, file = results.live((page, "http")), results.live((page, "file"))
         fcp, brotli = results.fcp((page, "http")), results.bytes((page, "http"), 2)
-        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli)])
+        sent = mb(results.pages((page, "http")))
+        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli), sent])
     return markdown(lines)
 
 
@@ -350,6 +388,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--work", type=Path, help="folder for the builds (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="also write every run's measurements here")
+    parser.add_argument(
+        "--single",
+        action="append",
+        default=[],
+        metavar="[NAME=]FILE",
+        help="also open this single-file book (dist/kvpage.html) from file://; NAME defaults to 'ours'",
+    )
+    parser.add_argument("--no-stock", action="store_true", help="skip the stock page (its column says '—')")
     args = parser.parse_args(argv)
     runs, samples = (1, 2) if args.quick else (args.runs, args.samples)
 
@@ -358,7 +404,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
         work = args.work or Path(tmp)
         ours = args.site.resolve() if args.site else build_ours(work / "ours")
-        sites = {"ours": ours, "stock": build_stock(ours, work)}
+        sites = {"ours": ours} if args.no_stock else {"ours": ours, "stock": build_stock(ours, work)}
+        singles = {
+            (name if path else "ours"): Path(path or name).resolve()
+            for name, _, path in (single.partition("=") for single in args.single)
+        }
+        if not singles and not args.site and (work / "ours" / "dist" / SINGLE_FILE).is_file():
+            singles["ours"] = work / "ours" / "dist" / SINGLE_FILE
         for also in args.also:
             name, _, folder = also.partition("=")
             sites[name] = Path(folder).resolve()
@@ -374,9 +426,17 @@ def main(argv: list[str] | None = None) -> int:
             for index in range(runs):
                 # Every page in turn, starting one further along each time, so no page is always first.
                 order = names[index % len(names) :] + names[: index % len(names)]
-                for mode in ("http", "file"):
-                    for name in order:
-                        url = bases[name] + "cache.html" if mode == "http" else (sites[name] / "cache.html").as_uri()
+                for mode in ("http", "file", "single"):
+                    for name in order + [name for name in singles if name not in order]:
+                        if name not in (singles if mode == "single" else sites):
+                            continue
+                        url = (
+                            bases[name] + "cache.html"
+                            if mode == "http"
+                            else singles[name].as_uri()
+                            if mode == "single"
+                            else (sites[name] / "cache.html").as_uri()
+                        )
                         run = measure(browser, url, name, mode, samples)
                         results.append(run)
                         shown = ms(run.live_ms) if run.live_ms is not None else f"never ({run.failure[:80]})"
@@ -384,11 +444,17 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
         roots = {bases[name]: folder for name, folder in sites.items()}
         roots |= {folder.as_uri() + "/": folder for folder in sites.values()}
+        roots |= {path.as_uri(): path for path in singles.values()}
         summary = Results(results, roots, quality=5 if args.quick else 11)
         print(main_table(summary))
+        if singles:
+            print()
+            print(single_table(summary, singles))
         if args.also:
             print()
-            print(variants_table(summary, [name for name in names if name != "stock"] + ["stock"]))
+            print(
+                variants_table(summary, [name for name in names if name != "stock"] + ["stock"] * (not args.no_stock))
+            )
         print(f"\nruns per page and mode: {runs}, fresh browser context each; interactions: {samples} of each kind")
         for failure in summary.failures():
             print(f"never: {failure}")

@@ -18,7 +18,8 @@ set would raise ``ModuleNotFoundError``. Nothing at start-up reads it, so the pa
 after the labs are live (see docs/performance.md).
 
 The snapshot is shipped as a patch over the wasm's own data segments (which the page has anyway):
-the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left out.
+the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left out. That
+container ("KVSNAP01") is specified in ``snapshot_format.py``.
 
 Everything here leans on private Pyodide API, so it runs only for the exact version it was written
 and tested against (``PYODIDE_VERSION``); the snapshot's embedded build id must equal the one in
@@ -35,16 +36,15 @@ import struct
 import subprocess
 import tempfile
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from kvpage.catalog import find_labs
 from kvpage.lab import Lab
 from sitegen.errors import BuildError
 from sitegen.model_imports import model_imports
+from sitegen.snapshot_format import decode, encode
 from sitegen.warm_up import missing_errors, warm_up_errors
 
 PYODIDE_VERSION = "314.0.7"
@@ -66,11 +66,6 @@ The snapshot freezes the hash secret (and everything else in memory) for every r
 a fixed seed makes that explicit and the build reproducible.
 """
 
-MAGIC = b"KVSNAP01"
-"""Our container: magic, then u32 total size, u32 heap offset, u32 record count, little-endian."""
-MERGE_GAP = 32
-"""Equal runs shorter than this stay inside a record: fewer records (~6,500) for the page to apply."""
-
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -79,7 +74,7 @@ class PythonSnapshot:
     """What the page needs to restore Python instead of starting it."""
 
     encoded: bytes
-    """The snapshot as our patch container (see ``encode``)."""
+    """The snapshot as our patch container (``snapshot_format.py``)."""
     stdlib: bytes
     """The page's standard library zip: ``.py`` of every module the snapshot imported."""
     stdlib_path: str
@@ -138,88 +133,6 @@ def check_header(snapshot: bytes, expected_build_id: str) -> int:
     return int(heap_offset)
 
 
-def _leb128(data: bytes, at: int, signed: bool = False) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        byte = data[at]
-        at += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            if signed and byte & 0x40:
-                result -= 1 << shift
-            return result, at
-
-
-def data_segments(wasm: bytes) -> Iterator[tuple[int, int, int]]:
-    """(memory offset, start in ``wasm``, length) of each active data segment.
-
-    Only the form this Pyodide uses is accepted (flag 0, ``i32.const`` offset): anything else
-    means the page's copy of this parser (``kvpage.js``) would build a different image.
-    """
-    if wasm[:8] != b"\0asm\1\0\0\0":
-        raise BuildError(["pyodide.asm.wasm: not a version-1 WebAssembly module"])
-    at = 8
-    while at < len(wasm):
-        section = wasm[at]
-        size, at = _leb128(wasm, at + 1)
-        end = at + size
-        if section == 11:
-            count, at = _leb128(wasm, at)
-            for _ in range(count):
-                flag, at = _leb128(wasm, at)
-                if flag != 0 or wasm[at] != 0x41:
-                    form = f"{flag}/{wasm[at]:#x}"
-                    raise BuildError([f"pyodide.asm.wasm: data segment of form {form}: has Pyodide changed?"])
-                offset, at = _leb128(wasm, at + 1, signed=True)
-                if wasm[at] != 0x0B:
-                    raise BuildError(["pyodide.asm.wasm: data segment offset is not a constant: has Pyodide changed?"])
-                length, at = _leb128(wasm, at + 1)
-                yield offset, at, length
-                at += length
-        at = end
-
-
-def base_image(wasm: bytes, size: int) -> np.ndarray:
-    """Memory as instantiation leaves it before any code runs: zeros and the data segments."""
-    image = np.zeros(size, dtype=np.uint8)
-    source = np.frombuffer(wasm, dtype=np.uint8)
-    for offset, start, length in data_segments(wasm):
-        image[offset : offset + length] = source[start : start + length]
-    return image
-
-
-def encode(snapshot: bytes, heap_offset: int, wasm: bytes) -> bytes:
-    """``snapshot`` as records of the heap bytes that differ from ``base_image``."""
-    heap = np.frombuffer(snapshot, dtype=np.uint8, offset=heap_offset)
-    differs = np.flatnonzero(heap != base_image(wasm, len(heap)))
-    records: list[bytes] = []
-    if len(differs):
-        breaks = np.flatnonzero(np.diff(differs) > MERGE_GAP)
-        starts = np.concatenate(([differs[0]], differs[breaks + 1]))
-        ends = np.concatenate((differs[breaks], [differs[-1]])) + 1
-        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-            records.append(struct.pack("<II", start, end - start) + heap[start:end].tobytes())
-    head = MAGIC + struct.pack("<III", len(snapshot), heap_offset, len(records))
-    return head + snapshot[:heap_offset] + b"".join(records)
-
-
-def decode(encoded: bytes, wasm: bytes) -> bytes:
-    """The Pyodide snapshot back from ``encode``: what the page's loader does, in Python."""
-    if encoded[:8] != MAGIC:
-        raise ValueError("not a kvpage snapshot")
-    size, heap_offset, count = struct.unpack_from("<III", encoded, 8)
-    at = 20 + heap_offset
-    heap = base_image(wasm, size - heap_offset)
-    for _ in range(count):
-        offset, length = struct.unpack_from("<II", encoded, at)
-        heap[offset : offset + length] = np.frombuffer(encoded, dtype=np.uint8, count=length, offset=at + 8)
-        at += 8 + length
-    if at != len(encoded):
-        raise ValueError("trailing bytes after the last record")
-    return encoded[20 : 20 + heap_offset] + heap.tobytes()
-
-
 def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
     """The check command's findings: every lab action answers, tracebacks show stdlib source lines."""
     found = json.loads(report)
@@ -250,7 +163,7 @@ def make_python_snapshot(
         raise BuildError(
             [
                 f"Pyodide {version} is pinned, but the memory snapshot (sitegen/python_snapshot.py, "
-                f"python_snapshot.mjs, the loader in kvpage.js) was written for {PYODIDE_VERSION}: "
+                f"python_snapshot.mjs, the page's loader in static/kvpage/) was written for {PYODIDE_VERSION}: "
                 "re-read Pyodide's snapshot.ts and re-test before changing PYODIDE_VERSION"
             ]
         )

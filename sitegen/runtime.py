@@ -4,17 +4,30 @@ Pyodide arrives as the npm package pinned in ``package.json``. Every file we
 take from it must match the sha256 in ``pyodide-pins.json``, so a changed
 download fails the build instead of shipping a different interpreter.
 
-The page loads the runtime with classic ``<script src>`` only, because that
-is the one way a page opened from disk (file://, origin ``null``) can read its
-sibling files: ``fetch``, XHR and ``import()`` of file:// URLs are refused. So
-binary files travel base64-encoded inside small scripts, and the ES module
-``pyodide.asm.mjs`` is rewritten into a classic script. Each rewrite asserts
-the exact text it replaces, so a new Pyodide fails here, loudly.
+A page opened from disk (file://, origin ``null``) can read its sibling files
+only as classic ``<script src>``: ``fetch``, XHR and ``import()`` of file://
+URLs are refused. So the ES module ``pyodide.asm.mjs`` is rewritten into a
+classic script (each rewrite asserts the exact text it replaces, so a new
+Pyodide fails here, loudly), and every binary is packed twice:
+
+- ``NAME.bin``: gzip of the file, fetched over http. The name tells no host to
+  add a ``Content-Encoding`` (``.gz`` may: then the browser would undo our gzip
+  before the page sees it), and hosts send ``.bin`` as
+  ``application/octet-stream``, as it is: what a reader downloads is the same
+  on every host, compressed or not by it.
+- ``NAME.bin.js``: the same gzip bytes base64-encoded in a classic script, for
+  file:// and, inline, for the single-file book.
+
+The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113,
+Safari 16.4; see docs/performance.md for why gzip). The zip of the site leaves
+the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
+load, and an unzipped copy served over http falls back to them.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import os
@@ -53,6 +66,8 @@ class Runtime:
     version: str
     loader: dict[str, Any]
     """What the page's loader needs besides the scripts: asset names, sizes, the snapshot's setup."""
+    fetched_only: tuple[str, ...] = ()
+    """Files only a page served over http reads (the packed binaries): the zip leaves them out."""
 
 
 def sha256(data: bytes) -> str:
@@ -115,6 +130,15 @@ def strip_source_map(source: bytes, name: str) -> bytes:
     return replace_once(text, f"\n//# sourceMappingURL={name}.map\n", "\n", name).encode("utf-8")
 
 
+PACKED = ".bin"
+"""Suffix of a packed (gzipped) binary; see the module docstring for why not ``.gz``."""
+
+
+def pack(data: bytes) -> bytes:
+    """gzip -9 with no file name and mtime 0: the same bytes from every build."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
 def asset_script(name: str, media_type: str, data: bytes) -> bytes:
     """A classic script that hands ``data`` to the page's loader, base64-encoded."""
     payload = base64.b64encode(data).decode("ascii")
@@ -172,21 +196,23 @@ def load_runtime(project: Path) -> Runtime:
             package, version, pinned["pyodide.js"], pinned["pyodide.asm.wasm"], wheel, project
         )
     blobs = {
-        "pyodide.asm.wasm": ("application/wasm", pinned["pyodide.asm.wasm"]),
-        SNAPSHOT: ("application/octet-stream", python.encoded),
-        "python_stdlib.zip": ("application/zip", python.stdlib),
-        wheel_name: ("application/zip", wheel_bytes),
+        "pyodide.asm.wasm": pinned["pyodide.asm.wasm"],
+        SNAPSHOT: python.encoded,
+        "python_stdlib.zip": python.stdlib,
+        wheel_name: wheel_bytes,
     }
+    packed = {name: pack(data) for name, data in blobs.items()}
     files = {
         "pyodide.js": strip_source_map(pinned["pyodide.js"], "pyodide.js"),
         "pyodide.asm.js": classic_module(pinned["pyodide.asm.mjs"]),
         "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
     }
-    # Each binary twice: as itself, fetched over http, and as a script, for file:// pages.
-    files |= {name: data for name, (_, data) in blobs.items()}
-    files |= {f"{name}.js": asset_script(name, media, data) for name, (media, data) in blobs.items()}
+    # Each binary packed twice: fetched over http, and as a script for file:// (module docstring).
+    files |= {f"{name}{PACKED}": data for name, data in packed.items()}
+    files[wheel_name] = wheel_bytes  # as the lock file names it, for tools that install from the lock
+    files |= {f"{name}{PACKED}.js": asset_script(name, "application/gzip", data) for name, data in packed.items()}
     code = ("pyodide.js", "pyodide.asm.js")
-    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in (*code, *(f"{n}.js" for n in blobs)))
+    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in (*code, *(f"{n}{PACKED}.js" for n in blobs)))
     files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
     loader = {
         "pyodide": version,
@@ -199,6 +225,17 @@ def load_runtime(project: Path) -> Runtime:
         "wheel": wheel_name,
         "wheelPath": python.wheel_path,
         "env": SNAPSHOT_ENV,
+        "packed": {name: f"{name}{PACKED}" for name in blobs},
+        "unpacked": {name: len(data) for name, data in blobs.items()},
         "sizes": {path: len(data) for path, data in files.items() if not path.endswith(".json")},
     }
-    return Runtime(files=files, scripts=scripts, lock=lock, wheel=wheel_name, version=version, loader=loader)
+    fetched_only = tuple(f"{RUNTIME_DIR}/{name}{PACKED}" for name in blobs)
+    return Runtime(
+        files=files,
+        scripts=scripts,
+        lock=lock,
+        wheel=wheel_name,
+        version=version,
+        loader=loader,
+        fetched_only=fetched_only,
+    )

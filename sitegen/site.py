@@ -14,6 +14,7 @@ from pathlib import Path
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
 from sitegen.ids import prefix_ids, prefix_toc, single_file_clashes
+from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import RUNTIME_DIR, Runtime
 from sitegen.source import Book
@@ -21,8 +22,8 @@ from sitegen.templates import TemplateFailed, Templates
 
 DRAW_SCRIPTS = ("static/draw.js", "static/labs.js")
 """The page's own scripts for a chapter with labs that run first: the drawing kit and the labs' wiring."""
-LOADER_SCRIPT = "static/kvpage.js"
-"""The loader, last: it starts Python and hands it to the labs."""
+LOADER_SCRIPT = SCRIPT
+"""The loader, last: it starts Python and hands it to the labs (its stages joined, sitegen/page_script.py)."""
 
 
 def lab_script(name: str) -> str:
@@ -70,14 +71,26 @@ def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
 
 
 def static_names(folder: Path) -> dict[str, Path]:
-    """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path."""
+    """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path.
+
+    The stages of the page's script (``static/kvpage/``) are one file in the site, ``static/kvpage.js``,
+    named here by their folder.
+    """
     files = sorted(path for path in folder.rglob("*") if path.is_file())
-    return {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+    names = {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+    stages = folder.parent / STAGE_DIR
+    if stages.is_dir():
+        names = {name: path for name, path in names.items() if not name.startswith(f"{STAGE_DIR}/")}
+        names[SCRIPT] = stages
+    return dict(sorted(names.items()))
 
 
 def static_files(folder: Path) -> dict[str, bytes]:
-    """The template's static files, as ``static/...`` paths."""
-    return {name: path.read_bytes() for name, path in static_names(folder).items()}
+    """The template's static files, as ``static/...`` paths, with the page's script built from its stages."""
+    return {
+        name: page_script(path) if name == SCRIPT and path.is_dir() else path.read_bytes()
+        for name, path in static_names(folder).items()
+    }
 
 
 def assemble_site(
@@ -148,19 +161,29 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
 
     Each chapter is an ``<article id=SLUG>`` whose ids are prefixed with its slug
     (sitegen.ids), so chapters never share an id; links between chapters become
-    in-page links, and each chapter keeps its table of contents. The loader finds
-    the runtime's scripts already run, so it loads nothing; the CSP allows exactly
-    these inline scripts and styles by hash.
+    in-page links, and each chapter keeps its table of contents. The runtime's
+    scripts are inline, the binaries' after the page's own (the loader waits for
+    each), so it loads nothing; the CSP allows exactly these inline scripts and
+    styles by hash.
     """
     static = templates.folder / "static"
     css = (static / "kvpage.css").read_text(encoding="utf-8")
     scripts: list[str] = []
     config = ""
     if runtime is not None:
-        scripts = [inline_script(runtime.files[path], path) for path in runtime.scripts]
-        folder = templates.folder
-        names = page_scripts((use.kind.name for page in pages.pages for use in page.labs), static_names(static))
-        scripts += [inline_script((folder / src).read_bytes(), src) for src in names]
+        # Pyodide's code and the page's first, then the binaries (the stdlib zip, needed only once
+        # the labs are live, last): the loader decodes each while the browser still reads the rest.
+        code, binaries = (
+            runtime.loader["code"],
+            [path for path in runtime.scripts if path not in runtime.loader["code"]],
+        )
+        stdlib = f"{RUNTIME_DIR}/{runtime.loader['packed'][runtime.loader['stdlib']]}.js"
+        binaries.sort(key=lambda path: path == stdlib)
+        static_code = static_files(static)
+        names = page_scripts((use.kind.name for page in pages.pages for use in page.labs), static_code)
+        scripts = [inline_script(runtime.files[path], path) for path in code]
+        scripts += [inline_script(static_code[src], src) for src in names]
+        scripts += [inline_script(runtime.files[path], path) for path in binaries]
         config = runtime_config(runtime, [])
     slugs = {page.url: page.source.meta.slug for page in pages.pages}
     chapters = [

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PYTHON_READY_MS, Server
+from tests.e2e.conftest import PYTHON_READY_MS, Server, serve
 
 pytestmark = pytest.mark.e2e
 
@@ -62,23 +63,34 @@ def requested(page: Page, url: str, last: str) -> set[str]:
     return names
 
 
-def test_over_http_the_binaries_come_as_themselves(page: Page, http_site: Server) -> None:
-    names = requested(page, http_site.base + "cache.html", "python_stdlib.zip")
-    assert {"pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"} <= names
-    assert not any(name.endswith((".wasm.js", ".snapshot.js", ".zip.js")) for name in names), names
+PACKED = {"pyodide.asm.wasm.bin", "python.snapshot.bin", "python_stdlib.zip.bin"}
+"""The gzipped binaries, as fetched over http; their scripts add ".js"."""
+
+
+def test_over_http_the_binaries_come_packed_as_themselves(page: Page, http_site: Server) -> None:
+    names = requested(page, http_site.base + "cache.html", "python_stdlib.zip.bin")
+    assert names >= PACKED
+    assert not any(name.endswith(".bin.js") for name in names), names
+
+
+def test_an_unzipped_copy_served_over_http_falls_back_to_the_scripts(page: Page, unzipped_site: Path) -> None:
+    assert not any(path.name.endswith(".bin") for path in unzipped_site.rglob("*"))  # the zip leaves them out
+    with contextlib.contextmanager(serve)(unzipped_site) as server:
+        names = requested(page, server.base + "cache.html", "python_stdlib.zip.bin.js")
+    assert {f"{name}.js" for name in PACKED} <= names
 
 
 def test_the_stdlib_zip_waits_until_the_labs_are_live(page: Page, http_site: Server) -> None:
-    requested(page, http_site.base + "cache.html", "python_stdlib.zip")
+    requested(page, http_site.base + "cache.html", "python_stdlib.zip.bin")
     live = page.evaluate("performance.getEntriesByName('kvpage:labs-live')[0].startTime")
     # A resource's timing entry appears when its response is complete, not when it is asked for.
-    entry = "performance.getEntriesByType('resource').find((r) => r.name.endsWith('/python_stdlib.zip'))"
+    entry = "performance.getEntriesByType('resource').find((r) => r.name.endsWith('/python_stdlib.zip.bin'))"
     page.wait_for_function(f"() => {entry} !== undefined")
     asked = page.evaluate(f"{entry}.startTime")
     assert asked >= live
 
 
 def test_from_a_folder_the_binaries_come_as_scripts(page: Page, unzipped_site: Path) -> None:
-    names = requested(page, (unzipped_site / "cache.html").as_uri(), "python_stdlib.zip.js")
-    assert {"pyodide.asm.wasm.js", "python.snapshot.js", "python_stdlib.zip.js"} <= names
-    assert not {"pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"} & names
+    names = requested(page, (unzipped_site / "cache.html").as_uri(), "python_stdlib.zip.bin.js")
+    assert {f"{name}.js" for name in PACKED} <= names
+    assert not PACKED & names

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, Server
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +44,33 @@ def test_without_webassembly(browser: Browser, http_site: Server) -> None:
 
 def test_when_the_runtime_cannot_be_loaded(browser: Browser, http_site: Server) -> None:
     page = browser.new_page()
-    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.route("**/pyodide.asm.wasm.bin*", lambda route: route.abort())  # the file and its script
     page.goto(http_site.base + "cache.html")
-    assert_prerendered_and_disabled(page, "could not load pyodide/pyodide.asm.wasm")
+    assert_prerendered_and_disabled(page, "could not load pyodide/pyodide.asm.wasm.bin")
+    page.close()
+
+
+def test_a_single_file_missing_a_binary_says_which(browser: Browser, built: Built, tmp_path: Path) -> None:
+    html = built.single.read_text(encoding="utf-8")
+    cut, count = re.subn(
+        r'<script>\(globalThis\.kvpageAssets\?\?=new Map\(\)\)\.set\("python\.snapshot".*?</script>',
+        "",
+        html,
+        flags=re.DOTALL,
+    )
+    assert count == 1
+    (tmp_path / "kvpage.html").write_text(cut, encoding="utf-8")
+    page = browser.new_page()
+    page.goto((tmp_path / "kvpage.html").as_uri())
+    assert_prerendered_and_disabled(page, "the page has no python.snapshot.bin")
+    page.close()
+
+
+def test_damaged_packed_bytes_fail_with_the_file_s_name(browser: Browser, http_site: Server) -> None:
+    page = browser.new_page()
+    # Not gzip: the download arrives, the decompressor refuses it, and so does the fallback script.
+    page.route("**/python.snapshot.bin", lambda route: route.fulfill(body=b"not gzip at all"))
+    page.route("**/python.snapshot.bin.js", lambda route: route.abort())
+    page.goto(http_site.base + "cache.html")
+    assert_prerendered_and_disabled(page, "could not load pyodide/python.snapshot.bin")
     page.close()

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import ast
+import base64
+import gzip
 import hashlib
 import io
 import json
+import re
 import shutil
 import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 
 from sitegen.errors import BuildError
-from sitegen.runtime import classic_module, read_pinned
+from sitegen.runtime import classic_module, pack, read_pinned
 from tests.conftest import ROOT, Built
 
 PINS = ROOT / "sitegen" / "pyodide-pins.json"
@@ -89,3 +93,31 @@ def test_module_rewrite_asserts_what_it_replaces() -> None:
     assert rewritten.rstrip().endswith("globalThis._createPyodideModule=_createPyodideModule;")
     with pytest.raises(BuildError, match="has Pyodide changed"):
         classic_module(stock.replace(b"export default _createPyodideModule;", b"export { _createPyodideModule };"))
+
+
+ENCODING_SUFFIXES = {"gz", "gzip", "tgz", "z", "br", "zst", "zstd", "bz2", "xz", "lz", "lzma"}
+
+
+def test_every_binary_is_packed_as_deterministic_gzip_with_its_script_alongside(built: Built) -> None:
+    config = re.search(r'id="kvpage-runtime">(.*?)</script>', built.files["cache.html"].decode("utf-8"))
+    assert config is not None
+    loader = json.loads(config.group(1))["runtime"]
+    pins = json.loads(PINS.read_text(encoding="utf-8"))["files"]
+    assert set(loader["packed"]) == {"pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip", loader["wheel"]}
+    for name, file in loader["packed"].items():
+        packed = built.files[f"pyodide/{file}"]
+        # gzip, deflate, no flags (so no file name), mtime 0: the same bytes from every build
+        assert packed[:8] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00", name
+        assert len(gzip.decompress(packed)) == loader["unpacked"][name]
+        script = built.files[f"pyodide/{file}.js"].decode("ascii")
+        assert base64.b64decode(re.search(r'base64:"([^"]*)"', script).group(1)) == packed  # type: ignore[union-attr]
+        assert not set(file.lower().split(".")[1:]) & ENCODING_SUFFIXES, f"{file}: a host may add Content-Encoding"
+    wasm = gzip.decompress(built.files["pyodide/pyodide.asm.wasm.bin"])
+    assert hashlib.sha256(wasm).hexdigest() == pins["pyodide.asm.wasm"]
+
+
+def test_pack_is_gzip_that_any_decoder_reads_and_repeats_byte_for_byte() -> None:
+    data = bytes(range(256)) * 1000
+    assert pack(data) == pack(data)
+    assert gzip.decompress(pack(data)) == data
+    assert zlib.decompress(pack(data), wbits=31) == data

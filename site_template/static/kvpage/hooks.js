@@ -1,0 +1,33 @@
+// Stage "hooks": Pyodide's own requests, answered from memory.
+//
+// Pyodide fetches the wasm and the stdlib zip from its indexURL and compiles the wasm with
+// WebAssembly.instantiateStreaming. While it starts, the wasm's request gets an empty response
+// that instantiateStreaming recognises and answers with the module stage "boot" compiled
+// already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
+// (the real one is written once the labs are live: see later() in boot). Any other request goes
+// to the network as usual. Relies on private Pyodide behaviour, checked for PYODIDE_VERSION only.
+
+// Installs the hooks; returns the function that removes them again.
+function interceptPyodide(wasmURL, stdlibURL, compiled) {
+  const realFetch = globalThis.fetch;
+  const realInstantiateStreaming = WebAssembly.instantiateStreaming;
+  const answered = new WeakSet();
+  globalThis.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url === wasmURL) {
+      const response = Promise.resolve(new Response(new Uint8Array(0)));
+      answered.add(response);
+      return response;
+    }
+    if (url === stdlibURL) return Promise.resolve(new Response(new Uint8Array(0)));
+    return realFetch.call(globalThis, input, init);
+  };
+  WebAssembly.instantiateStreaming = (source, imports) =>
+    answered.has(source)
+      ? compiled.then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module })))
+      : realInstantiateStreaming.call(WebAssembly, source, imports);
+  return () => {
+    globalThis.fetch = realFetch;
+    WebAssembly.instantiateStreaming = realInstantiateStreaming;
+  };
+}
