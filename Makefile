@@ -24,9 +24,11 @@ site: deps
 serve: deps
 	$(PY) build.py serve
 
+# The checks and the Pyodide run first (a minute), then every pytest test on both cores: modules
+# are spread over two workers whole (--dist loadscope), so each browser suite keeps one browser.
 test: test-deps
 	$(PY) build.py --single-file
-	$(MAKE) --no-print-directory check pytest pyodide-test
+	$(MAKE) --no-print-directory check pyodide-test pytest
 
 check:
 	$(VENV)/bin/ruff check kvpage sitegen build.py tests bench
@@ -34,7 +36,7 @@ check:
 	$(VENV)/bin/mypy
 
 pytest:
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadscope
 
 # tests/kvpage again, inside Pyodide under Node, against the wheel in site/ (offline).
 pyodide-test:
