@@ -122,6 +122,28 @@ def collect_labs(context: Context) -> tuple[list[str], Any]:
     return command, summary
 
 
+def collect_labs_webkit(context: Context) -> tuple[list[str], Any]:
+    """bench/webkit.py (Safari's engine, under Xvfb) on a fresh build: over http, file:// and the single file."""
+    site, dist = context.work / "webkit-site", context.work / "webkit-dist"
+    build = [PYTHON, str(ROOT / "build.py"), "--single-file", "--quiet", "--out", str(site), "--dist", str(dist)]
+    subprocess.run(build, cwd=ROOT, check=True, stdout=sys.stderr)
+    runs = context.runs(5, 3)
+    webkit = ["xvfb-run", "-a", PYTHON, str(HERE / "webkit.py"), "--runs", str(runs)]
+    ways = (
+        ("ours-http", [str(site / "cache.html"), "--http", "--name", "ours"]),
+        ("ours-file", [str(site / "cache.html"), "--name", "ours"]),
+        ("single", [str(dist / "kvpage.html"), "--name", "single"]),
+    )
+    commands, found, printed = [], [], []
+    for name, args in ways:
+        command, measured, out = run_json([*webkit, *args], context.work, f"labs-webkit-{name}")
+        commands.append(shell(command, context.work))
+        found += measured
+        printed.append(out)
+    summary = labs_summary("\n".join(printed), found, runs, 0)
+    return [" ; ".join(commands)], summary
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """The same nearest-rank percentile as bench/run.py's table."""
     ordered = sorted(values)
@@ -198,6 +220,7 @@ MEASUREMENTS = {
         Measurement("build", collect_build),
         Measurement("serve", collect_serve),
         Measurement("labs", collect_labs),
+        Measurement("labs-webkit", collect_labs_webkit),
         Measurement("make-test", collect_make_test, optional=True),
     )
 }

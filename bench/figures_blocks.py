@@ -11,6 +11,7 @@ loaded the machine was.
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from collections.abc import Callable
@@ -266,6 +267,7 @@ BLOCKS = {
     for block in (
         Block("speed", ("build", "serve"), render_speed),
         Block("labs", ("labs",), render_labs),
+        Block("labs-webkit", ("labs-webkit",), functools.partial(render_labs, name="labs-webkit")),
         Block("sizes", ("build", "labs"), render_sizes),
         Block("make-test", ("make-test",), render_make_test),
     )

@@ -20,6 +20,7 @@ import contextlib
 import functools
 import http.server
 import importlib
+import json
 import os
 import statistics
 import sys
@@ -90,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("page", type=Path, help="an HTML file: dist/kvpage.html, or site/cache.html")
     parser.add_argument("--http", action="store_true", help="serve the page's folder over http instead of file://")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--name", default="ours", help="the page's name in --json runs (default: ours)")
+    parser.add_argument("--json", type=Path, help="also write the runs here, shaped like bench/run.py's")
     args = parser.parse_args(argv)
     os.environ.setdefault("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
     page = args.page.resolve()
@@ -107,6 +110,19 @@ def main(argv: list[str] | None = None) -> int:
         values = [run[key] for run in runs if run[key] is not None]
         return statistics.median(values) if values else None
 
+    if args.json:
+        shaped = [
+            {
+                "page": args.name,
+                "mode": "http" if args.http else "file",
+                "browser": "WebKit",
+                "live_ms": run["live"],
+                "fcp_ms": None,
+                "failure": "" if run["live"] is not None else f"{run['state']}: {run['status']}",
+            }
+            for run in runs
+        ]
+        args.json.write_text(json.dumps(shaped, indent=1) + "\n", encoding="utf-8")
     mode = "http" if args.http else "file://"
     print(f"WebKitGTK MiniBrowser, {args.page} over {mode}, {args.runs} cold runs, medians:")
     print("  " + ", ".join(f"{label} {ms(median(key))}" for key, label in LABELS.items()))
