@@ -24,6 +24,7 @@ from pathlib import Path
 from sitegen import serve as serving
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
+from sitegen.labs import declaration_errors
 from sitegen.output import publish, zip_bytes
 from sitegen.pages import Pages, render_pages
 from sitegen.progress import SILENT, Progress
@@ -77,7 +78,8 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
     pages = render_pages(source, templates, static, book.experimental_labs if book else ())
-    errors: list[ContentError] = [*book_errors, *source.errors, *pages.errors]
+    declared = declaration_errors(options.root, static, templates.folder.name)
+    errors: list[ContentError] = [*book_errors, *source.errors, *declared, *pages.errors]
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()

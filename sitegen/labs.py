@@ -11,13 +11,16 @@ the chapter line that placed the lab.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import cast
 
-from kvpage.catalog import find_labs
+from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
 from kvpage.lab import Lab
+from sitegen.errors import ContentError
+from sitegen.warm_up import declared_at
 
 Value = JSONValue
 SHLEX_MESSAGES = {
@@ -118,3 +121,30 @@ def enabled_labs(experimental: Iterable[str] = (), labs: Mapping[str, Lab] | Non
     allowed = set(experimental)
     every = all_labs() if labs is None else labs
     return {name: lab for name, lab in every.items() if not lab.experimental or name in allowed}
+
+
+def declaration_errors(project: Path, static: Collection[str], templates: str = "site_template") -> list[ContentError]:
+    """What is wrong with the labs' declarations themselves, at their ``LAB =`` line.
+
+    A lab whose button calls no action, whose name is not its module's, or a
+    lab script (``static/labs/NAME.js``) for no lab would otherwise build and
+    fail only in the reader's browser.
+    """
+    errors: list[ContentError] = []
+
+    def at(where: str, message: str) -> ContentError:
+        path, _, line = where.rpartition(":")
+        return ContentError(path, int(line), message)
+
+    for lab in all_labs().values():
+        errors += [at(declared_at(project, lab), f"lab {lab.name!r}: {problem}") for problem in lab.problems]
+    for module, name in misnamed():
+        path = "/".join(module.split(".")) + ".py"
+        errors.append(
+            ContentError(path, 0, f"its LAB is named {name!r}; a lab's name is its module's, with '-' for '_'")
+        )
+    for script in sorted(static):
+        folder, _, file = script.rpartition("/")
+        if folder == "static/labs" and file.endswith(".js") and file.removesuffix(".js") not in all_labs():
+            errors.append(ContentError(f"{templates}/{script}", 0, f"there is no lab {file.removesuffix('.js')!r}"))
+    return errors

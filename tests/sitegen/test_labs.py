@@ -209,3 +209,31 @@ def test_every_lab_script_registers_the_lab_it_is_named_after() -> None:
 def test_a_button_left_to_the_labs_own_script_has_one(name: str) -> None:
     if any(not button.calls for button in LABS[name].buttons):
         assert name in lab_scripts()
+
+
+def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sitegen import labs as build_labs
+    from sitegen.labs import declaration_errors
+    from sitegen.warm_up import declared_at
+
+    broken = Lab(
+        "decode",
+        {"start": decode.start},
+        "start",
+        buttons=(decode.Button("go", "Go", action="fly"),),
+    )
+    monkeypatch.setattr(build_labs, "all_labs", lambda: {"decode": broken})
+    where = declared_at(ROOT, broken)
+    assert [str(error) for error in declaration_errors(ROOT, {"static/labs/decode.js", "static/labs/ghost.js"})] == [
+        f"{where}: lab 'decode': button 'go' calls 'fly', which is not one of its actions",
+        "site_template/static/labs/ghost.js: there is no lab 'ghost'",
+    ]
+
+
+def test_the_real_declarations_have_no_errors() -> None:
+    from sitegen.labs import declaration_errors
+    from sitegen.site import static_names
+
+    assert declaration_errors(ROOT, set(static_names(ROOT / "site_template" / "static"))) == []
