@@ -117,7 +117,15 @@ class Where:
     origin: str
 
 
-@pytest.fixture(params=["http", "http-subpath", "file", "single-file"])
+WAYS = ["http", "file", "single-file"]
+"""How every browser test opens the chapter: served, from the unzipped zip, the single file."""
+WAYS_AND_SUBPATH = [*WAYS, "http-subpath"]
+"""The chapter's own flows also run under a sub-path, as GitHub Pages serves a project:
+``@pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)``. The other tests
+do not repeat every case there: what a sub-path can break is a URL, not a lab's drawing."""
+
+
+@pytest.fixture(params=WAYS)
 def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
     """The chapter served over http (at the root, or under a sub-path as on GitHub Pages),
     opened from the unzipped zip, or the single-file book."""

@@ -2,9 +2,8 @@
 
 Nothing here names a chapter or a lab: the labs are read from the book by the
 build's own stages, so a chapter with a new lab is checked the moment it is
-added. For each chapter that has labs, opened the four ways of ``site_url``'s
-fixture (http, under a sub-path, the unzipped zip over file://, the single
-file) with the network, console and CSP audit: every lab's controls wake up, no
+added. For each chapter that has labs, opened the four ways of ``WAYS_AND_SUBPATH``
+(http, under a sub-path, the unzipped zip over file://, the single file) with the network, console and CSP audit: every lab's controls wake up, no
 lab shows an error, and every readout shows what CPython's model computed for
 the lab's starting values.
 """
@@ -18,9 +17,9 @@ import build
 from sitegen.ids import prefixed
 from sitegen.labs import LabUse
 from sitegen.pages import Page as Chapter
-from tests.e2e.conftest import PYTHON_READY_MS, Where
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH, Where
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
 
 RENDERED = build.render(build.Options())
 CHAPTERS = [page for page in RENDERED.pages.pages if page.labs]

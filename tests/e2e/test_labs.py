@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.conftest import PYTHON_READY_MS
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
 
 DECODE = "Lab · prefill once, then decode"
 NEXT = "Lab · the next request"
