@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,3 +62,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
         single=options.dist / build.SINGLE_FILE,
         files=site.files,
     )
+
+
+def unzipped(archive: Path, target: Path) -> Path:
+    """``archive`` (the zip a reader downloads) extracted into ``target``: its one top folder."""
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(target)
+    (top,) = target.iterdir()
+    return top

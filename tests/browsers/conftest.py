@@ -8,14 +8,13 @@ error, failed load, unhandled rejection, CSP violation, failed request or reques
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Built
+from tests.conftest import Built, unzipped
 from tests.e2e.conftest import Server, serve
 
 WAYS = ["http", "file", "single-file"]
@@ -54,11 +53,7 @@ def browsers_http_site(built: Built) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def browsers_unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The zip a reader downloads, extracted to a fresh folder: its top folder."""
-    target = tmp_path_factory.mktemp("unzipped")
-    with zipfile.ZipFile(built.zip) as archive:
-        archive.extractall(target)
-    (top,) = target.iterdir()
-    return top
+    return unzipped(built.zip, tmp_path_factory.mktemp("unzipped"))
 
 
 @pytest.fixture(params=WAYS)

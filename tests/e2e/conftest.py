@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, Request
 
-from tests.conftest import Built
+from tests.conftest import Built, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")
 PYTHON_READY_MS = 60_000
@@ -102,11 +101,7 @@ def subpath_site(built: Built) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The zip a reader downloads, extracted to a fresh folder: its top folder."""
-    target = tmp_path_factory.mktemp("unzipped")
-    with zipfile.ZipFile(built.zip) as archive:
-        archive.extractall(target)
-    (top,) = target.iterdir()
-    return top
+    return unzipped(built.zip, tmp_path_factory.mktemp("unzipped"))
 
 
 @dataclass(frozen=True)

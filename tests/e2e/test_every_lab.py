@@ -2,10 +2,11 @@
 
 Nothing here names a chapter or a lab: the labs are read from the book by the
 build's own stages, so a chapter with a new lab is checked the moment it is
-added. For each chapter that has labs, opened the four ways of ``WAYS_AND_SUBPATH``
-(http, under a sub-path, the unzipped zip over file://, the single file) with the network, console and CSP audit: every lab's controls wake up, no
-lab shows an error, and every readout shows what CPython's model computed for
-the lab's starting values.
+added. For each chapter that has labs, opened the four ways of
+``WAYS_AND_SUBPATH`` (http, under a sub-path, the unzipped zip over file://, the
+single file) with the network, console and CSP audit: every lab's controls wake
+up, no lab shows an error, and every readout shows what CPython's model computed
+for the lab's starting values.
 """
 
 from __future__ import annotations

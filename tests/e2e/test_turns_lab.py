@@ -10,7 +10,6 @@ unzipped zip (file://) and as the single file, with the network audit.
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 import build
 from kvpage.labs.turns import add, compute
-from tests.conftest import ROOT
+from tests.conftest import ROOT, unzipped
 from tests.e2e.conftest import PYTHON_READY_MS, RECORD_CSP_VIOLATIONS, Audit, Server, serve
 
 pytestmark = pytest.mark.e2e
@@ -48,9 +47,7 @@ def opened(
         server = next(servers)
         url, origin = server.base + "turns.html", server.base
     elif request.param == "file":
-        with zipfile.ZipFile(turns_book.dist / f"{build.ZIP_TOP}.zip") as archive:
-            archive.extractall(tmp_path)
-        (top,) = tmp_path.iterdir()
+        top = unzipped(turns_book.dist / f"{build.ZIP_TOP}.zip", tmp_path)
         url, origin = (top / "turns.html").as_uri(), top.as_uri() + "/"
     else:
         url = origin = (turns_book.dist / build.SINGLE_FILE).as_uri()

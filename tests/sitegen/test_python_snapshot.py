@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import struct
 import zipfile
 from pathlib import Path
 
@@ -15,26 +14,15 @@ import pytest
 
 from sitegen import python_snapshot
 from sitegen.errors import BuildError
-from sitegen.python_snapshot import PYODIDE_MAGIC, build_id, check_header, page_stdlib
+from sitegen.python_snapshot import build_id, check_header, page_stdlib
 from sitegen.snapshot_format import decode
 from tests.conftest import Built
-from tests.sitegen.test_snapshot_format import page_reader
-
-BUILD_ID = "0123456789abcdef" * 4
+from tests.sitegen.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
 
 
 def unpacked(built: Built, name: str) -> bytes:
     """A binary of the site as the page gets it: its gzipped ``.bin``, un-gzipped."""
     return gzip.decompress(built.files[f"pyodide/{name}.bin"])
-
-
-def pyodide_snapshot(heap: bytes, build: str = BUILD_ID) -> bytes:
-    """A snapshot in Pyodide's layout: magic, heap offset, JSON length, 0, build id, JSON, heap."""
-    state = b'{"hiwireKeys":[]}'
-    heap_offset = 48 + 16 * -(-len(state) // 16)
-    words = [int(build[i : i + 8], 16) for i in range(0, 64, 8)]
-    header = struct.pack("<4I8I", PYODIDE_MAGIC, heap_offset, len(state), 0, *words) + state
-    return header.ljust(heap_offset, b"\0") + heap
 
 
 def test_the_header_must_name_the_page_s_pyodide_build() -> None:
