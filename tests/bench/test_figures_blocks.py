@@ -165,7 +165,7 @@ def test_a_missing_measurement_says_how_to_make_it() -> None:
 def test_the_sizes_block() -> None:
     text = blocks.render_sizes(SAMPLE)
     assert "| bytes loaded, raw: over http / from file:// (stock http) | 21.85 MB / 28.69 MB (—) |" in text
-    assert "| `dist/kvpage-site.zip` (goal: ≤ 20 MB) | 17.9 MB |" in text
+    assert "| `dist/kvpage-site.zip` (goal: ≤ 12 MB) | 17.9 MB |" in text
     assert "the site folder" in text and "49.6 MB" in text
 
 
