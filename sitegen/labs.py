@@ -10,10 +10,12 @@ the chapter line that placed the lab.
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import cast
 
 from kvpage.catalog import find_labs, misnamed
@@ -111,9 +113,13 @@ def split_info(info: str) -> list[str]:
         raise ValueError(SHLEX_MESSAGES.get(str(error), str(error))) from None
 
 
+@functools.cache
 def all_labs() -> Mapping[str, Lab]:
-    """Every lab kvpage has (experimental ones too), by name."""
-    return find_labs()
+    """Every lab kvpage has (experimental ones too), by name.
+
+    Looked up once per process: a change to the model restarts ``serve``'s build process.
+    """
+    return MappingProxyType(find_labs())
 
 
 def enabled_labs(experimental: Iterable[str] = (), labs: Mapping[str, Lab] | None = None) -> Mapping[str, Lab]:
