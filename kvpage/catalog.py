@@ -21,25 +21,25 @@ from kvpage.jsonvalue import JSONObject
 from kvpage.lab import Lab
 
 
+def declared() -> list[tuple[str, Lab]]:
+    """(module, its ``LAB``) for every module of ``kvpage.labs`` that declares one, in module order."""
+    found: list[tuple[str, Lab]] = []
+    for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
+        module = f"kvpage.labs.{info.name}"
+        lab = getattr(importlib.import_module(module), "LAB", None)
+        if isinstance(lab, Lab):
+            found.append((module, lab))
+    return found
+
+
 def find_labs() -> dict[str, Lab]:
     """Every lab by name, in module order; a module whose ``LAB`` is misnamed is left to ``misnamed``."""
-    labs: dict[str, Lab] = {}
-    for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
-        lab = getattr(importlib.import_module(f"kvpage.labs.{info.name}"), "LAB", None)
-        if isinstance(lab, Lab) and lab.module == f"kvpage.labs.{info.name}":
-            labs[lab.name] = lab
-    return labs
+    return {lab.name: lab for module, lab in declared() if lab.module == module}
 
 
 def misnamed() -> list[tuple[str, str]]:
     """(module, lab name) of each ``LAB`` whose name is not its module's: the page could not find it."""
-    found: list[tuple[str, str]] = []
-    for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
-        module = f"kvpage.labs.{info.name}"
-        lab = getattr(importlib.import_module(module), "LAB", None)
-        if isinstance(lab, Lab) and lab.module != module:
-            found.append((module, lab.name))
-    return found
+    return [(module, lab.name) for module, lab in declared() if lab.module != module]
 
 
 def warm_up(names: list[str]) -> list[JSONObject]:

@@ -136,14 +136,11 @@ def declaration_errors(project: Path, static: Collection[str], templates: str = 
     lab script (``static/labs/NAME.js``) for no lab would otherwise build and
     fail only in the reader's browser.
     """
-    errors: list[ContentError] = []
-
-    def at(where: str, message: str) -> ContentError:
-        path, _, line = where.rpartition(":")
-        return ContentError(path, int(line), message)
-
-    for lab in all_labs().values():
-        errors += [at(declared_at(project, lab), f"lab {lab.name!r}: {problem}") for problem in lab.problems]
+    errors = [
+        ContentError(*declared_at(project, lab), f"lab {lab.name!r}: {problem}")
+        for lab in all_labs().values()
+        for problem in lab.problems
+    ]
     for module, name in misnamed():
         path = "/".join(module.split(".")) + ".py"
         errors.append(

@@ -40,9 +40,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kvpage.catalog import find_labs
 from kvpage.lab import Lab
 from sitegen.errors import BuildError
+from sitegen.labs import all_labs
 from sitegen.model_imports import model_imports
 from sitegen.snapshot_format import decode, encode
 from sitegen.warm_up import missing_errors, warm_up_errors
@@ -158,7 +158,7 @@ def make_python_snapshot(
     imports, errors = model_imports(project)
     if errors:
         raise BuildError(errors)
-    labs = find_labs()
+    labs = all_labs()
     if version != PYODIDE_VERSION:
         raise BuildError(
             [

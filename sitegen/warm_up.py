@@ -22,15 +22,16 @@ LAB_LINE = re.compile(r"^LAB\b", re.MULTILINE)
 FRAME = re.compile(r'File "([^"]+\.py)", line (\d+)')
 
 
-def declared_at(project: Path, lab: Lab) -> str:
-    """``kvpage/labs/decode.py:110``: where ``lab``'s ``LAB`` is assigned (line 1 if it cannot be found)."""
+def declared_at(project: Path, lab: Lab) -> tuple[str, int]:
+    """(``kvpage/labs/decode.py``, 110): where ``lab``'s ``LAB`` is assigned (line 1 if it cannot be found)."""
     path = project / Path(*lab.module.split(".")).with_suffix(".py")
     shown = path.relative_to(project).as_posix()
     try:
-        match = LAB_LINE.search(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError:
-        return f"{shown}:1"
-    return f"{shown}:{path.read_text(encoding='utf-8').count(chr(10), 0, match.start()) + 1 if match else 1}"
+        return shown, 1
+    match = LAB_LINE.search(text)
+    return shown, text.count("\n", 0, match.start()) + 1 if match else 1
 
 
 def raised_at(traceback: str) -> str:
@@ -47,7 +48,7 @@ def warm_up_errors(failures: Sequence[Mapping[str, object]], labs: Mapping[str, 
     errors = []
     for failure in failures:
         name = str(failure["lab"])
-        where = declared_at(project, labs[name]) if name in labs else "kvpage/labs"
+        where = ":".join(map(str, declared_at(project, labs[name]))) if name in labs else "kvpage/labs"
         args = json.dumps(failure["args"], ensure_ascii=False)
         if len(args) > 120:
             args = args[:117] + "..."

@@ -55,5 +55,5 @@
     }
   });
 
-  globalThis.kvpageDraw = { SVG, THIN, svgElement, picture, htmlElement, setText };
+  globalThis.kvpageDraw = { THIN, svgElement, picture, htmlElement, setText };
 })();

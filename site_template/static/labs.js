@@ -110,7 +110,6 @@
     // The handle a lab's own script gets.
     const lab = {
       view: () => view,
-      args,
       run: (action, given = args()) => render(call(name, action, given)),
       onUpdate: (hook) => updated.push(hook),
       beforeAction: (hook) => before.push(hook),

@@ -8,6 +8,7 @@ network, or that logs errors while showing the right numbers, does not pass.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -166,13 +167,20 @@ document.addEventListener("securitypolicyviolation", (event) => {
 @pytest.fixture
 def audited(page: Page, site_url: Where) -> Iterator[tuple[Page, str]]:
     """``page`` with the network and CSP audit attached, and the chapter's URL."""
-    audit = Audit(origin=site_url.origin)
+    with audit_page(page, site_url.origin):
+        yield page, site_url.chapter
+
+
+@contextlib.contextmanager
+def audit_page(page: Page, origin: str) -> Iterator[Audit]:
+    """Attach the network, console and CSP audit to ``page``; on leaving, fail on anything it found."""
+    audit = Audit(origin=origin)
     page.add_init_script(RECORD_CSP_VIOLATIONS)
     page.on("request", audit.on_request)
     page.on("requestfailed", audit.on_failed)
     page.on("console", audit.on_console)
     page.on("pageerror", lambda error: audit.problems.append(f"page error: {error}"))
-    yield page, site_url.chapter
+    yield audit
     assert audit.requests, "the page made no requests at all: was it opened?"
     if page.url.startswith(("http", "file")):
         audit.problems.extend(page.evaluate("window.__cspViolations || []"))

@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 import build
 from kvpage.labs.turns import add, compute
 from tests.conftest import ROOT, unzipped
-from tests.e2e.conftest import PYTHON_READY_MS, RECORD_CSP_VIOLATIONS, Audit, Server, serve
+from tests.e2e.conftest import PYTHON_READY_MS, Server, audit_page, serve
 
 pytestmark = pytest.mark.e2e
 
@@ -51,15 +51,8 @@ def opened(
         url, origin = (top / "turns.html").as_uri(), top.as_uri() + "/"
     else:
         url = origin = (turns_book.dist / build.SINGLE_FILE).as_uri()
-    audit = Audit(origin=origin)
-    page.add_init_script(RECORD_CSP_VIOLATIONS)
-    page.on("request", audit.on_request)
-    page.on("requestfailed", audit.on_failed)
-    page.on("console", audit.on_console)
-    page.on("pageerror", lambda error: audit.problems.append(f"page error: {error}"))
-    yield page, url
-    audit.problems.extend(page.evaluate("window.__cspViolations || []"))
-    assert not audit.problems, "\n".join(audit.problems)
+    with audit_page(page, origin):
+        yield page, url
     if servers is not None:
         next(servers, None)  # shuts the server down
 

@@ -225,7 +225,7 @@ def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
         buttons=(decode.Button("go", "Go", action="fly"),),
     )
     monkeypatch.setattr(build_labs, "all_labs", lambda: {"decode": broken})
-    where = declared_at(ROOT, broken)
+    where = ":".join(map(str, declared_at(ROOT, broken)))
     assert [str(error) for error in declaration_errors(ROOT, {"static/labs/decode.js", "static/labs/ghost.js"})] == [
         f"{where}: lab 'decode': button 'go' calls 'fly', which is not one of its actions",
         "site_template/static/labs/ghost.js: there is no lab 'ghost'",

@@ -24,7 +24,7 @@ ZeroDivisionError: division by zero
 
 
 def test_a_lab_is_declared_at_its_LAB_line() -> None:
-    path, line = declared_at(ROOT, decode.LAB).rsplit(":", 1)
+    path, line = declared_at(ROOT, decode.LAB)
     assert path == "kvpage/labs/decode.py"
     assert (ROOT / path).read_text(encoding="utf-8").splitlines()[int(line) - 1].startswith("LAB = Lab(")
 
@@ -37,7 +37,7 @@ def test_the_innermost_model_frame_is_where_it_raised() -> None:
 def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:
     failure = {"lab": "decode", "action": "step", "args": {"state": {}}, "error": "boom", "traceback": TRACEBACK}
     (message,) = warm_up_errors([failure], {"decode": decode.LAB}, ROOT)
-    where = declared_at(ROOT, decode.LAB)
+    where = ":".join(map(str, declared_at(ROOT, decode.LAB)))
     assert message == (
         f"{where}: lab 'decode' action 'step' failed in the page's Python "
         '(build-time warm-up, args {"state": {}}): boom (raised at kvpage/labs/odd.py:12)'
