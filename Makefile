@@ -24,8 +24,9 @@ site: deps
 serve: deps
 	$(PY) build.py serve
 
-# The checks and the Pyodide run first (a minute), then every pytest test on both cores: modules
-# are spread over two workers whole (--dist loadscope), so each browser suite keeps one browser.
+# The checks and the Pyodide run first (a minute), then every pytest test: modules are spread
+# whole (--dist loadscope) over three workers, so each browser suite keeps one browser. Three on
+# two cores, because a browser test waits on its page about a third of the time (docs/performance.md).
 test: test-deps
 	$(PY) build.py --single-file
 	$(MAKE) --no-print-directory check pyodide-test pytest
@@ -36,7 +37,7 @@ check:
 	$(VENV)/bin/mypy
 
 pytest:
-	$(PY) -m pytest -n 2 --dist loadscope
+	$(PY) -m pytest -n 3 --dist loadscope
 
 # tests/kvpage again, inside Pyodide under Node, against the wheel in site/ (offline).
 pyodide-test:

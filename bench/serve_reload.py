@@ -3,16 +3,16 @@
 
 Run from the project: ``python bench/serve_reload.py [--runs 7] [--model-runs 3] [--json FILE]``.
 It copies the project (content/, kvpage/, the build code; node_modules linked, the runtime
-cache copied) to a temporary folder, serves the copy (port 0), opens the chapter in Chromium
+and compiled-stdlib caches copied) to a temporary folder, serves the copy (port 0), opens the chapter in Chromium
 (Debian's, as the tests do), and times, on the page's own clock:
 
 - **prose**: a sentence appended to the chapter → the reloaded page's first contentful paint
   (the chapter is static HTML, so that paint holds the new sentence);
 - **model**: a label changed in the model (``kvpage/labs/decode.py``; a new version each time,
   so its runtime is never in the cache: serve restarts its build process, which builds the
-  wheel and the Python snapshot again) → the reloaded page's first paint (it shows the label
-  from the new build), and → its labs live (the ``kvpage:labs-live`` mark: the new Python
-  answered its first call);
+  wheel and the Python snapshot again, from the kept compiled stdlib) → the reloaded page's
+  first paint (it shows the label from the new build), and → its labs live (the
+  ``kvpage:labs-live`` mark: the new Python answered its first call);
 - **model, cached**: the model changed back to a version built before (its runtime is in
   ``.cache/runtime/``), the same two times.
 
@@ -65,8 +65,11 @@ def copy_project(target: Path) -> Path:
         else:
             shutil.copy(source, target / name)
     (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    if (ROOT / ".cache" / "runtime").is_dir():  # serve's first build then reuses this project's runtime
-        shutil.copytree(ROOT / ".cache" / "runtime", target / ".cache" / "runtime")
+    # serve's first build then reuses this project's runtime, and a model edit its compiled stdlib,
+    # as in the checkout a writer serves.
+    for cache in ("runtime", "stdlib-pyc"):
+        if (ROOT / ".cache" / cache).is_dir():
+            shutil.copytree(ROOT / ".cache" / cache, target / ".cache" / cache)
     return target
 
 

@@ -60,7 +60,8 @@ def add_book_options(parser: argparse.ArgumentParser, root: Path) -> None:
         dest="cache",
         action="store_false",
         help="rebuild the in-browser runtime (Pyodide checked, kvpage wheel built) even when .cache/runtime/ "
-        "holds one built from the same kvpage/, Pyodide and build code",
+        "holds one built from the same kvpage/, Pyodide and build code; and compile Pyodide's stdlib again "
+        "instead of reusing the compiled one kept in .cache/",
     )
 
 

@@ -6,7 +6,8 @@ Node (``python_snapshot.mjs``), and ships the resulting wasm memory; the page re
 is ready. Three steps, each run by the same pinned Pyodide the page runs:
 
 1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
-   compiling, which also leaves no compiler garbage in the shipped memory);
+   compiling, which also leaves no compiler garbage in the shipped memory); this depends only
+   on Pyodide, so its result is kept between builds (``compiled_stdlib.py``);
 2. boot from that, import kvpage from its wheel, answer one request per lab, snapshot;
 3. restore the snapshot as the page will and check that the labs answer without the stdlib zip,
    and that tracebacks show source once it is there, so a Pyodide that behaves differently fails
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kvpage.lab import Lab
+from sitegen.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.errors import BuildError
 from sitegen.labs import all_labs
 from sitegen.model_imports import model_imports
@@ -97,15 +99,26 @@ NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8"}
 """The snapshot process's time zone and locale: Python's ``time`` module keeps the zone it saw."""
 
 
+NO_NODE = "node: not found; the build runs Pyodide under Node.js to make the snapshot"
+
+
 def run_node(*args: str) -> str:
     env = {**os.environ, **NODE_ENV}
     try:
         result = subprocess.run(["node", str(SCRIPT), *args], env=env, capture_output=True, text=True, check=False)
     except FileNotFoundError:
-        raise BuildError(["node: not found; the build runs Pyodide under Node.js to make the snapshot"]) from None
+        raise BuildError([NO_NODE]) from None
     if result.returncode != 0:
         raise BuildError([f"{SCRIPT.name} {args[0]} failed:\n{result.stderr.strip()}"])
     return result.stdout
+
+
+def node_version() -> str:
+    """Node's version: the compiled stdlib is kept per Node too (it runs Pyodide's compiler)."""
+    try:
+        return subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    except FileNotFoundError:
+        raise BuildError([NO_NODE]) from None
 
 
 def page_stdlib(stdlib: bytes, modules: list[str]) -> bytes:
@@ -148,12 +161,19 @@ def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
 
 
 def make_python_snapshot(
-    pyodide: Path, version: str, pyodide_js: bytes, wasm: bytes, wheel: Path, project: Path
+    pyodide: Path,
+    version: str,
+    pinned: Mapping[str, bytes],
+    wheel: Path,
+    project: Path,
+    compiled_cache: Path | None = None,
 ) -> PythonSnapshot:
     """Compile, snapshot, trim and check; see the module docstring.
 
-    ``project`` holds the model's source (``kvpage/``, the wheel's contents): its
-    imports are read there, and lab failures are reported at its lines.
+    ``pinned`` holds Pyodide's files, checked against their pins. ``project`` holds the model's
+    source (``kvpage/``, the wheel's contents): its imports are read there, and lab failures are
+    reported at its lines. ``compiled_cache`` keeps step 1's result between builds
+    (``compiled_stdlib.py``); None compiles afresh.
     """
     imports, errors = model_imports(project)
     if errors:
@@ -174,7 +194,8 @@ def make_python_snapshot(
         raw = folder / "python.snapshot"
         page = folder / "python_stdlib.zip"
         common = ("--pyodide", str(pyodide), "--env", json.dumps(SNAPSHOT_ENV))
-        run_node("compile-stdlib", *common, "--out", str(pyc))
+        key = compiled_key(pinned, SCRIPT.read_bytes(), {**NODE_ENV, **SNAPSHOT_ENV}, node_version())
+        compiled_stdlib(pyc, key, compiled_cache, lambda out: run_node("compile-stdlib", *common, "--out", str(out)))
         wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path, "--labs", json.dumps(sorted(labs)))
         wanted = json.dumps(sorted({item.module for item in imports}))
         made = json.loads(
@@ -189,7 +210,8 @@ def make_python_snapshot(
         page_args = ("--stdlib", str(page), "--stdlib-path", made["stdlib"], "--snapshot", str(raw))
         check_restored(run_node("check", *common, *page_args, *wheel_args), labs, project)
         snapshot = raw.read_bytes()
-    heap_offset = check_header(snapshot, build_id(pyodide_js))
+    heap_offset = check_header(snapshot, build_id(pinned["pyodide.js"]))
+    wasm = pinned["pyodide.asm.wasm"]
     encoded = encode(snapshot, heap_offset, wasm)
     if decode(encoded, wasm) != snapshot:
         raise BuildError(["memory snapshot: the encoded snapshot does not decode to itself"])

@@ -183,8 +183,11 @@ SNAPSHOT = "python.snapshot"
 """The page's Python memory, made at build time (``sitegen/python_snapshot.py``)."""
 
 
-def load_runtime(project: Path) -> Runtime:
-    """Check the pinned Pyodide, build our wheel, make Python's memory snapshot, pack it all."""
+def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
+    """Check the pinned Pyodide, build our wheel, make Python's memory snapshot, pack it all.
+
+    ``compiled_cache`` is where the compiled stdlib is kept between builds; None compiles it.
+    """
     package = project / "node_modules" / "pyodide"
     pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"))
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
@@ -192,9 +195,7 @@ def load_runtime(project: Path) -> Runtime:
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
-        python = make_python_snapshot(
-            package, version, pinned["pyodide.js"], pinned["pyodide.asm.wasm"], wheel, project
-        )
+        python = make_python_snapshot(package, version, pinned, wheel, project, compiled_cache)
     blobs = {
         "pyodide.asm.wasm": pinned["pyodide.asm.wasm"],
         SNAPSHOT: python.encoded,

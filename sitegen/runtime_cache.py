@@ -28,6 +28,7 @@ from importlib import metadata
 from pathlib import Path
 
 import sitegen
+from sitegen.compiled_stdlib import CACHE_DIR as COMPILED_DIR
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime, load_runtime
 
@@ -119,12 +120,16 @@ def cached_runtime(
     progress: Progress = SILENT,
     *,
     use_cache: bool = True,
-    load: Callable[[Path], Runtime] = load_runtime,
+    load: Callable[[Path, Path | None], Runtime] = load_runtime,
 ) -> Runtime:
-    """The runtime for the project at ``root``: from the cache when its inputs are unchanged, else built."""
+    """The runtime for the project at ``root``: from the cache when its inputs are unchanged, else built.
+
+    A build keeps the compiled stdlib in ``root``'s ``.cache/stdlib-pyc/`` (``compiled_stdlib.py``);
+    without the cache, everything is made afresh.
+    """
     if not use_cache:
         with progress.step("building the in-browser runtime (Pyodide checked, kvpage wheel built)"):
-            return load(root)
+            return load(root, None)
     key = runtime_key(root)
     if key in _memory:
         progress.note(REUSED)
@@ -133,7 +138,7 @@ def cached_runtime(
     runtime = read_entry(entry)
     if runtime is None:
         with progress.step("building the in-browser runtime (Pyodide checked, kvpage wheel built)"):
-            runtime = load(root)
+            runtime = load(root, root / COMPILED_DIR)
         write_entry(entry, runtime)
     else:
         os.utime(entry)  # the newest entries are the ones kept

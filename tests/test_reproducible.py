@@ -4,13 +4,15 @@ The two builds differ in everything that must not matter, so that whatever leaks
 shows up as a difference: they run in separate processes with different hash seeds (set order),
 from two folders (absolute paths) whose files have different times (the second is a fresh copy),
 in time zones 26 hours apart (a local build date or time), one after the other (the clock).
+Both build their runtime (wheel, Python snapshot): the first from nothing (``--no-cache``), the
+second from the compiled stdlib this checkout's build kept (``sitegen/compiled_stdlib.py``),
+so a kept compile must make the same bytes as a fresh one.
 """
 
 from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -21,10 +23,7 @@ import pytest
 
 import build
 from sitegen.output import ZIP_DATE
-from tests.conftest import ROOT
-
-SOURCES = ("build.py", "pyproject.toml", ".gitignore", "content", "kvpage", "sitegen", "site_template")
-"""What a build reads from the project; node_modules is linked, not copied."""
+from tests.conftest import COMPILED_CACHE, ROOT, project_copy
 
 
 @dataclass(frozen=True)
@@ -33,13 +32,12 @@ class Output:
     zip: bytes
 
 
-def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str) -> Output:
+def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str, *flags: str) -> Output:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": tz}
-    # --no-cache: each build makes its own runtime (the cache is tested in tests/sitegen/test_runtime_cache.py).
     command = [
         sys.executable,
         str(root / "build.py"),
-        "--no-cache",
+        *flags,
         "--out",
         str(out / "site"),
         "--dist",
@@ -52,22 +50,11 @@ def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str) -> Outpu
     return Output(files=files, zip=(out / "dist" / f"{build.ZIP_TOP}.zip").read_bytes())
 
 
-def fresh_copy(target: Path) -> Path:
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-            shutil.copytree(source, target / name, ignore=ignore, copy_function=shutil.copy)
-        else:
-            shutil.copy(source, target / name)
-    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    return target
-
-
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Output, Output]:
-    first = build_in_subprocess(ROOT, tmp_path_factory.mktemp("first"), "1", "Pacific/Kiritimati")
-    copy = fresh_copy(tmp_path_factory.mktemp("project"))
+    first = build_in_subprocess(ROOT, tmp_path_factory.mktemp("first"), "1", "Pacific/Kiritimati", "--no-cache")
+    # The copy starts with the kept compiled stdlib, but no runtime: it builds one from that.
+    copy = project_copy(tmp_path_factory.mktemp("project"), caches=(COMPILED_CACHE,))
     second = build_in_subprocess(copy, tmp_path_factory.mktemp("second"), "2", "Etc/GMT+12")
     return first, second
 

@@ -23,6 +23,10 @@ from playwright.sync_api import ConsoleMessage, Page, Request
 from tests.conftest import Built, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")
+NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+"""Chromium 156 builds the address bar's popup as a web page of its own (a renderer process) for
+every new window, and each test's browser context is one: about 1 CPU-second a test, spent while
+the page under test loads, on a popup a headless browser never shows. Nothing of the page changes."""
 PYTHON_READY_MS = 60_000
 """Generous: the labs go live in under a second here (docs/performance.md), but CI machines can be slow."""
 
@@ -39,6 +43,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
+            NO_OMNIBOX_POPUP,
         ]
     return args
 
@@ -115,6 +120,14 @@ class Where:
 
 WAYS = ["http", "file", "single-file"]
 """How every browser test opens the chapter: served, from the unzipped zip, the single file."""
+DOCUMENTS = ["http", "single-file"]
+"""The two documents a reader can be handed: the site's chapter page (the same bytes over http and
+from the unzipped zip via file://, which differ only in how Python's files arrive) and the single
+file (its ids chapter-prefixed, its scripts and styles inline). What a lab draws and how it
+answers the keyboard and axe-core depend on the document, not on how its files arrived, so those
+tests run on these two: ``@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)``.
+Loading, the Try-this flows, every lab and hostile input (each way has its own
+Content-Security-Policy) run every way."""
 WAYS_AND_SUBPATH = [*WAYS, "http-subpath"]
 """The chapter's own flows also run under a sub-path, as GitHub Pages serves a project:
 ``@pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)``. The other tests

@@ -1,4 +1,8 @@
-"""The chapter by keyboard alone, and axe-core's verdict on the page before and after the labs run."""
+"""The chapter by keyboard alone, and axe-core's verdict on the page before and after the labs run.
+
+Each test runs on the site's chapter page and on the single file, whose ids (and so every label's
+``for`` and ``aria-*`` reference) are chapter-prefixed (``DOCUMENTS``).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.conftest import ROOT
+from tests.e2e.conftest import DOCUMENTS
 from tests.e2e.test_labs import REQUEST_2, open_chapter
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 MOST_TABS = 80

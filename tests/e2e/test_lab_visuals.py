@@ -2,7 +2,8 @@
 
 Drawings are read through the data attributes and geometry draw.js gives them
 (cells are SVG rectangles in cell units) and compared with the readouts the
-reader sees, so a picture that drifts from the numbers fails.
+reader sees, so a picture that drifts from the numbers fails. Each test runs on the
+site's chapter page and on the single file (``DOCUMENTS``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.conftest import DOCUMENTS
 from tests.e2e.test_labs import REQUEST_2, open_chapter
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
 CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0)"
 

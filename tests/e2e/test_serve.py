@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, project_copy
 from tests.e2e.conftest import PYTHON_READY_MS
 
 pytestmark = pytest.mark.e2e
@@ -34,8 +34,6 @@ MODEL_RELOAD_MS = 240_000
 Pyodide under Node), which takes tens of seconds on a loaded 2-core machine (README "How fast")."""
 START_SECONDS = 120
 LEDE = "Attention needs every previous key."
-PROJECT = ("build.py", "pyproject.toml", "content", "kvpage", "sitegen", "site_template")
-"""What serve reads from a project; node_modules is linked, not copied."""
 
 
 @dataclass
@@ -133,18 +131,9 @@ def test_a_failed_build_shows_its_errors_until_fixed(page: Page, served: Serving
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A copy of the whole project (its Pyodide linked), whose model a test may change."""
-    target = tmp_path / "project"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in PROJECT:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=ignore)
-        else:
-            target.mkdir(exist_ok=True)
-            shutil.copy(source, target / name)
-    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    return target
+    """A copy of the whole project whose model a test may change. It starts with this checkout's
+    caches, so serve's first build reuses the runtime and only the edit builds one."""
+    return project_copy(tmp_path / "project")
 
 
 def test_a_model_edit_reloads_the_page_with_the_new_python(page: Page, project: Path, tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ def test_the_page_stdlib_holds_the_listed_sources_stored_sorted_and_undated() ->
 
 def test_another_pyodide_version_fails_before_anything_runs(tmp_path: Path) -> None:
     with pytest.raises(BuildError, match=r"was written for 314\.0\.7"):
-        python_snapshot.make_python_snapshot(tmp_path, "314.0.8", b"", b"", tmp_path / "kvpage.whl", tmp_path)
+        python_snapshot.make_python_snapshot(tmp_path, "314.0.8", {}, tmp_path / "kvpage.whl", tmp_path)
 
 
 def test_the_site_s_snapshot_restores_to_the_page_s_pyodide_build(built: Built) -> None:

@@ -11,7 +11,7 @@ import pytest
 from sitegen import runtime_cache
 from sitegen.runtime import Runtime, load_runtime
 from sitegen.runtime_cache import CACHE_DIR, KEEP, cached_runtime, runtime_key
-from tests.conftest import ROOT
+from tests.conftest import COMPILED_CACHE, ROOT, RUNTIME_CACHE
 
 
 @pytest.fixture(autouse=True)
@@ -37,9 +37,11 @@ class Loader:
 
     def __init__(self) -> None:
         self.runs = 0
+        self.compiled_caches: list[Path | None] = []
 
-    def __call__(self, root: Path) -> Runtime:
+    def __call__(self, root: Path, compiled_cache: Path | None) -> Runtime:
         self.runs += 1
+        self.compiled_caches.append(compiled_cache)
         return Runtime({"pyodide/run.txt": str(self.runs).encode()}, (), {}, f"run{self.runs}.whl", "0", {})
 
 
@@ -51,6 +53,7 @@ def test_unchanged_inputs_reuse_the_runtime_even_in_a_new_process(project: Path)
     assert cached_runtime(project, load=load) == first
     assert load.runs == 1
     assert len(list((project / CACHE_DIR).glob("*.pickle"))) == 1
+    assert load.compiled_caches == [project / COMPILED_CACHE]  # the build keeps the compiled stdlib
 
 
 @pytest.mark.parametrize(
@@ -94,6 +97,7 @@ def test_no_cache_always_builds(project: Path) -> None:
     cached_runtime(project, load=load, use_cache=False)
     cached_runtime(project, load=load, use_cache=False)
     assert load.runs == 2
+    assert load.compiled_caches == [None, None]  # nothing kept: the stdlib is compiled afresh too
     assert not (project / CACHE_DIR).exists()
 
 
@@ -106,7 +110,15 @@ def test_only_the_newest_entries_are_kept(project: Path) -> None:
 
 
 def test_a_cached_runtime_is_the_one_the_stage_builds(project: Path) -> None:
-    """The real stage: what comes back from the cache is byte for byte what a fresh run makes."""
+    """The real stage: what comes back from the cache is byte for byte what a fresh run makes.
+
+    The project starts with this checkout's caches where they exist (the key of this copy is the
+    checkout's), so the cached runtime is one an earlier build process stored; the fresh one is
+    made with no cache at all.
+    """
+    for name in (RUNTIME_CACHE, COMPILED_CACHE):
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, project / name)
     stored = cached_runtime(project)
     runtime_cache._memory.clear()
     assert cached_runtime(project) == stored == load_runtime(project)

@@ -6,7 +6,6 @@ real build (Pyodide under Node): the errors it prints are the ones an author see
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 from kvpage.labs import decode
 from sitegen.model_imports import Import
 from sitegen.warm_up import declared_at, missing_errors, raised_at, warm_up_errors
-from tests.conftest import ROOT
+from tests.conftest import ROOT, project_copy
 
 TRACEBACK = """Traceback (most recent call last):
   File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/bridge.py", line 63, in handle
@@ -82,16 +81,11 @@ def draw() -> None:
 
 
 def test_the_build_fails_at_the_labs_line_when_its_action_fails_in_the_pages_python(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    for name in ("kvpage", "sitegen", "site_template", "content"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("build.py", "pyproject.toml"):
-        shutil.copy(ROOT / name, project / name)
-    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    project = project_copy(tmp_path / "project")
     (project / "kvpage/labs/brittle.py").write_text(BROKEN_LAB, encoding="utf-8")
     (project / "kvpage/labs/sketch.py").write_text(MISSING_IMPORT, encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "build.py", "--no-cache", "--quiet"], cwd=project, capture_output=True, text=True, check=False
+        [sys.executable, "build.py", "--quiet"], cwd=project, capture_output=True, text=True, check=False
     )
     assert result.returncode == 1, result.stdout + result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
