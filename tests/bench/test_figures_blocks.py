@@ -154,6 +154,25 @@ def test_the_labs_renderer_takes_another_measurement_of_the_same_shape() -> None
     assert "- labs-webkit: " in text
 
 
+def test_the_make_test_block_shows_the_warm_checkout_and_the_fresh_clone() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    data = {"seconds": [300.0, 320.0], "fresh_clone_seconds": [350.0], "commit": "0123456789abcdef0123"}
+    figures["measurements"]["make-test"] = {"run": run("make test"), "data": data}
+    text = blocks.render_make_test(figures)
+    assert "installed and caches warm | 300.00–320.00 s (median 310.00 s, 2 runs) |" in text
+    assert "runtime built from nothing) | 350.00 s (1 run) |" in text
+    assert "The fresh clone was of commit 0123456789ab." in text
+    assert "- make-test: `make test`, 2026-12-01 10:00 UTC" in text
+
+
+def test_an_older_make_test_measurement_without_a_fresh_clone_says_so() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["make-test"] = {"run": run("make test"), "data": {"seconds": [495.0]}}
+    text = blocks.render_make_test(figures)
+    assert "runtime built from nothing) | not measured |" in text
+    assert "fresh clone was of" not in text
+
+
 def test_a_missing_measurement_says_how_to_make_it() -> None:
     assert blocks.render_make_test(SAMPLE) == (
         "Not measured yet: run `.venv/bin/python bench/figures.py --only make-test --with-make-test`."
