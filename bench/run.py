@@ -51,15 +51,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    # Headless Chromium 156 starts the address bar's popup (a renderer of its own, ~1 CPU-s) in
-    # every new window, and each run is one: a reader's browser pays that once, not per page.
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
-]
+LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 LIVE_TIMEOUT_MS = 60_000
 STOCK_FILES = ("pyodide.js", "pyodide.js.map", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 Key = tuple[str, str]

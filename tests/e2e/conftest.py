@@ -23,6 +23,8 @@ from playwright.sync_api import ConsoleMessage, Page, Request
 from tests.conftest import Built, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")
+LAUNCHER = Path(__file__).with_name("chromium.py")
+"""Runs CHROMIUM with Playwright's ``--disable-features`` and ours merged (Chromium keeps only the last)."""
 NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
 """Chromium 156 builds the address bar's popup as a web page of its own (a renderer process) for
 every new window, and each test's browser context is one: about 1 CPU-second a test, spent while
@@ -33,10 +35,10 @@ PYTHON_READY_MS = 60_000
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Debian's Chromium where it exists (browsers cannot be downloaded here)."""
+    """Debian's Chromium where it exists (browsers cannot be downloaded here), through LAUNCHER."""
     args = dict(browser_type_launch_args)
     if CHROMIUM.exists():
-        args["executable_path"] = str(CHROMIUM)
+        args["executable_path"] = str(LAUNCHER)
         args["args"] = [
             "--no-sandbox",
             "--disable-background-networking",
