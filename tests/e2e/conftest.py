@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, Request
+from playwright.sync_api import ConsoleMessage, Page, Request, expect
 
 from tests.conftest import Built, unzipped
 
@@ -29,6 +29,12 @@ NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
 """Chromium 156 builds the address bar's popup as a web page of its own (a renderer process) for
 every new window, and each test's browser context is one: about 1 CPU-second a test, spent while
 the page under test loads, on a popup a headless browser never shows. Nothing of the page changes."""
+EXPECT_MS = 20_000
+"""How long any ``expect`` waits (Playwright's default is 5 s). A whole Generate run animates for
+about 2.5 s on a quiet machine (decode.js: at most 2.4 s of ticks, plus each tick's Python call and
+drawing); with three test workers on two cores it can take longer than 5 s. A deadline, not a
+pause: a passing wait returns as soon as the page shows what it waits for."""
+expect.set_options(timeout=EXPECT_MS)
 PYTHON_READY_MS = 60_000
 """Generous: the labs go live in under a second here (docs/performance.md), but CI machines can be slow."""
 
