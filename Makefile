@@ -16,7 +16,7 @@ STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
 BUILD_FLAGS ?=
 
-.PHONY: site serve test deps test-deps chromium browsers java check pytest pyodide-test clean
+.PHONY: site serve test test-site deps test-deps chromium browsers java check pytest pyodide-test clean
 
 site: deps
 	$(PY) build.py --single-file $(BUILD_FLAGS)
@@ -24,12 +24,16 @@ site: deps
 serve: deps
 	$(PY) build.py serve
 
-# The checks and the Pyodide run first (a minute), then every pytest test: modules are spread
-# whole (--dist loadscope) over three workers, so each browser suite keeps one browser. Three on
-# two cores, because a browser test waits on its page about a third of the time (docs/performance.md).
+# The site is built while the checks run (both only read the sources), then the Pyodide run, then
+# every pytest test: modules are spread whole (--dist loadscope) over three workers, so each
+# browser suite keeps one browser. Three on two cores: with two, the cores idle while browsers
+# wait on their pages; with three they stay busy (docs/performance.md, "The test suite").
 test: test-deps
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-site check
+	$(MAKE) --no-print-directory pyodide-test pytest
+
+test-site:
 	$(PY) build.py --single-file
-	$(MAKE) --no-print-directory check pyodide-test pytest
 
 check:
 	$(VENV)/bin/ruff check kvpage sitegen build.py tests bench
@@ -43,7 +47,9 @@ pytest:
 pyodide-test:
 	node tests/pyodide/run.mjs --site site --wheels $(WHEELS)
 
-deps: $(STAMP) node_modules/.package-lock.json
+# The virtualenv and the npm packages install side by side: neither reads the other.
+deps:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(STAMP) node_modules/.package-lock.json
 
 test-deps: deps chromium browsers java $(WHEELS)/.downloaded
 
