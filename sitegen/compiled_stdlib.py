@@ -8,20 +8,19 @@ exactly those, and a model edit (a new wheel, a new snapshot) does not pay for i
 
 Change Pyodide, the script or the environment and the key changes; ``--no-cache`` compiles again,
 like every other stage. An entry that is not a readable zip is compiled again. Entries are
-written atomically and the newest few are kept.
+written atomically and the newest few are kept (``cache_entries.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import tempfile
-import time
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+
+from sitegen.cache_entries import mark_newest, write_entry
 
 CACHE_DIR = Path(".cache") / "stdlib-pyc"
 """Relative to the project root."""
@@ -61,25 +60,6 @@ def compiled_stdlib(out: Path, key: str, cache: Path | None, compile_to: Callabl
         return True
     compile_to(out)
     if entry is not None:
-        store(out, entry)
+        with out.open("rb") as made:
+            write_entry(entry, lambda handle: shutil.copyfileobj(made, handle), KEEP)
     return False
-
-
-def store(made: Path, entry: Path) -> None:
-    """Copy ``made`` to ``entry`` atomically, then drop all but the newest entries."""
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=entry.parent, prefix=".entry-", delete=False) as handle:
-        handle.write(made.read_bytes())
-    os.replace(handle.name, entry)
-    mark_newest(entry)
-    entries = sorted(entry.parent.glob("*.zip"), key=lambda path: path.stat().st_mtime_ns, reverse=True)
-    for old in entries[KEEP:]:
-        old.unlink(missing_ok=True)
-
-
-def mark_newest(entry: Path) -> None:
-    """Date ``entry`` now, and after every other entry: two writes within one clock tick get the
-    same time, and then which one is "newest" would be a coin toss."""
-    others = [path.stat().st_mtime_ns for path in entry.parent.glob("*.zip") if path != entry]
-    stamp = max([time.time_ns(), *(other + 1 for other in others)])
-    os.utime(entry, ns=(stamp, stamp))

@@ -19,15 +19,14 @@ be read is rebuilt. The newest few entries are kept.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 
 import sitegen
+from sitegen import cache_entries
 from sitegen.compiled_stdlib import CACHE_DIR as COMPILED_DIR
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime, load_runtime
@@ -106,13 +105,7 @@ def read_entry(path: Path) -> Runtime | None:
 
 def write_entry(path: Path, runtime: Runtime) -> None:
     """Store ``runtime`` at ``path`` atomically, then drop all but the newest entries."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".entry-", delete=False) as handle:
-        pickle.dump(runtime, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(handle.name, path)
-    entries = sorted(path.parent.glob("*.pickle"), key=lambda entry: entry.stat().st_mtime_ns, reverse=True)
-    for old in entries[KEEP:]:
-        old.unlink(missing_ok=True)
+    cache_entries.write_entry(path, lambda handle: pickle.dump(runtime, handle, protocol=pickle.HIGHEST_PROTOCOL), KEEP)
 
 
 def cached_runtime(
@@ -141,7 +134,7 @@ def cached_runtime(
             runtime = load(root, root / COMPILED_DIR)
         write_entry(entry, runtime)
     else:
-        os.utime(entry)  # the newest entries are the ones kept
+        cache_entries.mark_newest(entry)  # the newest entries are the ones kept
         progress.note(REUSED)
     _memory.clear()
     _memory[key] = runtime
