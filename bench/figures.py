@@ -207,16 +207,16 @@ def collect_make_test(context: Context) -> tuple[list[str], Any]:
     """``make test`` twice over: in this checkout (installed, its caches warm), then on a fresh
     clone of HEAD, as CI runs it (a new virtualenv, ``npm ci``, the runtime built from nothing)."""
     command = ["make", "test"]
-    warm, fresh = [], []
+    warm, fresh, commit = [], [], head()
     for run in range(context.runs(1, 1)):
         print("figures: make-test: make test", file=sys.stderr, flush=True)
         warm.append(timed(command, ROOT))
         clone = context.work / f"clone-{run}"
         subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)], check=True)
-        subprocess.run(["git", "checkout", "--quiet", head()], cwd=clone, check=True)
+        subprocess.run(["git", "checkout", "--quiet", commit], cwd=clone, check=True)
         print(f"figures: make-test: make test in a fresh clone ({clone})", file=sys.stderr, flush=True)
         fresh.append(timed(command, clone))
-    return command, {"seconds": warm, "fresh_clone_seconds": fresh, "commit": head()}
+    return command, {"seconds": warm, "fresh_clone_seconds": fresh, "commit": commit}
 
 
 def timed(command: list[str], where: Path) -> float:

@@ -37,11 +37,12 @@ def packed_scripts(page: Path) -> list[str]:
 
 def with_packed_scripts_emptied(page: Path, checked: list[str], out: Path) -> Path:
     """A copy of ``page`` whose packed-binary scripts are empty, once each is shown to be one of ``checked``."""
-    scripts = packed_scripts(page)
+    text = page.read_text(encoding="utf-8")
+    scripts = PACKED.findall(text)
     assert scripts, f"{page}: no packed binaries found; has sitegen.runtime.asset_script changed?"
     differing = [script[:80] for script in scripts if script not in checked]
     assert not differing, f"{page}: these runtime scripts are not the real book's: {differing}"
-    out.write_text(PACKED.sub("", page.read_text(encoding="utf-8")), encoding="utf-8")
+    out.write_text(PACKED.sub("", text), encoding="utf-8")
     return out
 
 
