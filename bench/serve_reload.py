@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import shutil
 import statistics
 import subprocess
 import sys
@@ -43,9 +42,11 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitegen.project_copy import project_copy  # noqa: E402
+
 CHROMIUM = Path("/usr/bin/chromium")
-PROJECT = ("build.py", "pyproject.toml", "content", "kvpage", "sitegen", "site_template")
-"""What serve reads from a project; node_modules is linked, not copied."""
 DECODE = "Lab · prefill once, then decode"
 COLD, WARM = '"cache cold"', 'f"cache warm · {held} slots"'
 """Two strings of the model that the decode lab shows: before Step (built into the page) and after."""
@@ -53,24 +54,6 @@ SETTLED_MS = 120_000
 CHANGED_MS = 180_000
 CLOCK_SLACK = 0.05
 """How far the page's clock may run ahead of the Playwright wait that saw the change (s)."""
-
-
-def copy_project(target: Path) -> Path:
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    target.mkdir()
-    for name in PROJECT:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=ignore)
-        else:
-            shutil.copy(source, target / name)
-    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    # serve's first build then reuses this project's runtime, and a model edit its compiled stdlib,
-    # as in the checkout a writer serves.
-    for cache in ("runtime", "stdlib-pyc"):
-        if (ROOT / ".cache" / cache).is_dir():
-            shutil.copytree(ROOT / ".cache" / cache, target / ".cache" / cache)
-    return target
 
 
 def settle(page: Page) -> None:
@@ -144,7 +127,9 @@ def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
     found: dict[str, list[float]] = {key: [] for key in ("prose", "model_page", "model_live")}
     found |= {"model_cached_page": [], "model_cached_live": []}
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
-        project = copy_project(Path(tmp) / "project")
+        # serve's first build then reuses this project's runtime, and a model edit its compiled
+        # stdlib, as in the checkout a writer serves.
+        project = project_copy(ROOT, Path(tmp) / "project")
         command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
         serve = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -15,40 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402  (the project's build.py, not PyPI's "build")
-from sitegen import compiled_stdlib, runtime_cache  # noqa: E402
 from sitegen.source import ChapterSource, load_source  # noqa: E402
 
 CONTENT = ROOT / "content"
-
-PROJECT = ("build.py", "pyproject.toml", ".gitignore", "content", "kvpage", "sitegen", "site_template")
-"""What a build reads from the project (hatchling reads .gitignore); node_modules is linked, not copied."""
-RUNTIME_CACHE = runtime_cache.CACHE_DIR
-"""Built runtimes, by the hash of everything they are made from."""
-COMPILED_CACHE = compiled_stdlib.CACHE_DIR
-"""Pyodide's compiled stdlib, by the hash of Pyodide and the compile script."""
-
-
-def project_copy(target: Path, *, caches: tuple[Path, ...] = (RUNTIME_CACHE, COMPILED_CACHE)) -> Path:
-    """A copy of the project at ``target`` that a test may edit and build.
-
-    The sources are fresh copies (new file times), Pyodide is linked. The ``caches`` of this
-    checkout that exist are copied too: they are keyed by content, so they serve the copy exactly
-    as they serve the checkout, and a build of the copy pays only for what the test changed (a
-    model edit still builds a new runtime; only an unchanged one is reused).
-    """
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in PROJECT:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=ignore, copy_function=shutil.copy)
-        else:
-            target.mkdir(parents=True, exist_ok=True)
-            shutil.copy(source, target / name)
-    (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    for name in caches:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, target / name)
-    return target
 
 
 def book_chapters(content: Path = CONTENT) -> tuple[ChapterSource, ...]:

@@ -23,7 +23,8 @@ import pytest
 
 import build
 from sitegen.output import ZIP_DATE
-from tests.conftest import COMPILED_CACHE, ROOT, project_copy
+from sitegen.project_copy import COMPILED_CACHE, project_copy
+from tests.conftest import ROOT
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str, *flags: 
 def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Output, Output]:
     first = build_in_subprocess(ROOT, tmp_path_factory.mktemp("first"), "1", "Pacific/Kiritimati", "--no-cache")
     # The copy starts with the kept compiled stdlib, but no runtime: it builds one from that.
-    copy = project_copy(tmp_path_factory.mktemp("project"), caches=(COMPILED_CACHE,))
+    copy = project_copy(ROOT, tmp_path_factory.mktemp("project"), caches=(COMPILED_CACHE,))
     second = build_in_subprocess(copy, tmp_path_factory.mktemp("second"), "2", "Etc/GMT+12")
     return first, second
 

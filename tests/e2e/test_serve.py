@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import ROOT, project_copy
+from sitegen.project_copy import project_copy
+from tests.conftest import ROOT
 from tests.e2e.conftest import PYTHON_READY_MS
 
 pytestmark = pytest.mark.e2e
@@ -133,7 +134,7 @@ def test_a_failed_build_shows_its_errors_until_fixed(page: Page, served: Serving
 def project(tmp_path: Path) -> Path:
     """A copy of the whole project whose model a test may change. It starts with this checkout's
     caches, so serve's first build reuses the runtime and only the edit builds one."""
-    return project_copy(tmp_path / "project")
+    return project_copy(ROOT, tmp_path / "project")
 
 
 def test_a_model_edit_reloads_the_page_with_the_new_python(page: Page, project: Path, tmp_path: Path) -> None:

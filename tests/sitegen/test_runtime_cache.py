@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from sitegen import runtime_cache
+from sitegen.project_copy import COMPILED_CACHE, RUNTIME_CACHE
 from sitegen.runtime import Runtime, load_runtime
 from sitegen.runtime_cache import CACHE_DIR, KEEP, cached_runtime, runtime_key
-from tests.conftest import COMPILED_CACHE, ROOT, RUNTIME_CACHE
+from tests.conftest import ROOT
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from kvpage.labs import decode
 from sitegen.model_imports import Import
+from sitegen.project_copy import project_copy
 from sitegen.warm_up import declared_at, missing_errors, raised_at, warm_up_errors
-from tests.conftest import ROOT, project_copy
+from tests.conftest import ROOT
 
 TRACEBACK = """Traceback (most recent call last):
   File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/bridge.py", line 63, in handle
@@ -81,7 +82,7 @@ def draw() -> None:
 
 
 def test_the_build_fails_at_the_labs_line_when_its_action_fails_in_the_pages_python(tmp_path: Path) -> None:
-    project = project_copy(tmp_path / "project")
+    project = project_copy(ROOT, tmp_path / "project")
     (project / "kvpage/labs/brittle.py").write_text(BROKEN_LAB, encoding="utf-8")
     (project / "kvpage/labs/sketch.py").write_text(MISSING_IMPORT, encoding="utf-8")
     result = subprocess.run(
