@@ -53,10 +53,13 @@ deps:
 
 test-deps: deps chromium browsers java $(WHEELS)/.downloaded
 
+# pip installs uv (its version pinned in constraints.txt), and uv installs the rest, the same
+# pinned versions: about 2 s where pip took 25 s of one core (docs/performance.md, "The test
+# suite"). The virtualenv keeps its pip, for the Pyodide wheels' hash-checked download below.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	$(PY) -m pip install --quiet -c constraints.txt uv
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -c constraints.txt -e '.[test]'
 	touch $@
 
 $(WHEELS)/.downloaded: tests/pyodide/requirements.txt $(STAMP)

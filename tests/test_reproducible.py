@@ -6,7 +6,10 @@ from two folders (absolute paths) whose files have different times (the second i
 in time zones 26 hours apart (a local build date or time), one after the other (the clock).
 Both build their runtime (wheel, Python snapshot): the first from nothing (``--no-cache``), the
 second from the compiled stdlib this checkout's build kept (``sitegen/compiled_stdlib.py``),
-so a kept compile must make the same bytes as a fresh one.
+so a kept compile must make the same bytes as a fresh one. And the session's own build, which
+reads its runtime back from this checkout's runtime cache (``sitegen/runtime_cache.py``; stored by
+an earlier build process, under ``make test`` the site built before pytest), must hold the same
+runtime as the build from nothing: what the cache returns is what the stage makes.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import pytest
 import build
 from sitegen.output import ZIP_DATE
 from sitegen.project_copy import COMPILED_CACHE, project_copy
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Built
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,18 @@ def test_two_builds_write_the_same_site_byte_for_byte(two_builds: tuple[Output, 
     assert sorted(first.files) == sorted(second.files)
     differing = [name for name in sorted(first.files) if first.files[name] != second.files[name]]
     assert differing == []
+
+
+def runtime_files(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The runtime stage's part of a site: the wheel, the packed Pyodide binaries and their scripts."""
+    return {name: data for name, data in files.items() if name.startswith("pyodide/")}
+
+
+def test_the_cached_runtime_is_the_one_built_from_nothing(two_builds: tuple[Output, Output], built: Built) -> None:
+    first, _ = two_builds
+    from_nothing = runtime_files(first.files)
+    assert "pyodide/python.snapshot.bin" in from_nothing
+    assert runtime_files(built.files) == from_nothing
 
 
 def test_two_builds_write_the_same_zip(two_builds: tuple[Output, Output]) -> None:

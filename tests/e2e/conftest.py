@@ -134,8 +134,9 @@ from the unzipped zip via file://, which differ only in how Python's files arriv
 file (its ids chapter-prefixed, its scripts and styles inline). What a lab draws and how it
 answers the keyboard and axe-core depend on the document, not on how its files arrived, so those
 tests run on these two: ``@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)``.
-Loading, the Try-this flows, every lab and hostile input (each way has its own
-Content-Security-Policy) run every way."""
+Hostile input runs on these two as well: the page's Content-Security-Policy is a ``<meta>`` of
+the document, so it too is the same over http and from the folder. Loading, the Try-this flows
+and every lab run every way."""
 WAYS_AND_SUBPATH = [*WAYS, "http-subpath"]
 """The chapter's own flows also run under a sub-path, as GitHub Pages serves a project:
 ``@pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)``. The other tests

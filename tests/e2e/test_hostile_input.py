@@ -4,6 +4,11 @@ Each input goes into both boxes, one after the other. After each: no dialog
 opened, nothing but text chips appeared, no console error, the readouts equal
 what kvpage computes in CPython for the very string the box holds, and the page
 still answers the next input.
+
+Run on the two documents a reader can be handed (``DOCUMENTS``): the chapter page, whose
+Content-Security-Policy is the same ``<meta>`` over http and from the unzipped folder (the same
+bytes), and the single file, whose policy and scripts are its own. How Python's files arrive,
+the one thing file:// changes, is not what hostile text can reach.
 """
 
 from __future__ import annotations
@@ -15,9 +20,9 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from kvpage.labs.next_request import MAX_REQUEST_CHARS, compare
-from tests.e2e.conftest import PYTHON_READY_MS
+from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from sitegen import runtime_cache
-from sitegen.project_copy import COMPILED_CACHE, RUNTIME_CACHE
-from sitegen.runtime import Runtime, load_runtime
+from sitegen.project_copy import COMPILED_CACHE
+from sitegen.runtime import Runtime
 from sitegen.runtime_cache import CACHE_DIR, KEEP, cached_runtime, runtime_key
 from tests.conftest import ROOT
 
@@ -108,18 +108,3 @@ def test_only_the_newest_entries_are_kept(project: Path) -> None:
         (project / "kvpage" / "costs.py").write_text(f"# version {number}\n", encoding="utf-8")
         cached_runtime(project, load=load)
     assert len(list((project / CACHE_DIR).glob("*.pickle"))) == KEEP
-
-
-def test_a_cached_runtime_is_the_one_the_stage_builds(project: Path) -> None:
-    """The real stage: what comes back from the cache is byte for byte what a fresh run makes.
-
-    The project starts with this checkout's caches where they exist (the key of this copy is the
-    checkout's), so the cached runtime is one an earlier build process stored; the fresh one is
-    made with no cache at all.
-    """
-    for name in (RUNTIME_CACHE, COMPILED_CACHE):
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, project / name)
-    stored = cached_runtime(project)
-    runtime_cache._memory.clear()
-    assert cached_runtime(project) == stored == load_runtime(project)
