@@ -33,6 +33,7 @@ import gzip
 import hashlib
 import http.server
 import json
+import os
 import re
 import shutil
 import statistics
@@ -244,7 +245,11 @@ def compressed_sizes(paths: set[Path], quality: int) -> dict[Path, tuple[int, in
         raw, gz, br = cache[digest]
         found[path] = (raw, gz, br)
     SIZE_CACHE.parent.mkdir(exist_ok=True)
-    SIZE_CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+    # Written whole and renamed: two runs at once (the test suite's smoke run and a bench) each
+    # leave a complete file, never one cut short.
+    with tempfile.NamedTemporaryFile("w", dir=SIZE_CACHE.parent, prefix=".bench-sizes-", delete=False) as handle:
+        handle.write(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+    os.replace(handle.name, SIZE_CACHE)
     return found
 
 

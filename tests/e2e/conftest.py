@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,19 +62,30 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _HTTPServer(http.server.ThreadingHTTPServer):
+    """Silent when a page goes away while a file is still being sent (a test ends, a page closes):
+    that is the reader leaving, not an error of the site. Any other error is still printed."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @dataclass
 class Server:
     root: Path
     base: str
 
 
-def serve(root: Path) -> Iterator[Server]:
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+def serve(
+    root: Path, handler: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler, path: str = "/"
+) -> Generator[Server]:
+    """``root`` served by ``handler`` on 127.0.0.1 at a free port; ``path`` is where the site starts."""
+    server = _HTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Server(root, f"http://127.0.0.1:{server.server_address[1]}/")
+        yield Server(root, f"http://127.0.0.1:{server.server_address[1]}{path}")
     finally:
         server.shutdown()
         server.server_close()
@@ -101,15 +113,7 @@ class _SubpathHandler(_QuietHandler):
 @pytest.fixture(scope="session")
 def subpath_site(built: Built) -> Iterator[Server]:
     """The built site served under SUBPATH, on 127.0.0.1 at a free port."""
-    handler = functools.partial(_SubpathHandler, directory=str(built.site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Server(built.site, f"http://127.0.0.1:{server.server_address[1]}{SUBPATH}")
-    finally:
-        server.shutdown()
-        server.server_close()
+    yield from serve(built.site, _SubpathHandler, SUBPATH)
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ unzipped zip (file://) and as the single file, with the network audit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -41,7 +41,7 @@ def opened(
     request: pytest.FixtureRequest, turns_book: build.Options, page: Page, tmp_path: Path
 ) -> Iterator[tuple[Page, str]]:
     """The chapter's URL three ways, and the page with the audit attached."""
-    servers: Iterator[Server] | None = None
+    servers: Generator[Server] | None = None
     if request.param == "http":
         servers = serve(turns_book.out)
         server = next(servers)
@@ -51,10 +51,12 @@ def opened(
         url, origin = (top / "turns.html").as_uri(), top.as_uri() + "/"
     else:
         url = origin = (turns_book.dist / build.SINGLE_FILE).as_uri()
-    with audit_page(page, origin):
-        yield page, url
-    if servers is not None:
-        next(servers, None)  # shuts the server down
+    try:
+        with audit_page(page, origin):
+            yield page, url
+    finally:
+        if servers is not None:
+            servers.close()  # shuts the server down, whether or not the audit passed
 
 
 def texts(view: dict[str, object]) -> dict[str, str]:
