@@ -33,7 +33,6 @@ import gzip
 import hashlib
 import http.server
 import json
-import os
 import re
 import shutil
 import statistics
@@ -50,6 +49,8 @@ from urllib.parse import unquote, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+
+from sitegen.output import stage_file  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
@@ -244,12 +245,9 @@ def compressed_sizes(paths: set[Path], quality: int) -> dict[Path, tuple[int, in
             cache[digest] = [len(data), len(gzip.compress(data, compresslevel=9, mtime=0)), int(brotli)]
         raw, gz, br = cache[digest]
         found[path] = (raw, gz, br)
-    SIZE_CACHE.parent.mkdir(exist_ok=True)
-    # Written whole and renamed: two runs at once (the test suite's smoke run and a bench) each
-    # leave a complete file, never one cut short.
-    with tempfile.NamedTemporaryFile("w", dir=SIZE_CACHE.parent, prefix=".bench-sizes-", delete=False) as handle:
-        handle.write(json.dumps(cache, indent=0, sort_keys=True) + "\n")
-    os.replace(handle.name, SIZE_CACHE)
+    # Staged whole and renamed, as the build writes its files: two runs at once (the test suite's
+    # smoke run and a bench) each leave a complete file, never one cut short.
+    stage_file((json.dumps(cache, indent=0, sort_keys=True) + "\n").encode(), SIZE_CACHE).replace(SIZE_CACHE)
     return found
 
 
