@@ -2,12 +2,14 @@
 """Build the kvpage site: ``python build.py`` writes ``site/`` and ``dist/kvpage-site.zip``.
 
 The pipeline reads top to bottom as stages, each taking and returning a typed
-value: source (book and chapters read) → pages (Markdown rendered, links
-checked) → runtime (Pyodide checked, wheel built; only if a page has a lab, and
-reused from ``.cache/runtime/`` when its inputs are unchanged) → site (every
-file in memory) → files (written atomically). Content errors of the first two
-stages are collected across the whole book and reported together; nothing
-touches ``site/`` or ``dist/`` until every stage has succeeded.
+value: source (book and chapters read) → chapters (Markdown parsed, labs placed)
+→ labs (every lab's starting view, through ``kvpage.bridge.handle``, the call the
+page's Python answers) → pages (HTML rendered with those views, links checked) →
+runtime (Pyodide checked, wheel built; only if a page has a lab, and reused from
+``.cache/runtime/`` when its inputs are unchanged) → site (every file in memory)
+→ files (written atomically). Content errors of the stages up to pages are
+collected across the whole book and reported together; nothing touches
+``site/`` or ``dist/`` until every stage has succeeded.
 
 The command line (``build``, ``serve``; see ``python build.py --help``) is
 parsed in :mod:`sitegen.cli`; ``serve`` lives in :mod:`sitegen.serve`.
@@ -24,9 +26,9 @@ from pathlib import Path
 from sitegen import serve as serving
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
-from sitegen.labs import declaration_errors
+from sitegen.labs import declaration_errors, starting_views
 from sitegen.output import publish, zip_bytes
-from sitegen.pages import Pages, render_pages
+from sitegen.pages import Pages, parse_chapters, render_pages
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime
 from sitegen.runtime_cache import cached_runtime
@@ -77,9 +79,11 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     source = load_source(options.content)
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
-    pages = render_pages(source, templates, static, book.experimental_labs if book else ())
+    chapters = parse_chapters(source, book.experimental_labs if book else ())
+    labs = starting_views(chapters.placements)
+    pages = render_pages(chapters, labs, templates, static)
     declared = declaration_errors(options.root, static, templates.folder.name)
-    errors: list[ContentError] = [*book_errors, *source.errors, *declared, *pages.errors]
+    errors: list[ContentError] = [*book_errors, *source.errors, *declared, *labs.errors, *pages.errors]
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import traceback
+from collections.abc import Callable
 from typing import cast
 
 from kvpage.jsonvalue import JSONObject, LabInputError, field
@@ -38,31 +39,42 @@ def lab_named(name: str) -> Lab:
     return lab
 
 
-def action(lab: str, name: str) -> Action:
+FAILED = "the model failed: "
+"""How the error of a model failure (not a refusal) begins; its reply also carries the traceback."""
+
+Finder = Callable[[str], Lab]
+
+
+def action(lab: str, name: str, find: Finder = lab_named) -> Action:
     """The model function ``name`` of ``lab``."""
-    handler = lab_named(lab).actions.get(name)
+    handler = find(lab).actions.get(name)
     if handler is None:
         raise LabInputError(f"no action {name!r} in lab {lab!r}")
     return handler
 
 
-def call(message: JSONObject) -> JSONObject:
+def call(message: JSONObject, find: Finder = lab_named) -> JSONObject:
     """Run one lab action; raises LabInputError for anything malformed."""
     lab = cast(str, field(message, "lab", str))
     name = cast(str, field(message, "action", str))
     args = cast(JSONObject, field(message, "args", dict))
-    return action(lab, name)(args)
+    return action(lab, name, find)(args)
 
 
-def handle(request: str) -> str:
-    """``call`` on JSON text; every failure comes back as ``{"ok": false}``."""
+def handle(request: str, find: Finder = lab_named) -> str:
+    """``call`` on JSON text; every failure comes back as ``{"ok": false}``.
+
+    The page's Python worker calls this with the request's text and sends back the text it
+    returns; the build computes every lab's starting view through it too (``sitegen/labs.py``),
+    so both take the same path. ``find`` is for tests that bring labs of their own.
+    """
     try:
         message = json.loads(request)
         if not isinstance(message, dict):
             raise LabInputError("a request must be a JSON object")
-        return json.dumps({"ok": True, "result": call(message)})
+        return json.dumps({"ok": True, "result": call(message, find)})
     except (LabInputError, json.JSONDecodeError) as error:
         return json.dumps({"ok": False, "error": str(error)})
     except Exception as error:  # noqa: BLE001 - the page must get a message, never a throw
-        message = f"the model failed: {type(error).__name__}: {error}"
+        message = f"{FAILED}{type(error).__name__}: {error}"
         return json.dumps({"ok": False, "error": message, "traceback": traceback.format_exc()})

@@ -2,10 +2,17 @@
 
 Each lab module in ``kvpage/labs/`` exports ``LAB = Lab(...)``. Everything else
 reads that value: the bridge dispatches to its actions, the build checks a
-chapter's ``::: lab NAME key=value`` against its controls, the templates take
-the controls' ranges and labels from it, the build-time snapshot warms up every
-action, and the page wires its inputs and buttons from the data attributes the
-templates print. So a range typed in one place cannot disagree with another.
+chapter's ``::: lab NAME key=value`` against its controls, and the build-time
+snapshot warms up every action. The page gets it as one JSON value,
+:meth:`Lab.schema`: serialised once into each page that shows the lab, it is what
+the templates print the controls, buttons and outputs from and what the page's
+script (``static/kvpage/labs.js``) wires them with. So a range typed in one place
+cannot disagree with another.
+
+An action answers with a *view*, always of one shape (:meth:`Lab.view_problems`):
+``{"text": {output: str}, "parts": {output: tree}, "state": ...}``: a text for every
+text output, an element tree (:mod:`kvpage.tree`) for every picture, table or list, and,
+optionally, the state the lab's next call carries back (a run in progress).
 
 Pure data and the standard library only: this module runs in the reader's
 browser too.
@@ -16,9 +23,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, Literal, TypeAlias, get_args
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
+from kvpage.tree import TreeError, check
 
 Action: TypeAlias = Callable[[JSONObject], JSONObject]
 """A model function: the JSON the page sends in, the JSON view it shows out."""
@@ -54,6 +62,17 @@ class Whole:
             raise LabInputError(f"{self.label} must be a whole number")
         return self.check(value)
 
+    def schema(self) -> JSONObject:
+        """What the page knows of this control."""
+        return {
+            "name": self.name,
+            "kind": self.widget,
+            "label": self.label,
+            "low": self.low,
+            "high": self.high,
+            "default": self.default,
+        }
+
     def parse(self, text: str) -> int:
         """This control's starting value from a chapter's ``key=value``."""
         if not INTEGER.match(text):
@@ -88,6 +107,16 @@ class Choice:
     default: str
     widget: ClassVar[str] = "choice"
 
+    def schema(self) -> JSONObject:
+        options: list[JSONValue] = [{"value": value, "label": label} for value, label in self.options]
+        return {
+            "name": self.name,
+            "kind": self.widget,
+            "label": self.label,
+            "options": options,
+            "default": self.default,
+        }
+
     def read(self, args: JSONObject) -> str:
         value = args.get(self.name)
         values = [option for option, _ in self.options]
@@ -110,6 +139,9 @@ class Checkbox:
     label: str
     default: bool = False
     widget: ClassVar[str] = "checkbox"
+
+    def schema(self) -> JSONObject:
+        return {"name": self.name, "kind": self.widget, "label": self.label, "default": self.default}
 
     def read(self, args: JSONObject) -> bool:
         value = args.get(self.name)
@@ -135,6 +167,16 @@ class Text:
     rows: int = 2
     widget: ClassVar[str] = "text"
 
+    def schema(self) -> JSONObject:
+        return {
+            "name": self.name,
+            "kind": self.widget,
+            "label": self.label,
+            "limit": self.limit,
+            "rows": self.rows,
+            "default": self.default,
+        }
+
     def read(self, args: JSONObject) -> str:
         value = args.get(self.name)
         if not isinstance(value, str):
@@ -152,16 +194,33 @@ class Text:
 Control: TypeAlias = Slider | Number | Choice | Checkbox | Text
 
 
+OutputKind: TypeAlias = Literal["text", "status", "progress", "picture", "table", "list"]
+"""How an output is shown. The first three are texts, in ``view["text"][name]``: a readout (with a
+label), a line saying what the lab is doing, how far a run has come. The others are element trees
+(:mod:`kvpage.tree`) in ``view["parts"][name]``: a drawing, a table's contents, a list's items."""
+TEXT_KINDS: tuple[OutputKind, ...] = ("text", "status", "progress")
+TREE_KINDS: tuple[OutputKind, ...] = ("picture", "table", "list")
+
+
 @dataclass(frozen=True)
 class Output:
-    """A number or phrase the view carries in ``view["text"][name]``.
+    """Something the lab shows, as its views compute it (see OutputKind).
 
-    With a ``label`` the lab shows it as a readout; every output can also be
-    shown in the lab's prose as ``[[name]]``.
+    A text output with a ``label`` is a readout in the lab; every text output can also be
+    shown in the lab's prose as ``[[name]]``. A tree output's ``label`` names it (a figure's title).
     """
 
     name: str
     label: str | None = None
+    kind: OutputKind = "text"
+
+    @property
+    def is_text(self) -> bool:
+        """Shown as text (``view["text"]``), not as an element tree (``view["parts"]``)."""
+        return self.kind in TEXT_KINDS
+
+    def schema(self) -> JSONObject:
+        return {"name": self.name, "kind": self.kind, "label": self.label}
 
 
 @dataclass(frozen=True)
@@ -180,6 +239,9 @@ class Button:
     def calls(self) -> str:
         """The action a click calls ("" for none)."""
         return self.name if self.action is None else self.action
+
+    def schema(self) -> JSONObject:
+        return {"name": self.name, "label": self.label, "calls": self.calls}
 
 
 @dataclass(frozen=True)
@@ -216,6 +278,12 @@ class Lab:
             found += [f"{what} {name!r} is declared twice" for name in sorted({n for n in names if names.count(n) > 1})]
         if self.update not in self.actions:
             found.append(f"update action {self.update!r} is not one of its actions")
+        kinds = get_args(OutputKind)
+        found += [
+            f"output {output.name!r} has kind {output.kind!r}; kinds: {', '.join(kinds)}"
+            for output in self.outputs
+            if output.kind not in kinds
+        ]
         for button in self.buttons:
             if button.calls and button.calls not in self.actions:
                 found.append(f"button {button.name!r} calls {button.calls!r}, which is not one of its actions")
@@ -245,10 +313,62 @@ class Lab:
                 return control
         raise KeyError(f"lab {self.name!r} has no control {name!r}")
 
+    def output(self, name: str) -> Output:
+        """The output called ``name`` (templates use this for labels and kinds)."""
+        for output in self.outputs:
+            if output.name == name:
+                return output
+        raise KeyError(f"lab {self.name!r} has no output {name!r}")
+
     @property
     def fields(self) -> frozenset[str]:
-        """What ``[[field]]`` may show in the lab's prose."""
-        return frozenset(output.name for output in self.outputs)
+        """What ``[[field]]`` may show in the lab's prose: its text outputs."""
+        return frozenset(output.name for output in self.outputs if output.is_text)
+
+    @property
+    def parts(self) -> frozenset[str]:
+        """Its tree outputs: pictures, tables and lists."""
+        return frozenset(output.name for output in self.outputs if not output.is_text)
+
+    def schema(self) -> JSONObject:
+        """The lab as the page knows it: written once into each page that shows it, as JSON.
+
+        The templates print its controls, buttons and outputs from this, and the page's
+        script wires them from it: the action every input calls (``update``), each
+        control's kind, each button's action, and which outputs are texts and which trees.
+        """
+        return {
+            "name": self.name,
+            "update": self.update,
+            "controls": [control.schema() for control in self.controls],
+            "buttons": [button.schema() for button in self.buttons],
+            "outputs": [output.schema() for output in self.outputs],
+        }
+
+    def view_problems(self, view: JSONObject) -> list[str]:
+        """What makes ``view`` not a view of this lab (see the module docstring); empty if it is one."""
+        extra = sorted(set(view) - {"text", "parts", "state"})
+        problems = [f"its view has {', '.join(map(repr, extra))}, which a view does not carry"] if extra else []
+        text, parts = view.get("text"), view.get("parts", {})
+        if not isinstance(text, dict) or not all(isinstance(value, str) for value in text.values()):
+            return [*problems, "its view has no 'text' of strings for the page"]
+        if not isinstance(parts, dict):
+            return [*problems, "its view's 'parts' is not an object"]
+        for what, wanted, got in (("text", self.fields, set(text)), ("part", self.parts, set(parts))):
+            if sorted(wanted - got):
+                problems.append(f"its view has no {what} for output(s) {', '.join(sorted(wanted - got))}")
+            if sorted(got - wanted):
+                problems.append(f"its view has {what} for no output: {', '.join(sorted(got - wanted))}")
+        for name in sorted(set(parts) & self.parts):
+            tree = parts[name]
+            try:
+                if not isinstance(tree, list):
+                    raise TreeError("a part is a list of nodes")
+                for node in tree:
+                    check(node)
+            except TreeError as error:
+                problems.append(f"its part {name!r} is not a tree: {error}")
+        return problems
 
     def defaults(self) -> dict[str, JSONValue]:
         """Every control at its default (a Text without one is empty)."""

@@ -5,8 +5,11 @@ page has none). ``'self'`` covers the site's own scripts and styles;
 ``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly without allowing
 JavaScript ``eval``. ``connect-src 'self'`` is for the loader's own ``fetch`` of the
 runtime's binaries over http; the answers to Pyodide's requests are made in memory
-(``new Response(bytes)``), which needs no source. Inline code (the single-file page)
-is allowed by hash only.
+(``new Response(bytes)``), which needs no source. ``worker-src blob:`` is for Python's
+worker, which the page makes from JavaScript it holds (a Blob: file:// and the single
+file have no worker URL); a worker made from a Blob runs under this same policy.
+Nothing else may be a worker, and scripts still come from ``'self'`` alone. Inline
+code (the single-file page) is allowed by hash only.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ def policy(inline_scripts: Iterable[str] = (), inline_styles: Iterable[str] = ()
             f"script-src {scripts}",
             f"style-src {styles}",
             "connect-src 'self'",
+            "worker-src blob:",
             "img-src 'self' data:",
             "object-src 'none'",
             "base-uri 'none'",

@@ -149,16 +149,19 @@ def prefix_ids(body: str, slug: str, chapters: Mapping[str, str]) -> str:
     return rewrite_attributes(body, rewrite)
 
 
-def duplicate_ids(md: MarkdownIt, tokens: Sequence[Token], body: str, path: str) -> list[ContentError]:
+def duplicate_ids(
+    md: MarkdownIt, tokens: Sequence[Token], body: str, path: str, env: Mapping[str, Any] | None = None
+) -> list[ContentError]:
     """Every id that ``body`` (the chapter rendered from ``tokens``) holds twice, at the line of
     its second use, naming the first: two headings of the same text are told apart by the
-    anchors plugin, but a lab's control or raw HTML may take an id a heading has."""
+    anchors plugin, but a lab's control or raw HTML may take an id a heading has. ``env`` is the
+    one the chapter was rendered with (its labs' starting views)."""
     ids = element_ids(body)
     if len(ids) == len(set(ids)):
         return []
     errors: list[ContentError] = []
     first: dict[str, int] = {}
-    for line, found in ids_by_line(md, tokens):
+    for line, found in ids_by_line(md, tokens, env or {}):
         for value in found:
             if value in first:
                 message = f"id {value!r} is used twice on the page (first at {path}:{first[value]})"
@@ -168,13 +171,14 @@ def duplicate_ids(md: MarkdownIt, tokens: Sequence[Token], body: str, path: str)
     return errors
 
 
-def ids_by_line(md: MarkdownIt, tokens: Sequence[Token]) -> list[tuple[int, list[str]]]:
+def ids_by_line(md: MarkdownIt, tokens: Sequence[Token], rendered: Mapping[str, Any]) -> list[tuple[int, list[str]]]:
     """The ids each token renders, with its source line (a closing token: its opening's).
 
-    Each token is rendered on its own, with an env of its own, so that a lab's template
-    renders again without reporting its errors twice.
+    Each token is rendered on its own, with a copy of the env the chapter was ``rendered`` with
+    and problem lists of its own, so that a lab's template renders again without reporting its
+    errors twice.
     """
-    env: MutableMapping[str, Any] = new_env("")
+    env: MutableMapping[str, Any] = {**rendered, **new_env("")}
     found: list[tuple[int, list[str]]] = []
     open_lines: list[int] = []
     line = 1

@@ -1,28 +1,36 @@
-"""The labs a chapter may use, as the build sees them: ``::: lab NAME key=value ...``.
+"""The labs a chapter may use, as the build sees them: ``::: lab NAME key=value ...``, and the labs stage.
 
 Every lab is declared once, in its model's module (``kvpage/labs/NAME.py``
 exports ``LAB``; see :mod:`kvpage.lab`). This module only reads those
 declarations: a chapter's ``key=value`` words are parsed by the lab's own
-controls (so the build and the page share ranges), and the starting view is
-computed by the lab's own ``update`` action, with a model failure reported at
+controls (so the build and the page share ranges) into a :class:`Placement`.
+The labs stage, :func:`starting_views`, then computes every placement's starting
+view with the lab's ``update`` action through ``kvpage.bridge.handle``, the very
+JSON call the page's Python answers, so the numbers printed into the page and the
+ones the page computes take one path; a refusal or a model failure is reported at
 the chapter line that placed the lab.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import shlex
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import cast
 
+from markupsafe import Markup
+
+from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
-from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
+from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Lab
 from sitegen.errors import ContentError
-from sitegen.warm_up import declared_at
+from sitegen.trees import to_html
+from sitegen.warm_up import declared_at, raised_at
 
 Value = JSONValue
 SHLEX_MESSAGES = {
@@ -32,18 +40,77 @@ SHLEX_MESSAGES = {
 
 
 @dataclass(frozen=True)
-class LabUse:
-    """One lab placed in a chapter: the lab, its starting values and the view they give."""
+class Placement:
+    """One ``::: lab`` of a chapter, as the Markdown plugin read it: which lab, its starting values, where."""
 
     kind: Lab
     params: Mapping[str, Value]
-    view: JSONObject
     heading_id: str
+    """The id of the heading that names the lab's region (its controls' ids start with it)."""
+    path: str
+    line: int
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What identifies it across stages: its chapter and line."""
+        return self.path, self.line
+
+    def request(self) -> str:
+        """The JSON the page would send for this lab at its starting values: its update action."""
+        return json.dumps({"lab": self.kind.name, "action": self.kind.update, "args": dict(self.params)})
+
+
+@dataclass(frozen=True)
+class LabUse:
+    """One lab placed in a chapter with the starting view the labs stage computed: what its template prints."""
+
+    placement: Placement
+    view: JSONObject
+
+    @property
+    def kind(self) -> Lab:
+        return self.placement.kind
+
+    @property
+    def params(self) -> Mapping[str, Value]:
+        return self.placement.params
+
+    @property
+    def heading_id(self) -> str:
+        return self.placement.heading_id
+
+    @property
+    def schema(self) -> JSONObject:
+        """The lab's schema (``Lab.schema``): what the templates print its widgets from, as the page reads it."""
+        return self.kind.schema()
+
+    def control(self, name: str) -> JSONObject:
+        """The schema of control ``name``."""
+        for control in cast(list[JSONObject], self.schema["controls"]):
+            if control["name"] == name:
+                return control
+        raise KeyError(f"lab {self.kind.name!r} has no control {name!r}")
+
+    def output(self, name: str) -> JSONObject:
+        """The schema of output ``name``."""
+        for output in cast(list[JSONObject], self.schema["outputs"]):
+            if output["name"] == name:
+                return output
+        raise KeyError(f"lab {self.kind.name!r} has no output {name!r}")
 
     @property
     def text(self) -> Mapping[str, str]:
-        """The initial view's formatted numbers, by field name."""
+        """The starting view's texts, by output name."""
         return cast(Mapping[str, str], self.view["text"])
+
+    def part(self, name: str) -> Markup:
+        """The starting view's tree ``name`` as HTML, for the reader without JavaScript (``sitegen/trees.py``)."""
+        return Markup(to_html(cast(dict[str, list[JSONValue]], self.view.get("parts", {}))[name]))
+
+    @property
+    def state(self) -> str:
+        """The starting view's state as JSON, for the page's script ("" if it has none)."""
+        return json.dumps(self.view["state"], sort_keys=True) if "state" in self.view else ""
 
     @property
     def template(self) -> str:
@@ -81,25 +148,50 @@ def parse_params(lab: Lab, words: list[str]) -> tuple[dict[str, Value], list[str
     return values, errors
 
 
-def starting_view(lab: Lab, params: Mapping[str, Value]) -> tuple[JSONObject | None, str | None]:
-    """The view of ``lab`` at ``params`` by its update action, or what went wrong, as a sentence.
+def starting_view(placement: Placement, handle: Callable[[str], str] = bridge.handle) -> LabUse | str:
+    """The lab at ``placement`` with its starting view, or what went wrong, as a sentence for the author.
 
-    A refusal (LabInputError) and a failure of the model are both build errors
-    at the lab's line: a page must never ship a lab that fails where it starts.
+    The view comes from ``handle(placement.request())``: the page's own call. A refusal and a
+    failure of the model are both build errors at the lab's line: a page must never ship a lab
+    that fails where it starts. So is a view that lacks what the lab's outputs show.
     """
-    try:
-        view = lab.actions[lab.update](dict(params))
-    except LabInputError as error:
-        return None, f"lab {lab.name!r} refuses its starting values: {error}"
-    except Exception as error:  # noqa: BLE001 - any model failure becomes the author's message
-        return None, f"lab {lab.name!r} failed at its starting values: {type(error).__name__}: {error}"
-    text = view.get("text")
-    if not isinstance(text, dict):
-        return None, f"lab {lab.name!r}: its {lab.update!r} action returned no 'text' for the page"
-    missing = sorted(lab.fields - set(text))
-    if missing:
-        return None, f"lab {lab.name!r}: its view has no text for output(s) {', '.join(missing)}"
-    return view, None
+    name = placement.kind.name
+    reply = json.loads(handle(placement.request()))
+    if not reply["ok"]:
+        error = str(reply["error"])
+        if "traceback" not in reply:
+            return f"lab {name!r} refuses its starting values: {error}"
+        raised = raised_at(str(reply["traceback"]))
+        # The bridge's own frame says nothing: the model failed in code outside kvpage's files.
+        where = f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
+        return f"lab {name!r} failed at its starting values: {error.removeprefix(bridge.FAILED)}{where}"
+    view = cast(JSONObject, reply["result"])
+    problems = placement.kind.view_problems(view)
+    if problems:
+        return f"lab {name!r}: {'; '.join(problems)}"
+    return LabUse(placement, view)
+
+
+@dataclass(frozen=True)
+class Labs:
+    """The labs stage's result: every placed lab with its starting view, and the errors of the others."""
+
+    uses: Mapping[tuple[str, int], LabUse]
+    """By ``Placement.key``."""
+    errors: tuple[ContentError, ...] = ()
+
+
+def starting_views(placements: Iterable[Placement], handle: Callable[[str], str] = bridge.handle) -> Labs:
+    """Stage "labs": every placement's starting view, through ``handle`` (the page's ``kvpage.bridge.handle``)."""
+    uses: dict[tuple[str, int], LabUse] = {}
+    errors: list[ContentError] = []
+    for placement in placements:
+        found = starting_view(placement, handle)
+        if isinstance(found, str):
+            errors.append(ContentError(placement.path, placement.line, found))
+        else:
+            uses[placement.key] = found
+    return Labs(MappingProxyType(uses), tuple(errors))
 
 
 def split_info(info: str) -> list[str]:

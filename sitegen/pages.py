@@ -1,11 +1,12 @@
-"""Stage 2, pages: every chapter's Markdown rendered to an HTML fragment.
+"""Stages "chapters" and "pages": every chapter's Markdown parsed, then rendered to an HTML fragment.
 
-Every chapter is parsed first, so that links can be checked against the
-headings of the whole book; then each is checked and rendered. Nothing is
-raised here: the errors of every chapter are kept on the result, so one run
-lists every error in the book. Warnings (such as a link to a chapter not
-written yet) are kept too, for the caller to print or, with ``--strict``, to
-refuse.
+Every chapter is parsed first (:func:`parse_chapters`), so that links can be
+checked against the headings of the whole book and the labs stage can compute
+the starting view of every lab the chapters place; then each is checked and
+rendered with those views (:func:`render_pages`). Nothing is raised here: the
+errors of every chapter are kept on the result, so one run lists every error in
+the book. Warnings (such as a link to a chapter not written yet) are kept too,
+for the caller to print or, with ``--strict``, to refuse.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.errors import ContentError
 from sitegen.ids import duplicate_ids
-from sitegen.labs import LabUse, all_labs, enabled_labs
+from sitegen.labs import Labs, LabUse, Placement, all_labs, enabled_labs
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.callouts import callouts_plugin
 from sitegen.plugins.chapter_links import chapter_links_plugin
@@ -72,20 +73,16 @@ def page_url(chapter: ChapterSource) -> str:
     return f"{chapter.meta.slug}.html"
 
 
-def make_markdown(templates: Templates, urls: dict[str, str], experimental_labs: Iterable[str] = ()) -> MarkdownIt:
+def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -> MarkdownIt:
     """CommonMark plus our plugins; ``urls`` maps chapter slugs to pages.
 
     ``experimental_labs`` are the experimental labs the book enables; the others stay off.
+    A lab's widget is rendered by ``env["widget"]``, which :func:`render_pages` sets.
     """
 
     def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
-        try:
-            return templates.render(use.template, lab=use)
-        except TemplateFailed as failed:
-            error = failed.error
-            where = f"rendering lab {use.kind.name!r} in {env['path']}"
-            record(env, ContentError(error.path, error.line, f"{error.message} ({where})"))
-            return ""
+        render: Any = env["widget"]
+        return str(render(use, env))
 
     md = MarkdownIt("commonmark", {"typographer": False})
     md.use(front_matter_plugin)
@@ -109,49 +106,85 @@ class Parsed:
     tokens: list[Token]
     env: dict[str, Any]
 
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        """The labs the chapter places, in order."""
+        return tuple(self.env.get("placements", ()))
+
 
 def parse(md: MarkdownIt, path: str, url: str, text: str) -> Parsed:
     env = new_env(path)
     return Parsed(path, url, md.parse(text, env), env)
 
 
-def render_pages(
-    source: Source, templates: Templates, files: frozenset[str] = frozenset(), experimental_labs: Iterable[str] = ()
-) -> Pages:
-    """Parse, check and render every chapter; ``files`` are the site's other files (links may point there).
+@dataclass(frozen=True)
+class Chapters:
+    """Stage "chapters": every chapter parsed (tokens, labs placed, parse errors in each env), and the link targets."""
 
-    Chapters the source stage could not list (bad front matter) are checked
-    too, against the same targets plus their own headings, but get no page.
-    ``experimental_labs`` are the experimental labs the book's book.toml enables.
-    """
+    source: Source
+    md: MarkdownIt
+    listed: tuple[Parsed, ...]
+    unlisted: tuple[Parsed, ...]
+    """Chapters the source stage could not list (bad front matter): checked too, but given no page."""
+    urls: dict[str, str]
+
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        """Every lab the book places, chapter by chapter (for the labs stage)."""
+        return tuple(placement for item in (*self.listed, *self.unlisted) for placement in item.placements)
+
+
+def parse_chapters(source: Source, experimental_labs: Iterable[str] = ()) -> Chapters:
+    """Parse every chapter; ``experimental_labs`` are the experimental labs the book's book.toml enables."""
     urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
-    md = make_markdown(templates, urls, experimental_labs)
-    listed = [parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters]
-    unlisted = [parse(md, item.path, item.path, item.text) for item in source.unlisted]
+    md = make_markdown(urls, experimental_labs)
+    listed = tuple(parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters)
+    unlisted = tuple(parse(md, item.path, item.path, item.text) for item in source.unlisted)
+    return Chapters(source, md, listed, unlisted, urls)
+
+
+def render_pages(chapters: Chapters, labs: Labs, templates: Templates, files: frozenset[str] = frozenset()) -> Pages:
+    """Check and render every chapter, each lab with its starting view from ``labs`` (the labs stage);
+    ``files`` are the site's other files (links may point there).
+
+    Chapters the source stage could not list are checked too, against the same
+    targets plus their own headings, but get no page. A lab's widget is its
+    template (``labs/NAME.html``), rendered with its starting view.
+    """
+    md = chapters.md
+
+    def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
+        try:
+            return templates.render(use.template, lab=use)
+        except TemplateFailed as failed:
+            error = failed.error
+            where = f"rendering lab {use.kind.name!r} in {env['path']}"
+            record(env, ContentError(error.path, error.line, f"{error.message} ({where})"))
+            return ""
+
     targets = Targets(
-        anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in listed},
-        sources={item.url: item.path for item in listed},
+        anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in chapters.listed},
+        sources={item.url: item.path for item in chapters.listed},
         files=files,
-        complete=source.complete,
+        complete=chapters.source.complete,
     )
     bodies: dict[str, str] = {}
     tocs: dict[str, tuple[Entry, ...]] = {}
-    labs: dict[str, tuple[LabUse, ...]] = {}
+    uses: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = []
     warnings: list[ContentError] = []
-    for item in [*listed, *unlisted]:
+    for item in [*chapters.listed, *chapters.unlisted]:
+        item.env["labs"], item.env["widget"] = labs.uses, widget
         own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
         check_links(item.tokens, item.env, item.url, own)
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
-        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path))
+        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, item.env))
         tocs[item.path] = table_of_contents(item.tokens)
-        labs[item.path] = tuple(
-            token.meta["lab"] for token in item.tokens if token.type == "container_lab_open" and token.meta["lab"]
-        )
+        uses[item.path] = tuple(labs.uses[p.key] for p in item.placements if p.key in labs.uses)
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
     pages = tuple(
-        Page(chapter, bodies[chapter.path], labs[chapter.path], urls[chapter.meta.slug], tocs[chapter.path])
-        for chapter in source.chapters
+        Page(chapter, bodies[chapter.path], uses[chapter.path], chapters.urls[chapter.meta.slug], tocs[chapter.path])
+        for chapter in chapters.source.chapters
     )
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)))

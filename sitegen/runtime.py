@@ -4,11 +4,14 @@ Pyodide arrives as the npm package pinned in ``package.json``. Every file we
 take from it must match the sha256 in ``pyodide-pins.json``, so a changed
 download fails the build instead of shipping a different interpreter.
 
-A page opened from disk (file://, origin ``null``) can read its sibling files
-only as classic ``<script src>``: ``fetch``, XHR and ``import()`` of file://
-URLs are refused. So the ES module ``pyodide.asm.mjs`` is rewritten into a
-classic script (each rewrite asserts the exact text it replaces, so a new
-Pyodide fails here, loudly), and every binary is packed twice:
+The page runs Python in a Web Worker made from a Blob of JavaScript it holds
+(``static/kvpage/python.js``): a page opened from disk (file://, origin ``null``)
+has no worker URL, and can read its sibling files only as classic
+``<script src>`` (``fetch``, XHR and ``import()`` of file:// URLs are refused).
+So Pyodide's JavaScript is one more binary for the worker: ``pyodide.js`` with
+the ES module ``pyodide.asm.mjs`` after it, made a plain script (each rewrite
+asserts the exact text it replaces, so a new Pyodide fails here, loudly). Every
+binary is packed twice:
 
 - ``NAME.bin``: gzip of the file, fetched over http. The name tells no host to
   add a ``Content-Encoding`` (``.gz`` may: then the browser would undo our gzip
@@ -27,6 +30,7 @@ load, and an unzipped copy served over http falls back to them.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 import hashlib
 import json
@@ -58,13 +62,13 @@ class Runtime:
     files: dict[str, bytes]
     """Relative path in the site → content."""
     scripts: tuple[str, ...]
-    """Classic scripts the page loads, in order, relative to the site root."""
+    """The packed binaries' scripts (``NAME.bin.js``), in the order the page needs them, relative to the site root."""
     lock: dict[str, Any]
     """The Pyodide lock file listing our wheel (and nothing else)."""
     wheel: str
     """File name of the kvpage wheel."""
     version: str
-    loader: dict[str, Any]
+    loader: Loader
     """What the page's loader needs besides the scripts: asset names, sizes, the snapshot's setup."""
     fetched_only: tuple[str, ...] = ()
     """Files only a page served over http reads (the packed binaries): the zip leaves them out."""
@@ -109,7 +113,7 @@ def replace_once(text: str, old: str, new: str, what: str) -> str:
 
 
 def classic_module(source: bytes) -> bytes:
-    """``pyodide.asm.mjs`` as a classic script defining ``globalThis._createPyodideModule``."""
+    """``pyodide.asm.mjs`` as a plain script defining ``globalThis._createPyodideModule``: no export, no import.meta."""
     text = source.decode("utf-8")
     what = "pyodide.asm.mjs"
     text = replace_once(
@@ -181,6 +185,49 @@ def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
 
 SNAPSHOT = "python.snapshot"
 """The page's Python memory, made at build time (``sitegen/python_snapshot.py``)."""
+CODE = "pyodide.js"
+"""Pyodide's JavaScript (``pyodide.js``, then ``pyodide.asm.mjs`` made a plain script): the page
+runs it in its Python worker, never on the page itself, so it too is a packed binary."""
+WASM = "pyodide.asm.wasm"
+STDLIB = "python_stdlib.zip"
+
+
+@dataclass(frozen=True)
+class Loader:
+    """What the page's loader reads to start Python: the "python" object of the page's config.
+
+    Its keys are these fields' names, and the page's script reads exactly these
+    (``tests/sitegen/test_page_contract.py`` holds the two together). The asset names
+    (``code``, ``wasm``, …) are keys of ``packed`` and ``unpacked``.
+    """
+
+    pyodide: str
+    """The Pyodide version the snapshot was made by; the worker checks the one it started."""
+    index_url: str
+    """Pyodide's ``indexURL``, relative to the page: the folder of the runtime's files."""
+    lock: dict[str, Any]
+    """The Pyodide lock file listing our wheel, given to Pyodide as it starts."""
+    code: str
+    wasm: str
+    snapshot: str
+    snapshot_size: int
+    """Bytes of the restored memory image (the buffer the worker allocates for it)."""
+    stdlib: str
+    stdlib_path: str
+    """Where Python's zipimport reads the stdlib zip; the worker writes it there once the labs are live."""
+    wheel: str
+    wheel_path: str
+    """Where the snapshot imported kvpage's wheel from; the worker writes it there before restoring."""
+    env: dict[str, str]
+    packed: dict[str, str]
+    """Asset name → its gzipped file in ``pyodide/`` (its script adds ``.js``)."""
+    unpacked: dict[str, int]
+    """Asset name → its size un-gzipped."""
+    sizes: dict[str, int]
+    """Site path → bytes of each runtime file the page may load (for the progress bar)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
@@ -197,39 +244,37 @@ def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
         wheel_name = wheel.name
         python = make_python_snapshot(package, version, pinned, wheel, project, compiled_cache)
     blobs = {
-        "pyodide.asm.wasm": pinned["pyodide.asm.wasm"],
+        CODE: strip_source_map(pinned["pyodide.js"], "pyodide.js") + b"\n" + classic_module(pinned["pyodide.asm.mjs"]),
+        WASM: pinned["pyodide.asm.wasm"],
         SNAPSHOT: python.encoded,
-        "python_stdlib.zip": python.stdlib,
         wheel_name: wheel_bytes,
+        STDLIB: python.stdlib,
     }
     packed = {name: pack(data) for name, data in blobs.items()}
-    files = {
-        "pyodide.js": strip_source_map(pinned["pyodide.js"], "pyodide.js"),
-        "pyodide.asm.js": classic_module(pinned["pyodide.asm.mjs"]),
-        "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
-    }
+    files = {"pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8")}
     # Each binary packed twice: fetched over http, and as a script for file:// (module docstring).
     files |= {f"{name}{PACKED}": data for name, data in packed.items()}
     files[wheel_name] = wheel_bytes  # as the lock file names it, for tools that install from the lock
     files |= {f"{name}{PACKED}.js": asset_script(name, "application/gzip", data) for name, data in packed.items()}
-    code = ("pyodide.js", "pyodide.asm.js")
-    scripts = tuple(f"{RUNTIME_DIR}/{name}" for name in (*code, *(f"{n}{PACKED}.js" for n in blobs)))
+    scripts = tuple(f"{RUNTIME_DIR}/{name}{PACKED}.js" for name in blobs)
     files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
-    loader = {
-        "pyodide": version,
-        "code": [f"{RUNTIME_DIR}/{name}" for name in code],
-        "wasm": "pyodide.asm.wasm",
-        "snapshot": SNAPSHOT,
-        "snapshotSize": python.size,
-        "stdlib": "python_stdlib.zip",
-        "stdlibPath": python.stdlib_path,
-        "wheel": wheel_name,
-        "wheelPath": python.wheel_path,
-        "env": SNAPSHOT_ENV,
-        "packed": {name: f"{name}{PACKED}" for name in blobs},
-        "unpacked": {name: len(data) for name, data in blobs.items()},
-        "sizes": {path: len(data) for path, data in files.items() if not path.endswith(".json")},
-    }
+    loader = Loader(
+        pyodide=version,
+        index_url=f"{RUNTIME_DIR}/",
+        lock=lock,
+        code=CODE,
+        wasm=WASM,
+        snapshot=SNAPSHOT,
+        snapshot_size=python.size,
+        stdlib=STDLIB,
+        stdlib_path=python.stdlib_path,
+        wheel=wheel_name,
+        wheel_path=python.wheel_path,
+        env=dict(SNAPSHOT_ENV),
+        packed={name: f"{name}{PACKED}" for name in blobs},
+        unpacked={name: len(data) for name, data in blobs.items()},
+        sizes={path: len(data) for path, data in files.items() if not path.endswith((".json", ".whl"))},
+    )
     fetched_only = tuple(f"{RUNTIME_DIR}/{name}{PACKED}" for name in blobs)
     return Runtime(
         files=files,

@@ -6,24 +6,23 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from kvpage.jsonvalue import JSONObject
+from kvpage.lab import Lab
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
 from sitegen.ids import prefix_ids, prefix_toc, single_file_clashes
-from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
+from sitegen.page_script import CONFIG_ID, SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
-from sitegen.runtime import RUNTIME_DIR, Runtime
+from sitegen.runtime import Loader, Runtime
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
-
-DRAW_SCRIPTS = ("static/draw.js", "static/labs.js")
-"""The page's own scripts for a chapter with labs that run first: the drawing kit and the labs' wiring."""
-LOADER_SCRIPT = SCRIPT
-"""The loader, last: it starts Python and hands it to the labs (its stages joined, sitegen/page_script.py)."""
 
 
 def lab_script(name: str) -> str:
@@ -32,9 +31,39 @@ def lab_script(name: str) -> str:
 
 
 def page_scripts(labs: Iterable[str], static: Collection[str]) -> tuple[str, ...]:
-    """The scripts of a page showing ``labs``, in the order they run; labs without a script add none."""
+    """The scripts of a page showing ``labs``, in the order they run: the page's own (the labs' wiring,
+    the drawing and Python's worker, joined by sitegen/page_script.py), then each lab's that has one."""
     own = [lab_script(name) for name in sorted(set(labs)) if lab_script(name) in static]
-    return (*DRAW_SCRIPTS, *own, LOADER_SCRIPT)
+    return (SCRIPT, *own)
+
+
+@dataclass(frozen=True)
+class PageConfig:
+    """What a page with labs tells its script, once, as JSON: the labs it shows and how to start their Python.
+
+    Its keys are these fields' names, and ``static/kvpage/`` reads exactly these
+    (``tests/sitegen/test_page_contract.py`` holds the two together).
+    """
+
+    labs: dict[str, JSONObject]
+    """Each lab's schema (``kvpage.lab.Lab.schema``) by name: the one description of its controls,
+    buttons and outputs that the templates printed the lab from."""
+    call_timeout: float
+    """Seconds a lab's call may take before the page stops its Python and resets the lab (book.toml)."""
+    inline: bool
+    """The single-file book: every binary's script is in the page already, after the page's own."""
+    python: Loader
+
+    def to_json(self) -> str:
+        """The config as JSON, safe to embed inside a <script> element."""
+        data: dict[str, Any] = dataclasses.asdict(self)
+        return json.dumps(data, sort_keys=True).replace("<", "\\u003c")
+
+
+def page_config(labs: Iterable[Lab], book: Book, runtime: Runtime, inline: bool = False) -> str:
+    """The JSON config of a page that shows ``labs``."""
+    schemas = {lab.name: lab.schema() for lab in sorted(labs, key=lambda lab: lab.name)}
+    return PageConfig(schemas, book.call_timeout, inline, runtime.loader).to_json()
 
 
 @dataclass(frozen=True)
@@ -58,16 +87,6 @@ class Download:
     @property
     def size(self) -> str:
         return f"{len(self.data) / 1e6:.1f} MB"
-
-
-def runtime_config(runtime: Runtime, scripts: list[str]) -> str:
-    """The JSON the page's loader reads, safe to embed inside a <script> element.
-
-    ``scripts`` are the runtime files the loader still has to fetch with
-    ``<script src>``; the single-file page has them inline already, so none.
-    """
-    config = {"indexURL": f"{RUNTIME_DIR}/", "scripts": scripts, "lock": runtime.lock, "runtime": runtime.loader}
-    return json.dumps(config, sort_keys=True).replace("<", "\\u003c")
 
 
 def static_names(folder: Path) -> dict[str, Path]:
@@ -105,7 +124,6 @@ def assemble_site(
     naming the pages.
     """
     ordered = pages.pages
-    config = runtime_config(runtime, list(runtime.scripts)) if runtime is not None else ""
     csp = policy()
     files: dict[str, bytes] = {}
     failures: dict[ContentError, list[str]] = {}
@@ -126,9 +144,9 @@ def assemble_site(
             "page": page,
             "previous": previous,
             "next": following,
-            "runtime_config": config,
+            "config_id": CONFIG_ID,
+            "page_config": page_config((use.kind for use in page.labs), book, runtime) if runtime and page.labs else "",
             "page_scripts": page_scripts((use.kind.name for use in page.labs), static),
-            "preload": runtime.loader["code"] if runtime is not None else (),
             "csp": csp,
         }
         render(page.url, "chapter.html", **context)
@@ -170,21 +188,16 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     css = (static / "kvpage.css").read_text(encoding="utf-8")
     scripts: list[str] = []
     config = ""
-    if runtime is not None:
-        # Pyodide's code and the page's first, then the binaries (the stdlib zip, needed only once
-        # the labs are live, last): the loader decodes each while the browser still reads the rest.
-        code, binaries = (
-            runtime.loader["code"],
-            [path for path in runtime.scripts if path not in runtime.loader["code"]],
-        )
-        stdlib = f"{RUNTIME_DIR}/{runtime.loader['packed'][runtime.loader['stdlib']]}.js"
-        binaries.sort(key=lambda path: path == stdlib)
+    uses = [use for page in pages.pages for use in page.labs]
+    if runtime is not None and uses:
+        # The page's own scripts first, then the binaries in the order the worker needs them (the
+        # stdlib zip, needed only once the labs are live, last): the loader takes each as soon as
+        # its script has run, while the browser still reads the rest.
         static_code = static_files(static)
-        names = page_scripts((use.kind.name for page in pages.pages for use in page.labs), static_code)
-        scripts = [inline_script(runtime.files[path], path) for path in code]
-        scripts += [inline_script(static_code[src], src) for src in names]
-        scripts += [inline_script(runtime.files[path], path) for path in binaries]
-        config = runtime_config(runtime, [])
+        names = page_scripts((use.kind.name for use in uses), static_code)
+        scripts = [inline_script(static_code[src], src) for src in names]
+        scripts += [inline_script(runtime.files[path], path) for path in runtime.scripts]
+        config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, inline=True)
     slugs = {page.url: page.source.meta.slug for page in pages.pages}
     chapters = [
         replace(page, body=prefix_ids(page.body, slug, slugs), toc=prefix_toc(page.toc, slug))
@@ -197,7 +210,8 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
             pages=chapters,
             css=css,
             scripts=scripts,
-            runtime_config=config,
+            config_id=CONFIG_ID,
+            page_config=config,
             csp=policy(inline_scripts=scripts, inline_styles=[css]),
         )
     except TemplateFailed as failed:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,19 +52,42 @@ class Built:
     files: dict[str, bytes]
 
 
+def build_book(out: Path, content: Path = CONTENT, **options: Any) -> Built:
+    """The book in ``content`` built by the real pipeline into ``out``: its site, zip and single file."""
+    chosen = build.Options(content=content, out=out / "site", dist=out / "dist", single_file=True, **options)
+    site = build.build(chosen)
+    return Built(
+        site=chosen.out,
+        zip=chosen.dist / f"{build.ZIP_TOP}.zip",
+        single=chosen.dist / build.SINGLE_FILE,
+        files=site.files,
+    )
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     """The real chapter built by the real pipeline, once per session, as GitHub Pages publishes it
     (the zip inside the site too, linked from the index page)."""
-    out = tmp_path_factory.mktemp("build")
-    options = build.Options(out=out / "site", dist=out / "dist", single_file=True, publish_zip=True)
-    site = build.build(options)
-    yield Built(
-        site=options.out,
-        zip=options.dist / f"{build.ZIP_TOP}.zip",
-        single=options.dist / build.SINGLE_FILE,
-        files=site.files,
-    )
+    yield build_book(tmp_path_factory.mktemp("build"), publish_zip=True)
+
+
+RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"
+"""The test book of Python's worker: a lab whose button never returns, beside one that answers."""
+
+
+@pytest.fixture(scope="session")
+def runaway_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The runaway book, built once per session (per test process)."""
+    return build_book(tmp_path_factory.mktemp("runaway"), RUNAWAY_BOOK, strict=True)
+
+
+CONFIG = re.compile(r'<script type="application/json" id="kvpage-config">(.*?)</script>', re.DOTALL)
+"""The page's config (sitegen.site.PageConfig), as the built HTML holds it."""
+
+
+def page_configs(html: str) -> list[dict[str, Any]]:
+    """Every config in a page (a page with labs has exactly one), as JSON."""
+    return [json.loads(found) for found in CONFIG.findall(html)]
 
 
 def unzipped(archive: Path, target: Path) -> Path:

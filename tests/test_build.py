@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 import build
+from kvpage.tokenizer import tokenize
+from sitegen.labs import all_labs
 from sitegen.pages import page_url
-from tests.conftest import ROOT, Built, book_chapters, index_link_name
+from sitegen.source import load_book
+from tests.browsers.flows import lab_params
+from tests.conftest import ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -77,6 +81,34 @@ def test_controls_start_disabled_until_python_runs(chapter: str) -> None:
     assert "Python has not started yet" in chapter
 
 
+def test_the_page_says_each_lab_once_its_schema_and_the_books_time_limit_in_one_config(
+    built: Built, chapter: str
+) -> None:
+    (config,) = page_configs(chapter)
+    kinds = {lab.name: lab for lab in all_labs().values() if f'data-lab="{lab.name}"' in chapter}
+    assert config["labs"] == {name: lab.schema() for name, lab in kinds.items()}
+    book, _ = load_book(ROOT / "content" / "book.toml", "book.toml")
+    assert book is not None and config["call_timeout"] == book.call_timeout
+    assert config["inline"] is False
+    (single,) = page_configs(built.single.read_text(encoding="utf-8"))
+    assert single["inline"] is True and single["labs"] == config["labs"]
+    # No value twice: no embedded view, no parameters or update action that nothing reads.
+    for dead in ("data-view", "data-params", "data-update", "data-calls", "data-draw"):
+        assert dead not in chapter, dead
+
+
+def test_the_starting_pictures_are_in_the_html_for_a_reader_without_javascript(chapter: str) -> None:
+    """The grid, the slots, both charts, the table, the chips and the bars, drawn at build time."""
+    for part in ("grid", "slots", "per_step", "totals", "tokens1", "tokens2", "bars"):
+        match = re.search(rf'data-part="{part}"[^>]*>(.+?)</(?:div|ol)>\n', chapter, re.DOTALL)
+        assert match and ("<svg" in match.group(1) or "<li" in match.group(1)), part
+    table = re.search(r'<table data-part="table">(.*?)</table>', chapter, re.DOTALL)
+    assert table and "<caption>Cells per step and in total, both modes</caption>" in table.group(1)
+    params = lab_params("next-request")
+    tokens = sum(len(tokenize(params[name])) for name in ("request1", "request2"))
+    assert chapter.count('<li class="chip"') == tokens
+
+
 def test_missing_chapter_link_is_plain_text(chapter: str) -> None:
     assert "Compaction (harness chapter) is what you do" in visible_text(chapter)
     assert "chapter:harness" not in chapter
@@ -90,8 +122,8 @@ def test_front_matter_makes_the_headline_and_title(chapter: str) -> None:
 def test_site_layout(built: Built) -> None:
     names = set(built.files)
     assert {"index.html", "cache.html", "static/kvpage.js", "static/kvpage.css"} <= names
-    assert {"pyodide/pyodide.js", "pyodide/pyodide.asm.js", "pyodide/pyodide-lock.json"} <= names
-    for binary in ("pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"):
+    assert "pyodide/pyodide-lock.json" in names
+    for binary in ("pyodide.js", "pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"):
         assert {f"pyodide/{binary}.bin", f"pyodide/{binary}.bin.js"} <= names  # over http, from disk
         assert f"pyodide/{binary}" not in names  # packed only
     assert not any(name.startswith("static/kvpage/") for name in names)  # the script's stages: joined
@@ -102,7 +134,7 @@ def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(buil
     with zipfile.ZipFile(built.zip) as archive:
         zipped = {name.split("/", 1)[1]: archive.read(name) for name in archive.namelist()}
     packed = {name for name in built.files if name.endswith(".bin")}
-    assert len(packed) == 4 and not packed & set(zipped)  # from disk the page loads their scripts
+    assert len(packed) == 5 and not packed & set(zipped)  # from disk the page loads their scripts
     assert {f"{name}.js" for name in packed} <= set(zipped)
     assert zipped["cache.html"] == built.files["cache.html"]
 

@@ -3,15 +3,19 @@
 The chosen mode is drawn solid and the other faintly, as the counterfactual;
 both only as far as the steps taken. The axes are fixed for the whole run
 (their tops are the most either mode can reach), so points are added in place
-and the gap between the line and the square grows on screen.
+and the gap between the line and the square grows on screen. ``chart_picture``
+draws one panel as an SVG element tree and ``table_part`` the same numbers as a
+table (:mod:`kvpage.tree`).
 """
 
 from __future__ import annotations
 
 from itertools import accumulate
+from typing import cast
 
 from kvpage.costs import MODES, Mode, cumulative_cost, step_cost
 from kvpage.jsonvalue import JSONObject, JSONValue, count
+from kvpage.tree import Attributes, Node, el, num
 
 MODE_NAMES: dict[Mode, str] = {"kv": "KV cache", "recompute": "Recompute"}
 MOST_TICKS = 5
@@ -139,3 +143,96 @@ def chart_view(prompt: int, tokens: int, steps: int, mode: Mode) -> JSONObject:
         "table": _table(prompt, steps, mode),
         "text": describe(prompt, tokens, steps, mode),
     }
+
+
+WIDTH, HEIGHT = 300, 160
+"""The panel's size in SVG units; the page scales it to the column."""
+LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 26
+"""Room for the value axis's labels (left) and the step axis (bottom)."""
+PANELS = ("per_step", "totals")
+
+
+def chart_picture(chart: JSONObject, key: str) -> list[JSONValue]:
+    """One panel of ``chart_view`` (``key``: "per_step" or "totals"): rules and ticks, both modes' lines
+    and points (the chosen one drawn last, on top), and on the per-step panel the two notes."""
+    axis = cast(JSONObject, chart[key])
+    steps, top = cast(int, chart["steps"]), cast(int, axis["top"])
+
+    def x(step: int) -> float:
+        return (LEFT + WIDTH - RIGHT) / 2 if steps == 1 else LEFT + (step - 1) / (steps - 1) * (WIDTH - LEFT - RIGHT)
+
+    def y(value: int) -> float:
+        return HEIGHT - BOTTOM - value / top * (HEIGHT - TOP - BOTTOM)
+
+    shapes: list[Node] = []
+    for tick in cast(list[JSONObject], axis["ticks"]):
+        at = num(y(cast(int, tick["value"])))
+        shapes.append(el("line", {"class": "chart-rule", "x1": LEFT, "x2": WIDTH - RIGHT, "y1": at, "y2": at}))
+        label: Attributes = {"class": "chart-tick", "x": LEFT - 4, "y": at, "text-anchor": "end", "dy": "0.32em"}
+        shapes.append(el("text", label, cast(str, tick["text"])))
+    for tick in cast(list[JSONObject], cast(JSONObject, chart["x"])["ticks"]):
+        label = {"class": "chart-tick", "x": num(x(cast(int, tick["value"]))), "y": HEIGHT - BOTTOM + 13}
+        shapes.append(el("text", label | {"text-anchor": "middle"}, cast(str, tick["text"])))
+    middle: Attributes = {
+        "class": "chart-tick",
+        "x": num((LEFT + WIDTH - RIGHT) / 2),
+        "y": HEIGHT - 3,
+        "text-anchor": "middle",
+    }
+    shapes.append(el("text", middle, "step"))
+    series = sorted(cast(list[JSONObject], chart["series"]), key=lambda line: bool(line["current"]))
+    for line in series:
+        role = "current" if line["current"] else "other"
+        values = cast(list[int], line[key])
+        points = " ".join(f"{num(x(k))},{num(y(value))}" for k, value in enumerate(values, 1))
+        mode = cast(str, line["mode"])
+        shapes.append(
+            el(
+                "polyline",
+                {"class": f"series series-{role}", "data-series": role, "data-mode": mode, "points": points},
+            )
+        )
+        for k, value in enumerate(values, 1):
+            point: Attributes = {
+                "class": f"point point-{role}",
+                "data-series": role,
+                "data-step": k,
+                "data-value": value,
+            }
+            shapes.append(
+                el("circle", point | {"cx": num(x(k)), "cy": num(y(value)), "r": num(2.6 if line["current"] else 1.6)})
+            )
+    if key == "per_step":
+        for note in cast(list[JSONObject], chart["notes"]):
+            px, py = x(cast(int, note["step"])), y(cast(int, note["value"]))
+            anchor = "end" if px > WIDTH * 0.7 else "start" if px < WIDTH * 0.3 else "middle"
+            dx = {"start": 6, "end": -6, "middle": 0}[anchor]
+            py = min(HEIGHT - BOTTOM - 4, py + 14) if note["place"] == "below" else max(TOP + 8, py - 8)
+            place: Attributes = {"class": "chart-note", "x": num(px + dx), "y": num(py), "text-anchor": anchor}
+            shapes.append(el("text", place, cast(str, note["text"])))
+    frame: Attributes = {
+        "viewBox": f"0 0 {WIDTH} {HEIGHT}",
+        "class": "chart-svg",
+        "aria-hidden": "true",
+        "data-chart": key,
+    }
+    return [el("svg", frame, *shapes)]
+
+
+def table_part(chart: JSONObject) -> list[JSONValue]:
+    """The contents of the table under the chart: a caption, a column group per mode, a row per step."""
+    table = cast(JSONObject, chart["table"])
+    groups = [el("th", {"scope": "colgroup", "colspan": 2}, name) for name in cast(list[str], table["groups"])]
+    columns = [el("th", {"scope": "col"}, name) for name in cast(list[str], table["columns"])]
+    rows = [
+        el("tr", {}, el("th", {"scope": "row"}, step), *(el("td", {}, value) for value in values))
+        for step, *values in cast(list[list[str]], table["rows"])
+    ]
+    return [
+        el("caption", {}, "Cells per step and in total, both modes"),
+        el("colgroup", {}, el("col")),
+        el("colgroup", {"span": 2}),
+        el("colgroup", {"span": 2}),
+        el("thead", {}, el("tr", {}, el("td"), *groups), el("tr", {}, *columns)),
+        el("tbody", {}, *rows),
+    ]

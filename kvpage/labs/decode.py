@@ -13,8 +13,8 @@ from typing import cast
 from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, LabInputError, count, field
 from kvpage.lab import Button, Choice, Lab, Output, Slider
-from kvpage.labs.chart import chart_view
-from kvpage.labs.grid import grid_view
+from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
+from kvpage.labs.grid import grid_picture, grid_view, slots_picture
 
 PROMPT = Slider("prompt", "Prefix length", low=1, high=128, default=16)
 TOKENS = Slider("tokens", "Tokens to generate", low=1, high=64, default=16)
@@ -78,26 +78,30 @@ def status(run: DecodeRun) -> str:
 
 
 def view(run: DecodeRun) -> JSONObject:
-    """Everything the page shows for ``run``, numbers already formatted, pictures as data."""
+    """Everything the page shows for ``run``: the numbers as text, the pictures as trees, and the run."""
     this_step = step_cost(run.prompt, run.steps, run.mode) if run.steps else None
-    paid = cumulative_cost(run.prompt, run.steps, run.mode)
-    baseline = recompute_baseline(run.prompt, run.steps)
+    grid = grid_view(run.prompt, run.tokens, run.steps, run.mode)
+    chart = chart_view(run.prompt, run.tokens, run.steps, run.mode)
+    chosen, other = cast(list[JSONObject], chart["series"])
     return {
         "state": run.to_json(),
-        "status": status(run),
-        "done": run.done,
-        "step": run.steps,
-        "this_step": this_step,
-        "paid": paid,
-        "recompute_total": baseline,
         "text": {
             "this_step": "—" if this_step is None else count(this_step),
-            "paid": count(paid),
-            "recompute_total": count(baseline),
+            "paid": count(cumulative_cost(run.prompt, run.steps, run.mode)),
+            "recompute_total": count(recompute_baseline(run.prompt, run.steps)),
+            "status": status(run),
             "progress": f"step {run.steps} of {run.tokens}",
+            "grid_words": cast(str, grid["text"]),
+            "chart_words": cast(str, chart["text"]),
+            "chosen": cast(str, chosen["name"]),
+            "other": cast(str, other["name"]),
         },
-        "grid": grid_view(run.prompt, run.tokens, run.steps, run.mode),
-        "chart": chart_view(run.prompt, run.tokens, run.steps, run.mode),
+        "parts": {
+            "grid": grid_picture(grid),
+            "slots": slots_picture(grid),
+            **{panel: chart_picture(chart, panel) for panel in PANELS},
+            "table": table_part(chart),
+        },
     }
 
 
@@ -129,6 +133,17 @@ LAB = Lab(
         Output("this_step", "This step"),
         Output("paid", "Paid so far"),
         Output("recompute_total", "If every step recomputed"),
+        Output("status", kind="status"),
+        Output("progress", kind="progress"),
+        Output("grid", "Attention: queries × keys", kind="picture"),
+        Output("slots", kind="picture"),
+        Output("grid_words"),
+        Output("per_step", "Cells per step", kind="picture"),
+        Output("totals", "Cells paid so far", kind="picture"),
+        Output("chosen"),
+        Output("other"),
+        Output("chart_words"),
+        Output("table", "Numbers by step", kind="table"),
     ),
     # Generate and Reset are the lab's own script (static/labs/decode.js): a timer, and start again.
     buttons=(Button("generate", "Generate", action=""), Button("step", "Step"), Button("reset", "Reset", "start")),

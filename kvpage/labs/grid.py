@@ -7,16 +7,19 @@ cell by cell: a 191 × 191 grid is a few dozen rectangles, not 36,000 cells, and
 the page can draw it at any size.
 
 The rectangles are built from the shape of attention, not from the cost
-formulas, so the tests can hold one against the other.
+formulas, so the tests can hold one against the other. ``grid_picture`` and
+``slots_picture`` draw them as SVG element trees (:mod:`kvpage.tree`), in cell
+units: the page scales the picture, so one rectangle is any number of cells.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from kvpage.costs import Mode, context_at_step
 from kvpage.jsonvalue import JSONObject, JSONValue, count
+from kvpage.tree import THIN, Attributes, Node, el
 
 DENSE_ABOVE = 48
 """Grids with more tokens than this are drawn as shaded areas: a single cell would be a pixel or two."""
@@ -138,3 +141,52 @@ def grid_view(prompt: int, tokens: int, steps: int, mode: Mode) -> JSONObject:
         "slots": [run.to_json() for run in slots(prompt, steps, mode)],
         "text": describe(prompt, tokens, steps, mode),
     }
+
+
+def cell_lines(size: int, rows: int) -> str:
+    """The path of the lines between cells: ``size`` columns by ``rows`` rows."""
+    columns = [f"M{i} 0V{rows}" for i in range(1, size)]
+    return "".join(columns + [f"M0 {i}H{size}" for i in range(1, rows)])
+
+
+def _frame(size: int, rows: int, dense: bool, name: str) -> Attributes:
+    return {
+        "viewBox": f"0 0 {size} {rows}",
+        "class": f"{name} dense" if dense else name,
+        "aria-hidden": "true",
+        "preserveAspectRatio": "none",
+    }
+
+
+def grid_picture(grid: JSONObject) -> list[JSONValue]:
+    """The attention grid of ``grid_view``: queries down, keys across, this step's cells over earlier ones."""
+    n, prompt, dense = cast(int, grid["size"]), cast(int, grid["prompt"]), bool(grid["dense"])
+    shapes: list[Node] = [el("rect", {"class": "grid-empty", "x": 0, "y": 0, "width": n, "height": n})]
+    for kind in ("held", "now"):
+        for row, col, rows, cols in cast(list[list[int]], grid[kind]):
+            box: Attributes = {
+                "class": f"grid-{kind}",
+                "data-kind": kind,
+                "x": col,
+                "y": row,
+                "width": cols,
+                "height": rows,
+            }
+            shapes.append(el("rect", box | (THIN if kind == "now" else {})))
+    if not dense:
+        shapes.append(el("path", {"class": "grid-lines", "d": cell_lines(n, n), **THIN}))
+    shapes.append(el("rect", {"class": "grid-prompt", "x": 0, "y": 0, "width": prompt, "height": prompt, **THIN}))
+    return [el("svg", {**_frame(n, n, dense, "attention-grid"), "data-size": n}, *shapes)]
+
+
+def slots_picture(grid: JSONObject) -> list[JSONValue]:
+    """The KV cache's slots under the grid, one per key column: new, held or recomputed."""
+    n, dense = cast(int, grid["size"]), bool(grid["dense"])
+    shapes: list[Node] = [el("rect", {"class": "slot-empty", "x": 0, "y": 0, "width": n, "height": 1})]
+    for run in cast(list[dict[str, str | int]], grid["slots"]):
+        kind, length = run["kind"], run["count"]
+        box: Attributes = {"class": f"slot-{kind}", "data-kind": kind, "data-count": length}
+        shapes.append(el("rect", box | {"x": run["start"], "y": 0, "width": length, "height": 1}))
+    if not dense:
+        shapes.append(el("path", {"class": "grid-lines", "d": cell_lines(n, 1), **THIN}))
+    return [el("svg", _frame(n, 1, dense, "kv-slots"), *shapes)]

@@ -16,10 +16,9 @@ TOKENS = Number("tokens", "Tokens", low=1, high=256, default=16)
 
 
 def compute(args: JSONObject) -> JSONObject:
-    """The view for a prompt of ``args["tokens"]`` tokens: its size and the cells its prefill pays."""
+    """The view for a prompt of ``args["tokens"]`` tokens: its size and the cells its prefill pays, as text."""
     tokens = TOKENS.read(args)
-    cells = prefill_cost(tokens)
-    return {"tokens": tokens, "cells": cells, "text": {"tokens": count(tokens), "cells": count(cells)}}
+    return {"text": {"tokens": count(tokens), "cells": count(prefill_cost(tokens))}}
 
 
 LAB = Lab(

@@ -46,9 +46,6 @@ def view(args: JSONObject, turns: int) -> JSONObject:
     last, total = paid[-1], sum(paid)
     return {
         "state": {"turns": turns},
-        "context": context,
-        "last": last,
-        "total": total,
         "text": {
             "turns": count(turns),
             "system_tokens": count(system),

@@ -1,15 +1,17 @@
 """``::: lab NAME key=value`` blocks and ``[[field]]`` live numbers in their prose.
 
-A core rule validates every lab after parsing (unknown lab, bad parameter, no
-heading, unknown field), computes its initial view with the model, and hangs
-the result on the tokens; the renderers then only print. The controls come
-from the lab's template, rendered by the ``widget`` callable the build passes in.
+The plugin only parses. A core rule checks every lab after parsing (unknown lab,
+bad parameter, no heading, unknown field) and hangs its :class:`Placement` (the
+lab, its starting values, its line) on the tokens and in ``env["placements"]``.
+The labs stage (``sitegen.labs.starting_views``) computes the starting views; the
+pages stage renders with them in ``env["labs"]`` (by ``Placement.key``), and
+the renderers here print the region, each ``[[field]]``'s starting text and, through
+the ``widget`` callable the build passes in, the lab's template.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
 from typing import Any
@@ -21,9 +23,9 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from kvpage.lab import Lab
-from sitegen.labs import LabUse, parse_params, split_info, starting_view
+from sitegen.labs import LabUse, Placement, parse_params, split_info
 from sitegen.plugins.containers import container
-from sitegen.plugins.env import report
+from sitegen.plugins.env import line_of, report
 from sitegen.plugins.lines import line_offset
 
 Widget = Callable[[LabUse, MutableMapping[str, Any]], str]
@@ -54,13 +56,16 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
     def resolve(state: StateCore) -> None:
         env = state.env
         kind: Lab | None = None
-        current: LabUse | None = None
+        current: Placement | None = None
         open_token: Token | None = None
+        placements: list[Placement] = env.setdefault("placements", [])
         for index, token in enumerate(state.tokens):
             if token.type == "container_lab_open":
                 open_token = token
                 kind, current = _resolve_lab(token, state.tokens, index, kinds, off, env)
                 token.meta["lab"] = current
+                if current is not None:
+                    placements.append(current)
             elif token.type == "container_lab_close":
                 token.meta["lab"] = current
                 kind = current = open_token = None
@@ -76,20 +81,20 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
                         message = f"lab {kind.name!r} has no field {child.content!r}; fields: {known}"
                         report(env, token, message, child=child)
                     elif current is not None:
-                        child.meta["text"] = current.text[child.content]
+                        child.meta["lab"] = current
 
     def render(
         self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
     ) -> str:
         token = tokens[idx]
-        use: LabUse | None = token.meta.get("lab")
+        use = _use(token, env)
         if use is None:
             return "<section>\n" if token.nesting == 1 else "</section>\n"
         if token.nesting == 1:
-            params = html.escape(json.dumps(dict(use.params), ensure_ascii=False), quote=True)
+            state = f' data-state="{html.escape(use.state, quote=True)}"' if use.state else ""
             return (
-                f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}" '
-                f'data-update="{use.kind.update}" data-params="{params}" aria-labelledby="{use.heading_id}">\n'
+                f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}"{state} '
+                f'aria-labelledby="{use.heading_id}">\n'
             )
         return widget(use, env) + "</section>\n"
 
@@ -97,13 +102,23 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
         self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
     ) -> str:
         token = tokens[idx]
-        text = html.escape(str(token.meta.get("text", "")))
+        use = _use(token, env)
+        text = html.escape(use.text[token.content]) if use is not None else ""
         return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
 
     container(md, "lab", validate=lambda params, _markup: params.split()[:1] == ["lab"], render=render)
     md.inline.ruler.before("link", "lab_field", _field_rule)
     md.add_render_rule("lab_field", render_field)
     md.core.ruler.push("labs", resolve)
+
+
+def _use(token: Token, env: MutableMapping[str, Any]) -> LabUse | None:
+    """The lab (with its starting view) that ``token`` belongs to, if the labs stage computed one."""
+    placement: Placement | None = token.meta.get("lab")
+    if placement is None:
+        return None
+    uses: Mapping[tuple[str, int], LabUse] = env.get("labs", {})
+    return uses.get(placement.key)
 
 
 def _resolve_lab(
@@ -113,8 +128,8 @@ def _resolve_lab(
     kinds: Mapping[str, Lab],
     off: Collection[str],
     env: MutableMapping[str, Any],
-) -> tuple[Lab | None, LabUse | None]:
-    """The lab's kind (if known: its fields can be checked even when it fails) and its use."""
+) -> tuple[Lab | None, Placement | None]:
+    """The lab's kind (if known: its fields can be checked even when it fails) and its placement."""
     try:
         words = split_info(token.info.strip())[1:]
     except ValueError as error:
@@ -141,10 +156,6 @@ def _resolve_lab(
         report(env, token, problem)
     if problems or heading is None:
         return kind, None
-    view, failure = starting_view(kind, params)
-    if view is None:
-        report(env, token, failure or f"lab {name!r} has no starting view")
-        return kind, None
     heading_id = str(heading.attrs.get("id") or f"lab-{name}")
     heading.attrSet("id", heading_id)
-    return kind, LabUse(kind=kind, params=params, view=view, heading_id=heading_id)
+    return kind, Placement(kind, params, heading_id, str(env["path"]), line_of(token))

@@ -68,6 +68,28 @@ def where(request: pytest.FixtureRequest, built: Built) -> Where:
     return Where(built.single.as_uri(), built.single.as_uri())
 
 
+@pytest.fixture(scope="session")
+def runaway_http_site(runaway_built: Built) -> Iterator[Server]:
+    yield from serve(runaway_built.site)
+
+
+@pytest.fixture(scope="session")
+def runaway_unzipped_site(runaway_built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return unzipped(runaway_built.zip, tmp_path_factory.mktemp("runaway-unzipped"))
+
+
+@pytest.fixture(params=WAYS)
+def runaway_where(request: pytest.FixtureRequest, runaway_built: Built) -> Where:
+    """The runaway book's chapter (tests/books/runaway/) the three ways."""
+    if request.param == "http":
+        server: Server = request.getfixturevalue("runaway_http_site")
+        return Where(server.base + "runaway.html", server.base)
+    if request.param == "file":
+        top: Path = request.getfixturevalue("runaway_unzipped_site")
+        return Where((top / "runaway.html").as_uri(), top.as_uri() + "/")
+    return Where(runaway_built.single.as_uri(), runaway_built.single.as_uri())
+
+
 CONTROL_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'; img-src 'self' {outside}">

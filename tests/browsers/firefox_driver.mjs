@@ -65,8 +65,31 @@ async function step(page, s) {
   } else if (s.op === "fill") {
     const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
     await box.click();
-    await box.evaluate((el) => el.select());
+    if (s.role === "spinbutton") {
+      // A number box: select what it holds as a reader would (its select() is not for numbers).
+      await page.keyboard.down("Control");
+      await page.keyboard.press("KeyA");
+      await page.keyboard.up("Control");
+    } else {
+      await box.evaluate((el) => el.select());
+    }
     await page.keyboard.type(s.text);
+  } else if (s.op === "find") {
+    await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+  } else if (s.op === "expect_alert") {
+    const box = await region.$("[role=alert]");
+    if (!box) throw new Error(`no alert in region "${s.region}"`);
+    await until(async () => {
+      const seen = await box.evaluate((el) => (el.hidden ? "" : el.textContent.trim()));
+      return { ok: seen === s.text, seen };
+    }, `the alert should read ${JSON.stringify(s.text)}`);
+  } else if (s.op === "js") {
+    const check = async () => {
+      const seen = await region.evaluate(new Function("el", `return (${s.js})(el)`));
+      return { ok: seen === true, seen };
+    };
+    if (s.until) await until(check, `${s.js} should hold`);
+    else if (!(await check()).ok) throw new Error(`${s.js} does not hold`);
   } else if (s.op === "expect_text") {
     const out = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
     await until(async () => {

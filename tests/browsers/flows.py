@@ -1,22 +1,28 @@
-"""The chapter's "Try this" as browser-neutral steps, with the numbers a reader should see.
+"""The chapter's "Try this", and Python's worker on the runaway book, as browser-neutral steps.
 
 Firefox (``firefox_driver.mjs``) and WebKit (``webkit.py``) perform the same steps, so the two
 suites cannot drift apart. Every step names what a reader sees: a region by its heading, a
-control by its role and accessible name, a readout by its label. Expected numbers come from
-the model run in CPython on the chapter's own lab parameters, or from the seed where it states them.
+control by its role and accessible name, a readout by its label, a lab's message by its role
+(alert). Expected numbers come from the model run in CPython on the chapter's own lab parameters,
+or from the seed where it states them; the worker's flows (``WORKER_FLOWS``) run on the test book
+``tests/books/runaway/``, and their time limit is that book's.
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import Any
 
-from kvpage.labs import decode, next_request
+from kvpage.labs import decode, next_request, runaway, square
+from sitegen.source import load_book
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "content" / "03-cache.md"
 SEED = ROOT / "tests" / "fixtures" / "seed-cache-chapter.txt"
+RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"
+RUNAWAY_CHAPTER = RUNAWAY_BOOK / "01-runaway.md"
 
 DECODE = "Lab · prefill once, then decode"
 NEXT = "Lab · the next request"
@@ -24,13 +30,13 @@ NEXT = "Lab · the next request"
 Step = dict[str, Any]
 
 
-def lab_params(kind: str) -> dict[str, str]:
+def lab_params(kind: str, chapter: Path = CHAPTER) -> dict[str, str]:
     """The parameters of the chapter's ``::: lab KIND`` line, as the author wrote them."""
-    for line in CHAPTER.read_text(encoding="utf-8").splitlines():
+    for line in chapter.read_text(encoding="utf-8").splitlines():
         words = shlex.split(line.removeprefix(":::")) if line.startswith("::: lab ") else []
         if words[:2] == ["lab", kind]:
             return dict(word.split("=", 1) for word in words[2:])
-    raise LookupError(f"{CHAPTER}: no '::: lab {kind}' line")
+    raise LookupError(f"{chapter}: no '::: lab {kind}' line")
 
 
 def seed_readout(label: str) -> str:
@@ -49,9 +55,24 @@ def click(region: str, role: str, name: str) -> Step:
     return {"op": "click", "region": region, "role": role, "name": name}
 
 
-def fill(region: str, label: str, text: str) -> Step:
-    """Replace what the text box labelled ``label`` holds by typing ``text``."""
-    return {"op": "fill", "region": region, "role": "textbox", "label": label, "text": text}
+def fill(region: str, label: str, text: str, role: str = "textbox") -> Step:
+    """Replace what the box labelled ``label`` holds by typing ``text`` (a number box's role is ``spinbutton``)."""
+    return {"op": "fill", "region": region, "role": role, "label": label, "text": text}
+
+
+def find(region: str, role: str, label: str) -> Step:
+    """Look the element up now (Firefox keeps it, so a later step needs no slow accessibility query)."""
+    return {"op": "find", "region": region, "role": role, "label": label}
+
+
+def alert(region: str, text: str) -> Step:
+    """The lab's message (role alert) reads ``text``."""
+    return {"op": "expect_alert", "region": region, "text": text}
+
+
+def holds(region: str, js: str, until: bool = True) -> Step:
+    """``js``, a function of the region's element, returns true: at once, or ``until`` it does."""
+    return {"op": "js", "region": region, "js": js, "until": until}
 
 
 def shows(region: str, label: str, text: str) -> Step:
@@ -130,3 +151,88 @@ def next_request_flow(url: str) -> list[Step]:
 
 
 FLOWS = {"decode": decode_flow, "next-request": next_request_flow}
+
+
+# ---- Python's worker, on the runaway book --------------------------------------------------
+
+RUNAWAY = "Lab · a call that never returns"
+SQUARE = "Lab · the square"
+
+SPARE_READY = """() => performance.getEntriesByName("kvpage:worker-ready").length >= 2"""
+"""The page's second Python, which it keeps free beside the first when it has two labs, is up."""
+IN_A_WORKER = """() => document.documentElement.dataset.python === "ready"
+  && typeof globalThis.loadPyodide === "undefined" && typeof globalThis._createPyodideModule === "undefined"
+  && typeof globalThis.WebAssembly === "object" """
+"""Python is up, and none of Pyodide's JavaScript ran on the page: it is in the worker."""
+SCROLLS = """() => { const before = scrollY; scrollBy(0, before > 0 ? -40 : 40); return scrollY !== before; }"""
+"""The page still scrolls: this ran on the main thread, and moved it."""
+NO_ALERT = """(region) => region.querySelector("[role=alert]").hidden"""
+SLIDER_TO = """(region) => {{ const slider = region.querySelector("input[type=range]");
+  {moves} return true; }}"""
+RECORD = """(region) => { const readout = region.querySelector("output");
+  window.__seen = [];
+  new MutationObserver(() => window.__seen.push(readout.textContent))
+    .observe(readout, { childList: true, characterData: true, subtree: true });
+  return true; }"""
+
+
+def slide(region: str, *values: int) -> Step:
+    """Move the region's slider through ``values`` in one task, as a quick drag does: one input event each."""
+    moves = " ".join(
+        f'slider.value = "{value}"; slider.dispatchEvent(new Event("input", {{ bubbles: true }}));' for value in values
+    )
+    return holds(region, SLIDER_TO.format(moves=moves), until=False)
+
+
+def call_timeout() -> float:
+    book, errors = load_book(RUNAWAY_BOOK / "book.toml", "book.toml")
+    assert book is not None, errors
+    return book.call_timeout
+
+
+def shown_seconds(seconds: float) -> str:
+    """How the page writes a number of seconds (JavaScript's String(): 6, 2.5)."""
+    return f"{seconds:g}"
+
+
+def runaway_flow(url: str) -> list[Step]:
+    """Loop forever in one lab: the page scrolls and the other lab answers meanwhile; the loop is
+    stopped after the book's call_timeout, its lab reset, and it works again."""
+    start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
+    tokens = int(lab_params("square", RUNAWAY_CHAPTER)["tokens"]) + 4
+    cells = square.compute({"tokens": tokens})["text"]["cells"]  # type: ignore[index]
+    seconds = shown_seconds(call_timeout())
+    return [
+        open_page(url),
+        holds(RUNAWAY, IN_A_WORKER, until=False),
+        holds(RUNAWAY, SPARE_READY),
+        find(SQUARE, "spinbutton", "Tokens"),
+        find(SQUARE, "status", "Cells a cold prefill pays"),
+        find(RUNAWAY, "status", "Its square"),
+        click(RUNAWAY, "button", "Loop forever"),
+        holds(RUNAWAY, SCROLLS, until=False),
+        fill(SQUARE, "Tokens", str(tokens), role="spinbutton"),
+        shows(SQUARE, "Cells a cold prefill pays", cells),
+        holds(RUNAWAY, NO_ALERT, until=False),  # the square answered while the loop still ran
+        alert(RUNAWAY, f"The model took longer than {seconds} s and was stopped; the lab was reset."),
+        shows(RUNAWAY, "Its square", runaway.compute({"n": start})["text"]["square"]),  # type: ignore[index]
+        slide(RUNAWAY, start + 2),
+        shows(RUNAWAY, "Its square", runaway.compute({"n": start + 2})["text"]["square"]),  # type: ignore[index]
+    ]
+
+
+def stale_flow(url: str) -> list[Step]:
+    """Two moves of the slider in one task: the first answer comes back after the second move and is
+    dropped; the readout shows only the second's number, never the first's."""
+    first, second = (texts["square"] for texts in (runaway.compute({"n": n})["text"] for n in (7, 8)))  # type: ignore[index]
+    return [
+        open_page(url),
+        holds(RUNAWAY, RECORD, until=False),
+        slide(RUNAWAY, 7, 8),
+        shows(RUNAWAY, "Its square", second),
+        holds(RUNAWAY, f"() => JSON.stringify(window.__seen) === JSON.stringify([{json.dumps(second)}])", until=False),
+        holds(RUNAWAY, f"() => !window.__seen.includes({json.dumps(first)})", until=False),
+    ]
+
+
+WORKER_FLOWS = {"runaway": runaway_flow, "stale": stale_flow}

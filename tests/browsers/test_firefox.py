@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.browsers.conftest import Outcome, Where, missed_by
-from tests.browsers.flows import FLOWS, Step, open_page
+from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, open_page
 
 pytestmark = pytest.mark.browsers
 
@@ -80,6 +80,13 @@ def firefox() -> Iterator[Firefox]:
 @pytest.mark.parametrize("flow", sorted(FLOWS))
 def test_try_this(firefox: Firefox, where: Where, flow: str) -> None:
     outcome = firefox.run(where.origin, FLOWS[flow](where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+@pytest.mark.parametrize("flow", sorted(WORKER_FLOWS))
+def test_pythons_worker(firefox: Firefox, runaway_where: Where, flow: str) -> None:
+    """A runaway call stopped while the page and another lab answer; a stale answer never drawn."""
+    outcome = firefox.run(runaway_where.origin, WORKER_FLOWS[flow](runaway_where.chapter))
     assert not outcome.verdict(), outcome.verdict()
 
 

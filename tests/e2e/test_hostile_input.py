@@ -66,7 +66,7 @@ BOX_TEXT = "boxes => boxes.map(box => JSON.stringify(box.value))"
 SHOWS = """([expected, timeout]) => new Promise((resolve, reject) => {
     const want = JSON.stringify(JSON.parse(expected));  // sent as ASCII JSON: lone surrogates survive
     const lab = document.querySelector("section[data-lab=next-request]");
-    const chips = (n) => [...lab.querySelectorAll(`[data-chips=tokens${n}] .chip-text`)].map((c) => c.textContent);
+    const chips = (n) => [...lab.querySelectorAll(`[data-part=tokens${n}] .chip-text`)].map((c) => c.textContent);
     const started = performance.now();
     const poll = () => JSON.stringify([chips(1), chips(2)]) === want ? resolve(true)
         : performance.now() - started > timeout ? reject(new Error("the chips never showed the model's tokens"))
@@ -101,7 +101,7 @@ def expected(page: Page, lab: Locator) -> tuple[dict[str, Any], list[list[str]]]
     request1, request2 = (json.loads(value) for value in values)
     view: dict[str, Any] = compare({"request1": request1, "request2": request2})
     text = view["text"]
-    chips = [[shown for shown, _ in view[f"tokens{n}"]] for n in (1, 2)]
+    chips = [[chip[2][2] for chip in view["parts"][f"tokens{n}"]] for n in (1, 2)]  # each chip's drawn text
     return {"shared": text["shared"], "cold": text["cold"], "cached": text["cached"]}, chips
 
 
@@ -130,7 +130,7 @@ def test_hostile_inputs_are_text(lab: Locator, box_name: str) -> None:
         page.evaluate(SHOWS, [json.dumps(chips), 5000])
         assert readouts(lab) == want, repr(text)
         assert page.evaluate(COUNT_ACTIVE) == active, f"elements injected by {text!r}"
-        texts = lab.locator("[data-chips] .chip-text")
+        texts = lab.locator("[data-part^=tokens] .chip-text")
         assert texts.evaluate_all("items => items.every(item => item.childNodes.length <= 1 && !item.children.length)")
     set_value(box, "You are a precise assistant. Answer briefly User: 2+2?")
     expect(lab.get_by_label("Cold prefill")).to_have_text("196")

@@ -1,6 +1,6 @@
 """The labs' pictures, in Chromium: every drawn cell, point and chip is the model's number.
 
-Drawings are read through the data attributes and geometry draw.js gives them
+Drawings are read through the data attributes and geometry the model gives them (kvpage/labs/)
 (cells are SVG rectangles in cell units) and compared with the readouts the
 reader sees, so a picture that drifts from the numbers fails. Each test runs on the
 site's chapter page and on the single file (``DOCUMENTS``).
@@ -29,12 +29,12 @@ def number(locator: Locator) -> int:
 
 
 def grid_cells(lab: Locator, kind: str) -> int:
-    cells: int = lab.locator(f'[data-draw="grid"] rect[data-kind="{kind}"]').evaluate_all(CELLS)
+    cells: int = lab.locator(f'[data-part="grid"] rect[data-kind="{kind}"]').evaluate_all(CELLS)
     return cells
 
 
 def slot_count(lab: Locator) -> int:
-    counts: list[str] = lab.locator('[data-draw="slots"] rect[data-kind]').evaluate_all(
+    counts: list[str] = lab.locator('[data-part="slots"] rect[data-kind]').evaluate_all(
         "rects => rects.map(r => r.dataset.count)"
     )
     return sum(int(n) for n in counts)
@@ -76,7 +76,7 @@ def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]
     decode, _ = open_chapter(page, base)
     decode.get_by_label("Prefix length").fill("128")
     decode.get_by_label("Tokens to generate").fill("64")
-    grid = decode.locator('[data-draw="grid"] svg')
+    grid = decode.locator('[data-part="grid"] svg')
     expect(grid).to_have_attribute("data-size", "191")
     expect(grid).to_have_class(re.compile(r"\bdense\b"))
     expect(grid.locator("path")).to_have_count(0)  # no cell lines: shaded areas
@@ -122,7 +122,7 @@ def snapshot(lab: Locator) -> dict[str, Any]:
     }
     shown["status"] = lab.locator(".lab-status").inner_text()
     shown["figures"] = [figure.inner_text() for figure in lab.get_by_role("figure").all()]
-    shown["drawings"] = lab.locator("[data-draw]").evaluate_all("parts => parts.map(p => p.innerHTML)")
+    shown["drawings"] = lab.locator("[data-part]").evaluate_all("parts => parts.map(p => p.innerHTML)")
     return shown
 
 
@@ -141,7 +141,7 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
     generate.click()
     expect(generate).to_be_disabled()
     assert snapshot(decode) == animated
-    row = decode.locator('[data-draw="grid"] rect[data-kind="now"]')
+    row = decode.locator('[data-part="grid"] rect[data-kind="now"]')
     assert row.evaluate("r => getComputedStyle(r).animationName") == "none"
 
 
@@ -155,7 +155,7 @@ def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     pause.click()
     generate = decode.get_by_role("button", name="Generate")
     expect(generate).to_be_enabled()
-    stopped = decode.locator("[data-show=progress]").inner_text()
+    stopped = decode.locator("[data-field=progress]").inner_text()
     assert stopped != "step 64 of 64"
     decode.get_by_role("button", name="Step").click()
     taken = int(stopped.split()[1]) + 1
@@ -170,7 +170,7 @@ def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index(audited:
     _, lab = open_chapter(page, base)
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
     expect(chips).to_have_count(14)
-    expect(lab.locator('[data-chips="tokens2"] [data-kind="shared"]')).to_have_count(10)
+    expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(10)
     expect(chips.nth(9)).to_have_attribute("data-ends-prefix", "")
     expect(chips.nth(10)).to_have_attribute("data-kind", "differs")
     expect(chips.nth(1)).to_contain_text("␣are")
@@ -180,8 +180,8 @@ def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index(audited:
 
     lab.get_by_label("Request 2", exact=True).fill(REQUEST_2.replace("precise", "precize"))
     expect(lab.get_by_label("Shared prefix")).to_have_text("3 / 14 · hit through “a”")
-    expect(lab.locator('[data-chips="tokens2"] [data-kind="shared"]')).to_have_count(3)
-    bars = lab.locator('[data-draw="bars"] rect.bar-fill')
+    expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(3)
+    bars = lab.locator('[data-part="bars"] rect.bar-fill')
     expect(bars).to_have_count(2)
     expect(bars.first).to_have_attribute("data-value", "196")
     expect(bars.last).to_have_attribute("data-value", "187")
@@ -222,7 +222,7 @@ def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
     decode.get_by_role("button", name="Step").click()
-    cell = decode.locator('[data-draw="grid"] rect[data-kind="now"]')
+    cell = decode.locator('[data-part="grid"] rect[data-kind="now"]')
     light = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
     page.emulate_media(color_scheme="dark")
     dark = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
@@ -237,7 +237,7 @@ def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
     page.emulate_media(media="print")
     expect(decode.get_by_role("button", name="Reset")).to_be_hidden()
     expect(decode.get_by_label("Paid so far")).to_be_visible()
-    expect(decode.locator('[data-draw="grid"] svg')).to_be_visible()
+    expect(decode.locator('[data-part="grid"] svg')).to_be_visible()
     expect(decode.locator('svg[data-chart="totals"]')).to_be_visible()
     expect(decode.get_by_text("cache warm · 31 slots")).to_be_visible()
 

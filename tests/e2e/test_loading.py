@@ -63,7 +63,7 @@ def requested(page: Page, url: str, last: str) -> set[str]:
     return names
 
 
-PACKED = {"pyodide.asm.wasm.bin", "python.snapshot.bin", "python_stdlib.zip.bin"}
+PACKED = {"pyodide.js.bin", "pyodide.asm.wasm.bin", "python.snapshot.bin", "python_stdlib.zip.bin"}
 """The gzipped binaries, as fetched over http; their scripts add ".js"."""
 
 

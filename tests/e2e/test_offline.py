@@ -49,4 +49,17 @@ def test_csp_refuses_code_the_site_did_not_ship(browser: Browser, http_site: Ser
     )
     assert violated.startswith("script-src")
     assert page.evaluate("window.injected === undefined")
+    # A worker only from a Blob the page made (Python's), never from anywhere else.
+    refused = page.evaluate(
+        """(url) => new Promise((resolve) => {
+            document.addEventListener("securitypolicyviolation", (e) => resolve(e.violatedDirective), {once: true});
+            try {
+                new Worker(url);
+            } catch (error) {
+                resolve(`threw ${error.name}`);
+            }
+        })""",
+        http_site.base + "static/kvpage.js",
+    )
+    assert refused.startswith("worker-src"), refused
     page.close()

@@ -23,7 +23,7 @@ def test_finish_is_one_call_to_the_end_of_the_run() -> None:
     state = {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 0}
     reply = ask({"lab": "decode", "action": "finish", "args": {"state": state}})
     assert reply["result"]["text"]["paid"] == "616"
-    assert reply["result"]["done"] is True
+    assert reply["result"]["state"]["steps"] == 16
 
 
 @pytest.mark.parametrize(
@@ -73,9 +73,16 @@ def test_a_lab_whose_own_import_fails_is_a_model_failure_not_a_missing_lab(monke
 def test_hostile_text_survives_the_round_trip() -> None:
     text = "<script>alert(1)</script>\ud800\u202e\x00"
     reply = ask({"lab": "next-request", "action": "compare", "args": {"request1": text, "request2": text}})
-    assert "".join(shown for shown, _kind in reply["result"]["tokens2"]) == text
+    drawn = [chip[2][2] for chip in reply["result"]["parts"]["tokens2"]]  # each chip's drawn text
+    assert "".join(drawn) == text
 
 
 def test_the_example_lab_is_reachable_through_the_bridge() -> None:
     reply = ask({"lab": "square", "action": "compute", "args": {"tokens": 20}})
-    assert reply == {"ok": True, "result": {"tokens": 20, "cells": 400, "text": {"tokens": "20", "cells": "400"}}}
+    assert reply == {"ok": True, "result": {"text": {"tokens": "20", "cells": "400"}}}
+
+
+def test_labs_can_be_found_elsewhere_for_the_builds_tests() -> None:
+    found = {"square": decode.LAB}.__getitem__
+    reply = json.loads(bridge.handle(json.dumps({"lab": "square", "action": "start", "args": {}}), found))
+    assert reply["error"] == "missing field 'mode'"  # decode's start, found under another name

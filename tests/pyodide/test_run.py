@@ -11,7 +11,6 @@ import hashlib
 import io
 import json
 import posixpath
-import re
 import shutil
 import subprocess
 import zipfile
@@ -21,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, Built
+from tests.conftest import ROOT, Built, page_configs
 
 RUNNER = ROOT / "tests" / "pyodide" / "run.mjs"
 WHEELS = ROOT / ".cache" / "pyodide-wheels"
@@ -125,16 +124,12 @@ def test_every_module_the_tests_ran_is_the_wheels_file(built: Built, probe: Prob
 def test_the_lock_the_runner_checks_is_the_one_the_page_loads_with(built: Built) -> None:
     # The page passes the lock embedded in its HTML to loadPyodide; the runner reads pyodide-lock.json.
     lock = json.loads(built.files["pyodide/pyodide-lock.json"])
-    pattern = r'<script type="application/json" id="kvpage-runtime">(.*?)</script>'
     configs = [
-        match.group(1)
-        for name, data in built.files.items()
-        if name.endswith(".html")
-        for match in re.finditer(pattern, data.decode("utf-8"), re.DOTALL)
+        config for name, data in built.files.items() if name.endswith(".html") for config in page_configs(data.decode())
     ]
     assert configs
     for config in configs:
-        assert json.loads(config)["lock"] == lock
+        assert config["python"]["lock"] == lock
 
 
 def test_a_wheel_that_differs_from_the_lock_is_refused(built: Built, tmp_path: Path) -> None:

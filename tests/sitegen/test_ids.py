@@ -96,15 +96,15 @@ def test_headings_of_the_same_text_are_not_a_repeat() -> None:
 
 
 def test_a_slug_that_is_an_id_of_the_template_names_both_places(tmp_path: Path) -> None:
-    (tmp_path / "single.html").write_text('<html>\n<script id="kvpage-runtime"></script>\n', encoding="utf-8")
-    chapter = ChapterSource("content/x.md", "", FrontMatter(1, "P", "T", "kvpage-runtime", {"slug": 5}))
-    page = '<script id="kvpage-runtime"></script><article id="kvpage-runtime"></article><p id="a"></p>'
-    assert [str(error) for error in single_file_clashes(page, {"kvpage-runtime": chapter}, tmp_path)] == [
-        f"content/x.md:5: slug 'kvpage-runtime' is also the id of an element at {tmp_path.name}/single.html:2, "
+    (tmp_path / "single.html").write_text('<html>\n<script id="kvpage-config"></script>\n', encoding="utf-8")
+    chapter = ChapterSource("content/x.md", "", FrontMatter(1, "P", "T", "kvpage-config", {"slug": 5}))
+    page = '<script id="kvpage-config"></script><article id="kvpage-config"></article><p id="a"></p>'
+    assert [str(error) for error in single_file_clashes(page, {"kvpage-config": chapter}, tmp_path)] == [
+        f"content/x.md:5: slug 'kvpage-config' is also the id of an element at {tmp_path.name}/single.html:2, "
         "which the single-file book holds too"
     ]
-    twice = '<script id="kvpage-runtime"></script><p id="kvpage-runtime"></p>'
+    twice = '<script id="kvpage-config"></script><p id="kvpage-config"></p>'
     assert [str(error) for error in single_file_clashes(twice, {}, tmp_path)] == [
-        f"{tmp_path.name}/single.html:2: id 'kvpage-runtime' is used 2 times in the single-file book"
+        f"{tmp_path.name}/single.html:2: id 'kvpage-config' is used 2 times in the single-file book"
     ]
     assert template_line(tmp_path, "nowhere") == tmp_path.name

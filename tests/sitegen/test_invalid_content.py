@@ -16,12 +16,15 @@ from pathlib import Path
 import pytest
 
 import build
+from kvpage.labs import decode
 from sitegen.labs import all_labs, enabled_labs
 from tests.conftest import ROOT
 
 KNOWN = ", ".join(sorted(enabled_labs()))
 """The labs a book has without enabling any: messages list them, and a new lab joins the list."""
 EXPERIMENTAL = ", ".join(sorted(name for name, lab in all_labs().items() if lab.experimental))
+DECODE_FIELDS = ", ".join(sorted(decode.LAB.fields))
+"""What ``[[field]]`` may name in the decode lab: its text outputs."""
 
 INVALID = ROOT / "tests" / "invalid"
 
@@ -31,7 +34,11 @@ EXPECTED: dict[str, list[str]] = {
     "book-toml-invalid": ["content/book.toml:2: not valid TOML: Illegal character '\\n' (column 21)"],
     "book-toml-fields": [
         "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
-        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs",
+        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout",
+    ],
+    "book-toml-call-timeout": [
+        "content/book.toml:3: 'call_timeout' must be a number of seconds from 1 to 600 (how long a lab's call "
+        "to Python may take before the page stops it), not 0"
     ],
     "no-chapters": ["content: no chapters (*.md) found"],
     "not-utf8": ["content/broken.md:8: not UTF-8 text (invalid continuation byte at byte 61)"],
@@ -102,9 +109,7 @@ EXPECTED: dict[str, list[str]] = {
     "lab-without-heading": [
         "content/broken.md:8: lab 'decode' must start with a heading that names it (e.g. '## Lab · ...')"
     ],
-    "lab-field-unknown": [
-        "content/broken.md:12: lab 'decode' has no field 'this_stop'; fields: paid, recompute_total, this_step"
-    ],
+    "lab-field-unknown": [f"content/broken.md:12: lab 'decode' has no field 'this_stop'; fields: {DECODE_FIELDS}"],
     "lab-field-outside": ["content/broken.md:9: [[paid]] shows a lab's number and must be inside a lab"],
     # The pages stage: containers.
     "unclosed-lab": ["content/broken.md:8: '::: lab' is not closed: add a ':::' line where it ends"],
@@ -145,7 +150,7 @@ EXPECTED: dict[str, list[str]] = {
     "many-errors": [
         "content/01-first.md:6: unknown front matter field 'colour'; expected number, part, title, slug",
         "content/01-first.md:9: tokens (Tokens to generate) must be between 1 and 64, not 100",
-        "content/01-first.md:12: lab 'decode' has no field 'payd'; fields: paid, recompute_total, this_step",
+        f"content/01-first.md:12: lab 'decode' has no field 'payd'; fields: {DECODE_FIELDS}",
         "content/01-first.md:15: link to '#nowhere': this chapter has no heading with the id 'nowhere'",
         "content/02-second.md:2: front matter 'number' must be a whole number, not 'two'",
         "content/02-second.md:8: '::: english' is not closed: add a ':::' line where it ends",

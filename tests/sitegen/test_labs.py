@@ -8,6 +8,7 @@ name. Nothing here lists the labs: adding one is covered without an edit.
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,9 +17,9 @@ import pytest
 
 from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
-from kvpage.lab import Checkbox, Choice, Lab, Number, Slider, Text, Whole
+from kvpage.lab import Checkbox, Choice, Lab, Number, Output, Slider, Text, Whole
 from kvpage.labs import decode, next_request
-from sitegen.labs import LabUse, enabled_labs, parse_params, split_info, starting_view
+from sitegen.labs import LabUse, Placement, enabled_labs, parse_params, split_info, starting_view, starting_views
 from sitegen.templates import make_templates
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,23 +104,66 @@ def test_unreadable_quoting_is_explained(info: str, message: str) -> None:
         split_info(info)
 
 
+def placed(lab: Lab, params: dict[str, object] | None = None) -> Placement:
+    return Placement(lab, params or {}, f"lab-{lab.name}", "content/x.md", 3)  # type: ignore[arg-type]
+
+
+def own(*labs: Lab) -> object:
+    """The bridge's handle with these labs, for labs that are not kvpage's."""
+    found = {lab.name: lab for lab in labs}.__getitem__
+    return lambda request: bridge.handle(request, found)
+
+
+def test_the_starting_view_is_the_pages_own_call_through_the_bridge() -> None:
+    sent: list[str] = []
+
+    def handle(request: str) -> str:
+        sent.append(request)
+        return bridge.handle(request)
+
+    use = starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"}), handle)
+    assert isinstance(use, LabUse)
+    assert [json.loads(request) for request in sent] == [
+        {"lab": "decode", "action": "start", "args": {"prompt": 4, "tokens": 2, "mode": "kv"}}
+    ]
+    assert use.view == json.loads(bridge.handle(sent[0]))["result"]
+
+
 def test_a_model_failure_at_the_starting_values_is_a_sentence_for_the_author() -> None:
     def broken(args: object) -> dict[str, object]:
         return {"text": {"x": str(1 // 0)}}
 
     lab = Lab("broken", {"compute": broken}, "compute")  # type: ignore[dict-item]
-    assert starting_view(lab, {}) == (
-        None,
-        "lab 'broken' failed at its starting values: ZeroDivisionError: integer division or modulo by zero",
+    assert starting_view(placed(lab), own(lab)) == (  # type: ignore[arg-type]
+        "lab 'broken' failed at its starting values: ZeroDivisionError: integer division or modulo by zero"
     )
 
 
 def test_a_refusal_and_a_missing_output_at_the_starting_values_are_errors_too() -> None:
-    assert starting_view(DECODE, {"prompt": 500, "tokens": 1, "mode": "kv"})[1] == (
+    assert starting_view(placed(DECODE, {"prompt": 500, "tokens": 1, "mode": "kv"})) == (
         "lab 'decode' refuses its starting values: Prefix length must be between 1 and 128, not 500"
     )
-    lab = Lab("short", {"compute": lambda args: {"text": {}}}, "compute", outputs=(decode.Output("paid"),))
-    assert starting_view(lab, {})[1] == "lab 'short': its view has no text for output(s) paid"
+    lab = Lab("short", {"compute": lambda args: {"text": {}}}, "compute", outputs=(Output("paid"),))
+    assert starting_view(placed(lab), own(lab)) == "lab 'short': its view has no text for output(s) paid"  # type: ignore[arg-type]
+    extra = Lab("extra", {"compute": lambda args: {"text": {}, "paid": 3}}, "compute")
+    assert starting_view(placed(extra), own(extra)) == (  # type: ignore[arg-type]
+        "lab 'extra': its view has 'paid', which a view does not carry"
+    )
+    drawn = Lab("drawn", {"compute": lambda args: {"text": {}, "parts": {"p": [["script", {}]]}}}, "compute")
+    drawn = Lab("drawn", drawn.actions, "compute", outputs=(Output("p", kind="picture"),))
+    assert starting_view(placed(drawn), own(drawn)) == (  # type: ignore[arg-type]
+        "lab 'drawn': its part 'p' is not a tree: element 'script' is not one a lab may draw"
+    )
+
+
+def test_the_labs_stage_reports_each_failure_at_its_line_and_keeps_the_others() -> None:
+    good = placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"})
+    bad = Placement(DECODE, {"prompt": 500, "tokens": 1, "mode": "kv"}, "b", "content/y.md", 9)
+    labs = starting_views([good, bad])
+    assert list(labs.uses) == [good.key]
+    assert [str(error) for error in labs.errors] == [
+        "content/y.md:9: lab 'decode' refuses its starting values: Prefix length must be between 1 and 128, not 500"
+    ]
 
 
 def test_experimental_labs_are_off_until_a_book_turns_them_on() -> None:
@@ -138,27 +182,28 @@ class _Marks(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.controls: list[tuple[str, dict[str, str | None]]] = []
-        self.actions: dict[str, str | None] = {}
-        self.fields: list[str] = []
+        self.actions: list[str] = []
+        self.fields: list[tuple[str, str]] = []
+        self.parts: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
         if found.get("data-control"):
             self.controls.append((str(found["data-control"]), {"tag": tag, **found}))
         if found.get("data-action"):
-            self.actions[str(found["data-action"])] = found.get("data-calls")
-        if found.get("data-field") and tag == "output":
-            self.fields.append(str(found["data-field"]))
+            self.actions.append(str(found["data-action"]))
+        if found.get("data-field"):
+            self.fields.append((tag, str(found["data-field"])))
+        if found.get("data-part"):
+            self.parts.append(str(found["data-part"]))
 
 
 def rendered(lab: Lab) -> _Marks:
     params, errors = parse_params(lab, [f"{c.name}=x" for c in lab.controls if c.default is None])
     assert errors == [], errors
-    view, failure = starting_view(lab, params)
-    assert view is not None, failure
-    html = make_templates(ROOT / "site_template").render(
-        f"labs/{lab.name}.html", lab=LabUse(kind=lab, params=params, view=view, heading_id=f"lab-{lab.name}")
-    )
+    use = starting_view(Placement(lab, params, f"lab-{lab.name}", "content/x.md", 1))
+    assert isinstance(use, LabUse), use
+    html = make_templates(ROOT / "site_template").render(f"labs/{lab.name}.html", lab=use)
     marks = _Marks()
     marks.feed(html)
     return marks
@@ -191,8 +236,13 @@ def test_every_labs_template_prints_exactly_its_declaration(name: str) -> None:
             assert attrs["type"] == "radio" and attrs["value"] in dict(declared.options)
         else:
             assert isinstance(declared, Text) and attrs["tag"] == "textarea"
-    assert marks.actions == {button.name: button.calls for button in lab.buttons}
-    assert sorted(marks.fields) == sorted(output.name for output in lab.outputs if output.label)
+    assert sorted(marks.actions) == sorted(button.name for button in lab.buttons)
+    readouts = [name for tag, name in marks.fields if tag == "output"]
+    assert sorted(readouts) == sorted(o.name for o in lab.outputs if o.kind == "text" and o.label)
+    lines = {name for _, name in marks.fields}
+    assert {o.name for o in lab.outputs if o.kind in ("status", "progress")} <= lines
+    assert lines <= lab.fields, "a [data-field] for no text output"
+    assert sorted(marks.parts) == sorted(lab.parts), "every picture, table and list in exactly one [data-part]"
 
 
 def lab_scripts() -> dict[str, str]:
@@ -237,3 +287,13 @@ def test_the_real_declarations_have_no_errors() -> None:
     from sitegen.site import static_names
 
     assert declaration_errors(ROOT, set(static_names(ROOT / "site_template" / "static"))) == []
+
+
+def test_a_failure_inside_the_model_names_the_line_that_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(decode, "count", None)
+    source = (ROOT / "kvpage" / "labs" / "decode.py").read_text(encoding="utf-8").splitlines()
+    line = next(number for number, text in enumerate(source, 1) if '"paid": count(' in text)
+    assert starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"})) == (
+        "lab 'decode' failed at its starting values: TypeError: 'NoneType' object is not callable "
+        f"(raised at kvpage/labs/decode.py:{line})"
+    )

@@ -19,7 +19,7 @@ import pytest
 
 from sitegen.errors import BuildError
 from sitegen.runtime import classic_module, pack, read_pinned
-from tests.conftest import ROOT, Built
+from tests.conftest import ROOT, Built, page_configs
 
 PINS = ROOT / "sitegen" / "pyodide-pins.json"
 NO_IO = {"os", "io", "sys", "socket", "subprocess", "pathlib", "shutil", "tempfile", "urllib", "http", "asyncio"}
@@ -99,11 +99,16 @@ ENCODING_SUFFIXES = {"gz", "gzip", "tgz", "z", "br", "zst", "zstd", "bz2", "xz",
 
 
 def test_every_binary_is_packed_as_deterministic_gzip_with_its_script_alongside(built: Built) -> None:
-    config = re.search(r'id="kvpage-runtime">(.*?)</script>', built.files["cache.html"].decode("utf-8"))
-    assert config is not None
-    loader = json.loads(config.group(1))["runtime"]
+    (config,) = page_configs(built.files["cache.html"].decode("utf-8"))
+    loader = config["python"]
     pins = json.loads(PINS.read_text(encoding="utf-8"))["files"]
-    assert set(loader["packed"]) == {"pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip", loader["wheel"]}
+    assert set(loader["packed"]) == {
+        "pyodide.js",
+        "pyodide.asm.wasm",
+        "python.snapshot",
+        "python_stdlib.zip",
+        loader["wheel"],
+    }
     for name, file in loader["packed"].items():
         packed = built.files[f"pyodide/{file}"]
         # gzip, deflate, no flags (so no file name), mtime 0: the same bytes from every build

@@ -8,8 +8,15 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from sitegen.labs import all_labs
 from sitegen.source import Book, FrontMatter, load_book, load_source, parse_front_matter
 
+FIRST_EXPERIMENTAL = min(name for name, lab in all_labs().items() if lab.experimental)
+"""The lab the message gives as an example: the first of the experimental ones."""
+TIMEOUT_MESSAGE = (
+    "'call_timeout' must be a number of seconds from 1 to 600 "
+    "(how long a lab's call to Python may take before the page stops it)"
+)
 GOOD = '---\nnumber: 3\npart: The model\ntitle: "Cache: the sequel"\nslug: cache\n---\n\nText.\n'
 
 
@@ -271,15 +278,19 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
         ('# comment\ntitle = "  "\n', ["book.toml:2: 'title' must be a non-empty string"]),
         (
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
-            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs"],
+            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout"],
         ),
         (
             'title = "x"\nexperimental_labs = "square"\n',
-            ["book.toml:2: 'experimental_labs' must be a list of lab names, such as [\"square\"]"],
+            [f"book.toml:2: 'experimental_labs' must be a list of lab names, such as [\"{FIRST_EXPERIMENTAL}\"]"],
         ),
         (
             'title = "x"\nexperimental_labs = [1]\n',
-            ["book.toml:2: 'experimental_labs' must be a list of lab names, such as [\"square\"]"],
+            [f"book.toml:2: 'experimental_labs' must be a list of lab names, such as [\"{FIRST_EXPERIMENTAL}\"]"],
+        ),
+        *(
+            (f'title = "x"\ncall_timeout = {shown}\n', [f"book.toml:2: {TIMEOUT_MESSAGE}, not {value!r}"])
+            for shown, value in (("0.5", 0.5), ("601", 601), ('"5"', "5"), ("true", True), ("inf", float("inf")))
         ),
         ('title = "x"\ntitle = "y"\n', ["book.toml:2: not valid TOML: Cannot overwrite a value (column 12)"]),
         ('title = "x', ["book.toml:1: not valid TOML: Unterminated string (at the end of the file)"]),
@@ -292,6 +303,12 @@ def test_book_toml(tmp_path: Path, toml: str, expected: list[str]) -> None:
     assert (book is None) == bool(expected)
     if book is not None:
         assert book == Book("kvpage")
+
+
+def test_a_book_may_set_how_long_a_labs_call_may_take(tmp_path: Path) -> None:
+    (tmp_path / "book.toml").write_text('title = "x"\ncall_timeout = 2.5\n', encoding="utf-8")
+    assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", call_timeout=2.5), [])
+    assert Book("x").call_timeout == 5
 
 
 def test_a_book_may_enable_the_experimental_lab(tmp_path: Path) -> None:

@@ -1,20 +1,25 @@
 // ---- loader: start Python (bench/run.py swaps from here to "end of loader" for stock Pyodide's) ----
 //
-// Stage "assets": the bytes of each binary the page needs (the wasm, the snapshot, the wheel, the
-// stdlib zip), however the page was opened. The build gzips each (sitegen/runtime.py: the same
-// transfer on every host, and a smaller zip and single file); here they are un-gzipped with the
-// browser's own DecompressionStream. They arrive
-//   "fetch"   over http(s): each fetched as NAME.bin and un-gzipped as it streams in;
+// The loader's whole interface with the stages after it, which bench/run.py's stock loader has too:
+//   pythonWorker(config) → Promise<Worker>   a new worker, told to start Python; its first message
+//                                            is "ready" or "failed" (stage "worker")
+//   pythonLive(config, workers)              once the labs are live; workers() lists the live ones
+//
+// Stage "assets": the packed (gzipped) bytes of each binary Python's worker needs (Pyodide's
+// JavaScript, the wasm, the snapshot, the wheel; the stdlib zip later), however the page was
+// opened, each as an ArrayBuffer, held by the page for every worker it makes and never un-gzipped
+// here (the worker un-gzips them, stage "spawn" lends them). The build gzips each
+// (sitegen/runtime.py: the same transfer on every host, and a smaller zip and single file). They
+// arrive
+//   "fetch"   over http(s): each fetched as NAME.bin, counted for the progress bar as it streams in;
 //   "scripts" from a folder (file://, where fetch of sibling files is refused): each as a classic
 //             script, NAME.bin.js, that hands its gzip bytes, base64-encoded, to `kvpageAssets`
 //             (also the fallback over http when a NAME.bin is missing: an unzipped zip, which
 //             leaves them out);
-//   "inline"  the single-file book: those scripts are inline in the page, after this one, so that
-//             each binary is decoded (and the wasm compiled) while the browser still reads the
-//             rest of the file; arrived() waits for each.
-// The build writes the names and sizes into the page's "kvpage-runtime" JSON (sitegen/runtime.py).
-const config = JSON.parse(document.getElementById("kvpage-runtime").textContent);
-const runtime = config.runtime;
+//   "inline"  the single-file book: those scripts are inline in the page, after this one, so each
+//             binary arrives while the browser still reads the rest of the file; arrived() waits.
+// The build writes the names and sizes into the page's config (sitegen.runtime.Loader).
+
 // Filled by the runtime's asset scripts: name -> {type, base64}.
 const assets = (globalThis.kvpageAssets ??= new Map());
 const waiting = new Map(); // name -> resolve, for assets whose script has not run yet
@@ -26,11 +31,11 @@ assets.set = function (name, entry) {
 
 // Resolves once the asset script for `name` has run (in the single file, it may come later than
 // this script); fails if the page is parsed and it never came.
-function arrived(name) {
+function arrived(python, name) {
   return new Promise((resolve, reject) => {
     if (assets.has(name)) return resolve();
     waiting.set(name, resolve);
-    const missing = () => (assets.has(name) ? resolve() : reject(new Error(`the page has no ${runtime.packed[name]}`)));
+    const missing = () => (assets.has(name) ? resolve() : reject(new Error(`the page has no ${python.packed[name]}`)));
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", missing, { once: true });
     else missing();
   });
@@ -55,85 +60,57 @@ function decodeBase64(text) {
 }
 
 // The gzip bytes an asset script handed over, taken once (the base64 text is garbage after that).
-function takeAsset(name) {
+function takeAsset(python, name) {
   const entry = assets.get(name);
-  if (entry === undefined) throw new Error(`the page has no ${config.indexURL}${runtime.packed[name]}`);
+  if (entry === undefined) throw new Error(`the page has no ${python.index_url}${python.packed[name]}`);
   assets.delete(name);
-  return decodeBase64(entry.base64);
+  return decodeBase64(entry.base64).buffer;
 }
 
-function assetMode() {
-  if (config.scripts.length === 0) return "inline";
-  return location.protocol === "file:" ? "scripts" : "fetch";
-}
-
-// Starts loading what the page needs before Python can start. `stopped` (an AbortSignal) ends
-// the downloads' progress reports; `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, code, scripts, bytes(name), later(name)}: `total` bytes to load; `code` resolves
-// once pyodide.js and pyodide.asm.js have run (they define loadPyodide); `scripts` once every
-// script loaded here has run; `bytes(name)` resolves to a binary's bytes, un-gzipped, as soon as
-// it is here; `later(name)` loads a binary nobody waits for (the stdlib zip), off the critical path.
-function openAssets(stopped, onLoaded) {
+// Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives over
+// http. Returns {total, packed(name), later(name)}: `total` bytes to load before Python can start;
+// `packed(name)` resolves to a binary's gzip bytes (an ArrayBuffer); `later(name)` loads a binary
+// nobody waits for (the stdlib zip), off the critical path.
+function openAssets(config, onLoaded) {
   if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
-  const mode = assetMode();
-  const fetching = mode === "fetch";
-  const indexURL = new URL(config.indexURL, document.baseURI).href;
-  const script = (name) => `${config.indexURL}${runtime.packed[name]}.js`;
-  const stdlibScript = script(runtime.stdlib);
-  const scripts = mode === "inline" ? [] : fetching ? runtime.code : config.scripts.filter((src) => src !== stdlibScript);
-  const binaries = [runtime.wasm, runtime.snapshot, runtime.wheel];
-  const paths = [...scripts, ...(fetching ? binaries.map((name) => config.indexURL + runtime.packed[name]) : [])];
-  const total = paths.reduce((sum, path) => sum + runtime.sizes[path], 0);
-  const realFetch = globalThis.fetch; // the page's own, whatever stage "hooks" does later
-  const failure = (name) => new Error(`could not load ${config.indexURL}${runtime.packed[name]}`);
+  const python = config.python;
+  const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
+  const indexURL = new URL(python.index_url, document.baseURI).href;
+  const script = (name) => `${python.index_url}${python.packed[name]}.js`;
+  const needed = [python.code, python.wasm, python.snapshot, python.wheel];
+  const paths = needed.map((name) => (mode === "fetch" ? `${python.index_url}${python.packed[name]}` : script(name)));
+  const total = mode === "inline" ? 0 : paths.reduce((sum, path) => sum + python.sizes[path], 0);
+  const failure = (name) => new Error(`could not load ${python.index_url}${python.packed[name]}`);
 
-  // The gzip stream `packed` un-gzipped into one buffer of the size the build recorded.
-  async function unpack(name, packed) {
-    const bytes = new Uint8Array(runtime.unpacked[name]);
-    let at = 0;
-    for (const reader = packed.pipeThrough(new DecompressionStream("gzip")).getReader(); ; ) {
-      const { done, value } = await reader.read().catch(() => {
-        throw failure(name); // cut short, damaged, or not gzip
-      });
-      if (done) break;
-      if (at + value.length > bytes.length) throw failure(name); // not the file this page was built with
-      bytes.set(value, at);
-      at += value.length;
-    }
-    if (at !== bytes.length) throw failure(name);
-    return bytes;
-  }
-  // Over http: the response, counted for progress as it streams into the decompressor.
-  async function download(name, signal) {
-    const response = await realFetch.call(globalThis, new URL(runtime.packed[name], indexURL), { signal });
+  // Over http: the response, counted for progress as it streams in.
+  async function download(name, counted) {
+    const response = await fetch(new URL(python.packed[name], indexURL));
     if (!response.ok) throw failure(name);
-    const counted = new TransformStream({
+    const counter = new TransformStream({
       transform(chunk, controller) {
-        onLoaded(chunk.length);
+        if (counted) onLoaded(chunk.length);
         controller.enqueue(chunk);
       },
     });
-    return unpack(name, response.body.pipeThrough(counted));
-  }
-  const loading = new Map(scripts.map((src) => [src, loadScript(src).then(() => onLoaded(runtime.sizes[src]))]));
-  const fromScript = (name, loaded) => loaded.then(() => unpack(name, new Blob([takeAsset(name)]).stream()));
-  const fetched = (name, signal) =>
-    download(name, signal).catch((error) => {
-      if (signal?.aborted) throw error; // Python is up or failed already: nothing waits for it
-      return fromScript(name, loadScript(script(name)));
+    return new Response(response.body.pipeThrough(counter)).arrayBuffer().catch(() => {
+      throw failure(name);
     });
-
+  }
+  const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
+  const scripted = (name, counted) => {
+    const loaded = loadScript(script(name)).then(() => counted && onLoaded(python.sizes[script(name)]));
+    return fromScript(name, loaded);
+  };
+  const load = (name, counted) => {
+    if (mode === "inline") return fromScript(name, arrived(python, name));
+    if (mode === "scripts") return scripted(name, counted);
+    return download(name, counted).catch(() => fromScript(name, loadScript(script(name))));
+  };
+  const loading = new Map(needed.map((name) => [name, load(name, true)]));
+  for (const promise of loading.values()) promise.catch(() => {}); // each is awaited by whoever needs it
   return {
     total,
-    code: Promise.all(runtime.code.map((src) => loading.get(src)).filter(Boolean)),
-    scripts: Promise.all(loading.values()),
-    bytes: (name) =>
-      fetching
-        ? fetched(name, stopped)
-        : fromScript(name, loading.get(script(name)) ?? arrived(name)),
-    later: (name) =>
-      fetching
-        ? fetched(name)
-        : fromScript(name, mode === "inline" ? arrived(name) : loadScript(script(name))),
+    packed: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
+    later: (name) => load(name, false),
   };
 }

@@ -1,11 +1,12 @@
-// Stage "hooks": Pyodide's own requests, answered from memory.
+// Stage "hooks" (in Python's worker): Pyodide's own requests, answered from memory.
 //
 // Pyodide fetches the wasm and the stdlib zip from its indexURL and compiles the wasm with
 // WebAssembly.instantiateStreaming. While it starts, the wasm's request gets an empty response
-// that instantiateStreaming recognises and answers with the module stage "boot" compiled
+// that instantiateStreaming recognises and answers with the module stage "worker" compiled
 // already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
-// (the real one is written once the labs are live: see later() in boot). Any other request goes
-// to the network as usual. Relies on private Pyodide behaviour, checked for PYODIDE_VERSION only.
+// (the real one is written once the labs are live: the "file" message of stage "worker"). Any
+// other request goes to the network as usual. Relies on private Pyodide behaviour, checked for
+// PYODIDE_VERSION only.
 
 // Installs the hooks; returns the function that removes them again.
 function interceptPyodide(wasmURL, stdlibURL, compiled) {

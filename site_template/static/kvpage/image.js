@@ -1,4 +1,4 @@
-// Stage "image": our snapshot container → the memory image Pyodide restores.
+// Stage "image" (in Python's worker): our snapshot container → the memory image Pyodide restores.
 //
 // Pure functions of bytes (no DOM, no globals), so tests/sitegen/test_snapshot_format.py runs this
 // very file under Node against the Python writer. The container's format is specified once, in

@@ -1,17 +1,13 @@
-// The next-request lab's own script: token chips (hover or focus shows an index, arrow keys move)
-// and the cost bars. Registered by name ("next-request", kvpage/labs/next_request.py); its text
-// boxes, readouts and errors are wired like every lab's (static/labs.js). Typing is debounced,
-// and a refused input clears the chips so no stale tokens sit beside an error.
+// The next-request lab's own script: the token chips' hover, focus and arrow keys, and the typing
+// debounce. Registered by name ("next-request", kvpage/labs/next_request.py); its text boxes,
+// readouts, chips, bars and errors are the page's, drawn from each view Python returns
+// (static/kvpage/labs.js). Each chip carries, for screen readers, what it is ("#11 “␣3” · paid");
+// the line under its list shows that text while the chip is hovered or focused.
 "use strict";
 
 (() => {
-  const { THIN, svgElement, picture, htmlElement, setText } = globalThis.kvpageDraw;
-
-
-  // ---- Lab 2: token chips and bars --------------------------------------------
-
   function showTip(info, chip) {
-    info.textContent = chip ? chip.dataset.tip : "";
+    info.textContent = chip ? (chip.querySelector(".visually-hidden")?.textContent ?? "") : "";
   }
 
   function moveFocus(list, chip) {
@@ -42,61 +38,15 @@
     });
   }
 
-  function drawChips(list, info, pairs, tips, shared) {
-    if (!list.dataset.wired) {
-      wireChips(list, info);
-      list.dataset.wired = "true";
-    }
-    list.replaceChildren(
-      ...pairs.map(([shown, kind], index) => {
-        const chip = htmlElement("li", "chip");
-        chip.dataset.kind = kind;
-        if (index === shared - 1) chip.dataset.endsPrefix = "";
-        chip.dataset.tip = `#${index + 1} “${shown}” · ${tips[kind]}`;
-        chip.tabIndex = index === 0 ? 0 : -1;
-        chip.append(htmlElement("span", "chip-text", shown), htmlElement("span", "visually-hidden", ` #${index + 1}, ${tips[kind]}`));
-        return chip;
-      }),
-    );
-    showTip(info, null);
-  }
-
-  function drawBars(container, data) {
-    container.replaceChildren(
-      ...data.bars.map((bar) => {
-        const row = htmlElement("div", "bar-row");
-        const track = picture("0 0 100 10", "bar-track");
-        track.setAttribute("preserveAspectRatio", "none");
-        const share = data.top > 0 ? (100 * bar.value) / data.top : 0;
-        track.append(
-          svgElement("rect", { class: "bar-back", x: 0, y: 0, width: 100, height: 10, ...THIN }),
-          svgElement("rect", { class: "bar-fill", "data-value": bar.value, x: 0, y: 0, width: share, height: 10 }),
-        );
-        row.append(htmlElement("span", "bar-name", bar.name), track, htmlElement("span", "bar-value", bar.text));
-        return row;
-      }),
-    );
-  }
-  function draw(section, result) {
-    for (const n of [1, 2]) {
-      drawChips(
-        section.querySelector(`[data-chips="tokens${n}"]`),
-        section.querySelector(`[data-chip-info="tokens${n}"]`),
-        result[`tokens${n}`],
-        result[`tips${n}`],
-        result.shared,
-      );
-    }
-    drawBars(section.querySelector('[data-draw="bars"]'), result.bars);
-    setText(section, "bars", result.bars.text);
-  }
-
   function start(section, lab) {
+    const lists = [...section.querySelectorAll("[data-part^=tokens]")];
+    const infos = lists.map((list) => section.querySelector(`[data-chip-info="${list.dataset.part}"]`));
+    lists.forEach((list, index) => wireChips(list, infos[index]));
     lab.debounce(100);
-    lab.onUpdate((ok) => {
-      if (!ok) for (const list of section.querySelectorAll("[data-chips]")) list.replaceChildren();
+    lab.onUpdate(() => {
+      for (const info of infos) showTip(info, null);
     });
   }
 
-  globalThis.kvpageLabs.register("next-request", { draw, start });
+  globalThis.kvpageLabs.register("next-request", { start });
 })();

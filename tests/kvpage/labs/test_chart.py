@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from kvpage.costs import MODES, Mode, cumulative_cost, step_cost
-from kvpage.labs.chart import chart_view, nice_ticks, short
+from kvpage.labs.chart import HEIGHT, PANELS, WIDTH, chart_picture, chart_view, nice_ticks, short, table_part
 
 
 @pytest.mark.parametrize("top", [1, 7, 10, 99, 256, 961, 9_176, 36_481, 1_650_016])
@@ -79,3 +79,26 @@ def test_table_and_words_state_the_numbers() -> None:
         "Cells paid after 2 of 16 steps: Recompute 545 (256 for the prefill, then 289 for one token); "
         "KV cache 273 (256 for the prefill, then 17 for one token)."
     )
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("tokens", "steps"), [(16, 0), (16, 5), (16, 16), (1, 1), (64, 64)])
+def test_each_panel_draws_one_point_per_step_taken_inside_its_frame(mode: Mode, tokens: int, steps: int) -> None:
+    view: Any = chart_view(16, tokens, steps, mode)
+    for panel in PANELS:
+        (svg,) = chart_picture(view, panel)
+        assert svg[1]["data-chart"] == panel
+        for role, line in (("current", series(view, True)), ("other", series(view, False))):
+            points = [shape[1] for shape in svg[2:] if shape[0] == "circle" and shape[1]["data-series"] == role]
+            assert [int(point["data-value"]) for point in points] == line[panel]
+            assert all(0 <= float(point["cx"]) <= WIDTH and 0 <= float(point["cy"]) <= HEIGHT for point in points)
+        notes = [shape[2] for shape in svg[2:] if shape[0] == "text" and shape[1]["class"] == "chart-note"]
+        assert notes == ([note["text"] for note in view["notes"]] if panel == "per_step" else [])
+
+
+def test_the_table_part_holds_the_tables_rows() -> None:
+    view: Any = chart_view(16, 16, 16, "kv")
+    caption, *_, head, body = table_part(view)
+    assert caption == ["caption", {}, "Cells per step and in total, both modes"]
+    assert [cell[2] for cell in head[3][2:]] == view["table"]["columns"]
+    assert [[row[2][2], *(cell[2] for cell in row[3:])] for row in body[2:]] == view["table"]["rows"]

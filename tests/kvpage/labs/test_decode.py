@@ -1,11 +1,11 @@
-"""The decode lab's state machine, as the page drives it."""
+"""The decode lab's state machine, as the page drives it, and the view it answers with."""
 
 from typing import Any
 
 import pytest
 
 from kvpage.jsonvalue import JSONObject, LabInputError
-from kvpage.labs.decode import DecodeRun, advance, finish, start
+from kvpage.labs.decode import LAB, DecodeRun, advance, finish, start
 
 
 def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
@@ -15,36 +15,53 @@ def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
     return view
 
 
+def text(view: JSONObject) -> Any:
+    return view["text"]
+
+
+def number(shown: str) -> int:
+    return int(shown.replace(",", ""))
+
+
 def test_cold_view_matches_the_seed() -> None:
-    view = run(16, 16, "kv", 0)
-    assert view["status"] == "cache cold"
-    assert view["text"] == {"this_step": "—", "paid": "0", "recompute_total": "256", "progress": "step 0 of 16"}
+    shown = text(run(16, 16, "kv", 0))
+    assert shown["status"] == "cache cold"
+    assert {name: shown[name] for name in ("this_step", "paid", "recompute_total", "progress")} == {
+        "this_step": "—",
+        "paid": "0",
+        "recompute_total": "256",
+        "progress": "step 0 of 16",
+    }
+
+
+def test_every_view_is_one_the_lab_declares() -> None:
+    for mode in ("kv", "recompute"):
+        for steps in (0, 1, 2, 16):
+            assert LAB.view_problems(run(16, 16, mode, steps)) == []
 
 
 def test_generate_with_kv_cache_pays_616() -> None:
     view = run(16, 16, "kv", 16)
-    assert view["done"] is True
-    assert view["paid"] == 616
-    assert view["recompute_total"] == 9176
-    assert view["status"] == "cache warm · 31 slots"
+    assert view["state"] == {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 16}
+    assert (text(view)["paid"], text(view)["recompute_total"]) == ("616", "9,176")
+    assert text(view)["status"] == "cache warm · 31 slots"
 
 
 def test_generate_with_recompute_pays_the_baseline() -> None:
     view = run(16, 16, "recompute", 16)
-    assert view["text"]["paid"] == "9,176"  # type: ignore[index]
-    assert view["paid"] == view["recompute_total"]
+    assert text(view)["paid"] == text(view)["recompute_total"] == "9,176"
 
 
 def test_first_step_is_the_prefill_and_warms_the_cache() -> None:
     view = run(16, 16, "kv", 1)
-    assert view["this_step"] == 256
-    assert view["status"] == "cache warm · 16 slots"
+    assert text(view)["this_step"] == "256"
+    assert text(view)["status"] == "cache warm · 16 slots"
 
 
 def test_each_step_adds_its_cost() -> None:
-    before = run(8, 10, "kv", 4)
-    after = run(8, 10, "kv", 5)
-    assert after["paid"] == before["paid"] + after["this_step"]  # type: ignore[operator]
+    before = text(run(8, 10, "kv", 4))
+    after = text(run(8, 10, "kv", 5))
+    assert number(after["paid"]) == number(before["paid"]) + number(after["this_step"])
 
 
 def test_a_finished_run_stays_finished() -> None:
@@ -81,9 +98,12 @@ def test_finish_reaches_the_state_generate_reaches_in_one_call() -> None:
     assert finish({"state": half["state"]}) == run(8, 10, "kv", 10)
 
 
-def test_view_carries_the_grid_and_chart_of_the_same_step() -> None:
+def test_view_draws_the_grid_and_chart_of_the_same_step() -> None:
     view: Any = run(16, 16, "kv", 5)
-    assert view["grid"]["context"] == 20
-    assert view["chart"]["taken"] == 5
-    per_step = view["chart"]["series"][0]["per_step"]
-    assert per_step[-1] == view["this_step"]
+    (grid,) = view["parts"]["grid"]
+    now = [shape[1] for shape in grid[2:] if shape[1].get("data-kind") == "now"]
+    assert [int(box["width"]) * int(box["height"]) for box in now] == [number(view["text"]["this_step"])]
+    (chart,) = view["parts"]["per_step"]
+    points = [shape[1] for shape in chart[2:] if shape[0] == "circle" and shape[1]["data-series"] == "current"]
+    assert [point["data-step"] for point in points] == ["1", "2", "3", "4", "5"]
+    assert points[-1]["data-value"] == str(number(view["text"]["this_step"]))

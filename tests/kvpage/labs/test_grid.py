@@ -5,7 +5,17 @@ import json
 import pytest
 
 from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, step_cost
-from kvpage.labs.grid import DENSE_ABOVE, Block, cells, grid_size, grid_view, paid_blocks, slots
+from kvpage.labs.grid import (
+    DENSE_ABOVE,
+    Block,
+    cells,
+    grid_picture,
+    grid_size,
+    grid_view,
+    paid_blocks,
+    slots,
+    slots_picture,
+)
 
 RUNS = [(16, 16), (1, 1), (1, 64), (5, 3), (128, 64), (48, 1)]
 
@@ -98,3 +108,21 @@ def test_the_words_state_the_numbers() -> None:
     assert grid_view(16, 16, 16, "recompute")["text"] == (
         "Step 16: the whole square again, 31 × 31, 961 cells paid this step; no KV slots kept."
     )
+
+
+@pytest.mark.parametrize(("prompt", "tokens"), [(16, 16), (128, 64)])
+@pytest.mark.parametrize("mode", MODES)
+def test_the_picture_draws_the_views_rectangles_and_slots(prompt: int, tokens: int, mode: Mode) -> None:
+    for steps in (0, 1, 2, tokens):
+        view = grid_view(prompt, tokens, steps, mode)
+        (svg,) = grid_picture(view)
+        assert svg[0] == "svg" and svg[1]["data-size"] == str(view["size"])
+        for kind in ("now", "held"):
+            drawn = [shape[1] for shape in svg[2:] if shape[1].get("data-kind") == kind]  # type: ignore[index, union-attr]
+            boxes = [[int(box[key]) for key in ("y", "x", "height", "width")] for box in drawn]  # type: ignore[index]
+            assert boxes == view[kind]
+        lines = [shape for shape in svg[2:] if shape[0] == "path"]  # type: ignore[index]
+        assert len(lines) == (0 if view["dense"] else 1)
+        (strip,) = slots_picture(view)
+        drawn_slots = [shape[1] for shape in strip[2:] if "data-count" in shape[1]]  # type: ignore[index, operator]
+        assert sum(int(box["data-count"]) for box in drawn_slots) == sum(run["count"] for run in view["slots"])  # type: ignore[index]

@@ -7,7 +7,7 @@ from kvpage.labs.square import LAB, TOKENS, compute
 
 
 def test_sixteen_tokens_pay_the_seed_256() -> None:
-    assert compute({"tokens": 16}) == {"tokens": 16, "cells": 256, "text": {"tokens": "16", "cells": "256"}}
+    assert compute({"tokens": 16}) == {"text": {"tokens": "16", "cells": "256"}}
 
 
 def test_large_counts_are_printed_with_separators() -> None:
@@ -33,3 +33,4 @@ def test_its_declaration_is_sound_and_off_by_default() -> None:
     assert LAB.problems == ()
     assert LAB.experimental
     assert LAB.actions[LAB.update] is compute
+    assert LAB.view_problems(compute({"tokens": 3})) == []

@@ -1,0 +1,73 @@
+// Stage "draw": a lab's element trees (kvpage/tree.py) built as DOM, and the loading bars.
+//
+// A lab's view carries its pictures, tables and lists as plain data: a node is a text or
+// [tag, {attribute: value}, ...children]. The build wrote the starting view's trees into the page
+// as HTML (sitegen/trees.py); this builds every later view's with createElementNS and
+// textContent, never innerHTML, so reader text is only ever a text node or an attribute value.
+// Both halves refuse what kvpage.tree refuses (TREE, generated from it) and add nothing of their
+// own, so the DOM built here is the DOM the browser parsed from the build's HTML
+// (tests/e2e/test_trees.py holds them together).
+
+const SVG = "http://www.w3.org/2000/svg";
+const TREE_TAGS = new Set([...TREE.svg, ...TREE.html]);
+const SVG_TAGS = new Set(TREE.svg);
+const VOID_TAGS = new Set(TREE.void);
+const ATTRIBUTE = new RegExp(`^(?:${TREE.attribute})$`);
+
+function treeError(text) {
+  return new Error(`not a drawing the page can show: ${text}`);
+}
+
+function allowedAttribute(name) {
+  const lower = name.toLowerCase();
+  return ATTRIBUTE.test(name) && !lower.startsWith("on") && !TREE.forbidden.includes(lower);
+}
+
+function buildNode(node, inSvg) {
+  if (typeof node === "string") return document.createTextNode(node);
+  if (!Array.isArray(node) || typeof node[0] !== "string" || node[1] === null || typeof node[1] !== "object") {
+    throw treeError("a node is a text or [tag, {attributes}, ...children]");
+  }
+  const [tag, attributes, ...children] = node;
+  if (!TREE_TAGS.has(tag)) throw treeError(`element ${JSON.stringify(tag)}`);
+  if (inSvg && !SVG_TAGS.has(tag)) throw treeError(`element ${tag} inside an svg`);
+  if (!inSvg && SVG_TAGS.has(tag) && tag !== "svg") throw treeError(`element ${tag} outside an svg`);
+  const svg = inSvg || tag === "svg";
+  const element = svg ? document.createElementNS(SVG, tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (!allowedAttribute(name)) throw treeError(`attribute ${JSON.stringify(name)}`);
+    if (typeof value !== "string") throw treeError(`attribute ${name} is not text`);
+    element.setAttribute(name, value);
+  }
+  if (VOID_TAGS.has(tag) && children.length > 0) throw treeError(`element ${tag} has no children`);
+  for (const child of children) element.append(buildNode(child, svg));
+  return element;
+}
+
+// Replaces what `container` holds with the trees `nodes`; throws (and changes nothing) if one is not a tree.
+function renderTree(container, nodes) {
+  if (!Array.isArray(nodes)) throw treeError("a part is a list of nodes");
+  const built = nodes.map((node) => buildNode(node, false));
+  container.replaceChildren(...built);
+}
+globalThis.kvpageDraw = { renderTree };
+
+// ---- Loading progress ----------------------------------------------------------
+// boot dispatches `kvpage:progress` on document with detail {phase: "downloading" | "starting" |
+// "ready" | "failed", loaded?: bytes, total?: bytes}; the bars show bytes when both are known and
+// are indeterminate otherwise. CSS hides them once <html data-python> is set (ready or failed).
+
+// Shown only where this script runs: without JavaScript nothing is loading.
+for (const bar of document.querySelectorAll("[data-role=loading]")) bar.hidden = false;
+document.addEventListener("kvpage:progress", (event) => {
+  const { phase, loaded, total } = event.detail ?? {};
+  for (const bar of document.querySelectorAll("[data-role=loading]")) {
+    if (phase) bar.dataset.phase = phase;
+    if (Number.isFinite(loaded) && Number.isFinite(total) && total > 0) {
+      bar.max = total;
+      bar.value = Math.min(loaded, total);
+    } else {
+      bar.removeAttribute("value");
+    }
+  }
+});

@@ -1,0 +1,107 @@
+// Stage "spawn": Python's workers. Each is made from one Blob: Pyodide's JavaScript (the asset
+// "code", un-gzipped once) followed by the text of kvpageWorker (the worker stages, joined into
+// this script by sitegen/page_script.py). A page opened from disk, or the single file, has no URL
+// a worker could be loaded from; a Blob's works from every origin, under the page's own
+// Content-Security-Policy (worker-src blob:). The page itself never runs Pyodide.
+//
+// A classic worker, not a module: a module worker's script is fetched in CORS mode, which a page
+// opened from disk (origin "null") is never granted, not even for its own Blob. Pyodide refuses to
+// start in a classic worker, which it detects by whether importScripts works, because it would
+// load its other scripts with import(); here it loads none (they are all in the Blob, and
+// createPyodideModule is handed to it), and the worker hides importScripts before Pyodide looks.
+const WORKER_PROLOGUE = `"use strict";
+// Pyodide is in this script already: nothing is imported (see stage "spawn" of static/kvpage.js).
+globalThis.importScripts = undefined;
+`;
+
+let opened = null; // the assets, opened for the first worker and shared by every later one
+let workerURL = null; // the Blob URL of the worker's code, made once
+let stdlib = null; // the stdlib zip's gzip bytes, once the labs are live
+let compiledWasm = null; // the WebAssembly.Module the first worker compiled: later workers skip compiling
+// The packed wasm, snapshot and wheel are lent to one worker at a time: transferred to it (not
+// copied), and transferred back once it has un-gzipped them ("returned"), in about a tenth of a
+// second; a worker made meanwhile waits for them. (A worker that fails before it gives them back
+// keeps them: then the page can make no other, and says so.)
+let held = null; // Promise of {name: ArrayBuffer}, when they are home
+
+function pythonWorker(config) {
+  return (async () => {
+    if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
+    if (typeof Worker !== "function") throw new Error("this browser has no Web Workers");
+    const python = config.python;
+    const first = opened === null;
+    if (first) {
+      let loaded = 0;
+      let shown = 0;
+      const report = (force) => {
+        if (opened.total === 0 || (!force && performance.now() - shown < 100)) return;
+        shown = performance.now();
+        const mb = (bytes) => (bytes / 1e6).toFixed(1);
+        say(`Loading Python: ${mb(loaded)} of ${mb(opened.total)} MB…`);
+        progress("downloading", loaded, opened.total);
+      };
+      opened = openAssets(config, (bytes) => {
+        loaded += bytes;
+        report(false);
+      });
+      report(true);
+      Promise.all([python.code, python.wasm, python.snapshot, python.wheel].map(opened.packed)).then(() => {
+        report(true);
+        say("Starting Python…");
+        progress("starting", loaded, opened.total);
+      }, () => {});
+    }
+    const names = [python.wasm, python.snapshot, python.wheel];
+    held ??= Promise.all(names.map(opened.packed)).then((buffers) =>
+      Object.fromEntries(names.map((name, index) => [name, buffers[index]])),
+    );
+    const code = await opened.packed(python.code);
+    if (workerURL === null) {
+      const unpacked = new Blob([code]).stream().pipeThrough(new DecompressionStream("gzip"));
+      const text = await new Response(unpacked).blob().catch(() => null);
+      if (text === null || text.size !== python.unpacked[python.code]) {
+        throw new Error(`could not load ${python.index_url}${python.packed[python.code]}`);
+      }
+      const source = new Blob([WORKER_PROLOGUE, text, `\n(${kvpageWorker})();\n`], { type: "text/javascript" });
+      workerURL ??= URL.createObjectURL(source);
+    }
+    const packed = await held;
+    let home, kept;
+    held = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
+    held.catch(() => {}); // the next worker reports it
+    const keptBy = (why) => kept(new Error(`Python's files went with a worker that failed (${why}); reload the page`));
+    const worker = new Worker(workerURL);
+    worker.addEventListener("message", (event) => {
+      if (event.data?.type === "returned") home(event.data.assets);
+      else if (event.data?.type === "compiled") compiledWasm ??= event.data.module;
+      else if (event.data?.type === "failed") keptBy(event.data.error);
+    });
+    worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
+    const start = { type: "start", runtime: python, page: document.baseURI, assets: packed, module: compiledWasm };
+    worker.postMessage(start, Object.values(packed));
+    if (stdlib !== null) worker.postMessage(stdlibMessage(python));
+    return worker;
+  })();
+}
+
+// Every worker gets its own copy of the stdlib zip's 0.8 MB: it stays with the worker.
+function stdlibMessage(python) {
+  return { type: "file", path: python.stdlib_path, packed: stdlib, size: python.unpacked[python.stdlib] };
+}
+
+// Nothing at start-up reads the stdlib zip: every module the labs use is in the snapshot. It
+// serves a later import of some other module and the source lines of tracebacks, so it comes once
+// the labs are live, off the critical path (until then each worker has an empty file there, stage
+// "hooks"; the build checks all this). If it cannot be loaded, tracebacks lack source lines. Once it
+// is here, the page has loaded everything it will (the "kvpage:stdlib-loaded" mark).
+function pythonLive(config, workers) {
+  opened.later(config.python.stdlib).then(
+    (bytes) => {
+      stdlib = bytes;
+      performance.mark("kvpage:stdlib-loaded");
+      for (const worker of workers()) worker.postMessage(stdlibMessage(config.python));
+    },
+    () => {},
+  );
+}
+// ---- end of loader ----

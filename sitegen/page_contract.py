@@ -1,0 +1,31 @@
+"""The names the page's HTML and its script share: every ``data-*`` attribute that wires a lab.
+
+The templates and the Markdown plugin print these; ``static/kvpage/`` and the labs' own scripts
+find elements by them. They are listed once, here, each with what it means, and
+``tests/sitegen/test_page_contract.py`` holds the templates, the plugin and the scripts to exactly
+this list (a name one side uses and the other does not is a dead attribute or a broken wire). The
+other half of the contract is typed in Python and read by name: the page's config
+(``sitegen.site.PageConfig``, with ``sitegen.runtime.Loader``) and each lab's schema
+(``kvpage.lab.Lab.schema``); the same test holds the script to their keys.
+
+Not listed: the attributes inside a lab's pictures, tables and lists (``data-kind``, ``data-value``,
+…), which the model draws (``kvpage/labs/``) and only CSS and the tests read; and serve's own.
+"""
+
+from __future__ import annotations
+
+ATTRIBUTES: dict[str, str] = {
+    "data-lab": "a lab's <section>: the lab's name, the key of its schema in the page's config",
+    "data-state": "a lab's <section>: its starting view's state as JSON, when it has one (the next call carries it)",
+    "data-control": "an input of a lab: the control's name (a radio group: each of its inputs)",
+    "data-shows": "the number beside a slider: the id of the slider it shows",
+    "data-action": "a lab's button: the button's name (what it calls is in the schema)",
+    "data-field": "where a text output is shown: a readout, a status line, a [[field]] in the prose",
+    "data-part": "the element a tree output fills: a picture's frame, a table, a list",
+    "data-role": "a lab's runtime line (runtime), its message (error), its loading bar (loading), its readouts",
+    "data-python": "<html>: ready or failed, once Python has started or could not (CSS hides the loading bars)",
+    "data-phase": "a loading bar: the phase of the last progress event",
+    "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
+}
+ROLES = ("runtime", "error", "loading", "readouts")
+"""The values of ``data-role``."""

@@ -1,0 +1,123 @@
+"""Python in a Web Worker, in Chromium: it starts there, a runaway call is stopped, a stale answer dropped.
+
+The test book ``tests/books/runaway/`` has a lab whose button loops forever beside the example lab.
+Each test runs three ways: over http, from the unzipped zip (file://) and as the single file, with
+the network, console and CSP audit. Firefox and WebKit run the same steps (tests/browsers/flows.py).
+The time limit is the book's own ``call_timeout``; the one assumption on timing is that the other
+lab's quick call is answered within it while the loop runs (it goes to the page's second Python,
+which the tests wait for first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from kvpage.labs import runaway, square
+from tests.browsers.flows import (
+    IN_A_WORKER,
+    RECORD,
+    RUNAWAY,
+    RUNAWAY_CHAPTER,
+    SPARE_READY,
+    SQUARE,
+    call_timeout,
+    lab_params,
+    shown_seconds,
+)
+from tests.conftest import Built, unzipped
+from tests.e2e.conftest import PYTHON_READY_MS, Server, audit_page, serve
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(params=["http", "file", "single-file"])
+def opened(request: pytest.FixtureRequest, runaway_built: Built, page: Page, tmp_path: Path) -> Iterator[Page]:
+    """The runaway chapter opened one of the three ways, Python live, with the audit attached."""
+    servers: Generator[Server] | None = None
+    if request.param == "http":
+        servers = serve(runaway_built.site)
+        server = next(servers)
+        url, origin = server.base + "runaway.html", server.base
+    elif request.param == "file":
+        top = unzipped(runaway_built.zip, tmp_path)
+        url, origin = (top / "runaway.html").as_uri(), top.as_uri() + "/"
+    else:
+        url = origin = runaway_built.single.as_uri()
+    try:
+        with audit_page(page, origin):
+            page.goto(url)
+            expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=PYTHON_READY_MS)
+            yield page
+    finally:
+        if servers is not None:
+            servers.close()
+
+
+SLIDE = """([region, values]) => {
+  const slider = region.querySelector("input[type=range]");
+  for (const value of values) {
+    slider.value = value;
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+}"""
+"""The slider moved through ``values`` in one task, one input event each, as a quick drag does."""
+
+
+def squared(n: int) -> str:
+    return str(runaway.compute({"n": n})["text"]["square"])  # type: ignore[index]
+
+
+def test_python_runs_in_a_worker_and_never_on_the_page(opened: Page) -> None:
+    page = opened
+    assert page.evaluate(IN_A_WORKER)
+    assert page.workers and all(worker.url.startswith("blob:") for worker in page.workers)
+    lab = page.get_by_role("region", name=SQUARE)
+    lab.get_by_label("Tokens").fill("20")
+    expect(lab.get_by_label("Cells a cold prefill pays")).to_have_text(square.compute({"tokens": 20})["text"]["cells"])  # type: ignore[index]
+
+
+def test_a_runaway_call_is_stopped_while_the_page_and_the_other_lab_keep_answering(opened: Page) -> None:
+    page = opened
+    page.set_viewport_size({"width": 360, "height": 400})  # the chapter scrolls
+    page.wait_for_function(SPARE_READY)
+    stuck, other = page.get_by_role("region", name=RUNAWAY), page.get_by_role("region", name=SQUARE)
+    start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
+    stuck.get_by_role("button", name="Loop forever").click()
+
+    page.mouse.wheel(0, 200)
+    page.wait_for_function("() => scrollY > 0")  # the main thread scrolled the page meanwhile
+    other.get_by_label("Tokens").fill("20")
+    expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(
+        square.compute({"tokens": 20})["text"]["cells"]
+    )  # type: ignore[index]
+    expect(stuck.get_by_text("Python is still working on this…")).to_be_visible()
+    assert stuck.get_by_role("alert").is_hidden(), "the other lab answered only after the loop was stopped"
+
+    seconds = shown_seconds(call_timeout())
+    expect(stuck.get_by_role("alert")).to_have_text(
+        f"The model took longer than {seconds} s and was stopped; the lab was reset."
+    )
+    expect(stuck.get_by_label("Its square")).to_have_text(squared(start))
+    expect(stuck.get_by_label("Number")).to_have_value(str(start))
+    stuck.get_by_label("Number").fill(str(start + 2))
+    expect(stuck.get_by_label("Its square")).to_have_text(squared(start + 2))
+    expect(stuck.get_by_role("alert")).to_be_hidden()
+    expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(
+        square.compute({"tokens": 20})["text"]["cells"]
+    )  # type: ignore[index]
+
+
+def test_a_stale_answer_is_never_drawn(opened: Page) -> None:
+    """Two moves of the slider in one task: the first call goes at once, the second waits; the first
+    answer, arriving after the second move, is dropped, and only the second's number is ever shown."""
+    page = opened
+    lab = page.get_by_role("region", name=RUNAWAY)
+    region = lab.element_handle()
+    page.evaluate(RECORD, region)
+    page.evaluate(SLIDE, [region, ["7", "8"]])
+    expect(lab.get_by_label("Its square")).to_have_text(squared(8))
+    assert page.evaluate("window.__seen") == [squared(8)]

@@ -1,0 +1,27 @@
+"""The "runaway" fixture lab: its update answers at once; its loop returns only when told how long."""
+
+import pytest
+
+from kvpage.jsonvalue import LabInputError
+from kvpage.labs.runaway import LAB, NUMBER, compute, loop
+
+
+def test_the_slider_squares_its_number() -> None:
+    assert compute({"n": 7}) == {"text": {"square": "49"}}
+    assert LAB.view_problems(compute({"n": NUMBER.default})) == []
+
+
+def test_the_loop_returns_when_it_is_given_rounds_as_the_warm_up_does() -> None:
+    assert loop({"n": 3, "rounds": 1000}) == compute({"n": 3})
+    ((action, args),) = LAB.warm_up
+    assert action == "loop" and isinstance(args["rounds"], int)
+
+
+def test_rounds_must_be_a_whole_number() -> None:
+    with pytest.raises(LabInputError, match="rounds must be a whole number"):
+        loop({"n": 3, "rounds": True})
+
+
+def test_it_is_a_fixture_no_book_shows_unless_it_asks() -> None:
+    assert LAB.experimental
+    assert LAB.problems == ()
