@@ -159,7 +159,7 @@ RUNAWAY = "Lab · a call that never returns"
 SQUARE = "Lab · the square"
 
 SPARE_READY = """() => performance.getEntriesByName("kvpage:worker-ready").length >= 2"""
-"""The page's second Python, which it keeps free beside the first when it has two labs, is up."""
+"""The page's second Python, which it starts when a call has been out a moment and no worker is free, is up."""
 IN_A_WORKER = """() => document.documentElement.dataset.python === "ready"
   && typeof globalThis.loadPyodide === "undefined" && typeof globalThis._createPyodideModule === "undefined"
   && typeof globalThis.WebAssembly === "object" """
@@ -195,44 +195,44 @@ def shown_seconds(seconds: float) -> str:
     return f"{seconds:g}"
 
 
-def runaway_flow(url: str) -> list[Step]:
-    """Loop forever in one lab: the page scrolls and the other lab answers meanwhile; the loop is
-    stopped after the book's call_timeout, its lab reset, and it works again."""
+def worker_flow(url: str) -> list[Step]:
+    """Python is in a worker, not on the page. Two moves of the slider in one task: the first answer
+    comes back after the second move and is dropped, never drawn. Then a loop forever in that lab:
+    the page scrolls and the other lab answers meanwhile (from the spare Python the page starts);
+    the loop is stopped after the book's call_timeout, its lab reset, and it works again."""
     start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
+    first, second = (squared(n) for n in (7, 8))
     tokens = int(lab_params("square", RUNAWAY_CHAPTER)["tokens"]) + 4
     cells = square.compute({"tokens": tokens})["text"]["cells"]  # type: ignore[index]
     seconds = shown_seconds(call_timeout())
     return [
         open_page(url),
         holds(RUNAWAY, IN_A_WORKER, until=False),
-        holds(RUNAWAY, SPARE_READY),
-        find(SQUARE, "spinbutton", "Tokens"),
-        find(SQUARE, "status", "Cells a cold prefill pays"),
-        find(RUNAWAY, "status", "Its square"),
-        click(RUNAWAY, "button", "Loop forever"),
-        holds(RUNAWAY, SCROLLS, until=False),
-        fill(SQUARE, "Tokens", str(tokens), role="spinbutton"),
-        shows(SQUARE, "Cells a cold prefill pays", cells),
-        holds(RUNAWAY, NO_ALERT, until=False),  # the square answered while the loop still ran
-        alert(RUNAWAY, f"The model took longer than {seconds} s and was stopped; the lab was reset."),
-        shows(RUNAWAY, "Its square", runaway.compute({"n": start})["text"]["square"]),  # type: ignore[index]
-        slide(RUNAWAY, start + 2),
-        shows(RUNAWAY, "Its square", runaway.compute({"n": start + 2})["text"]["square"]),  # type: ignore[index]
-    ]
-
-
-def stale_flow(url: str) -> list[Step]:
-    """Two moves of the slider in one task: the first answer comes back after the second move and is
-    dropped; the readout shows only the second's number, never the first's."""
-    first, second = (texts["square"] for texts in (runaway.compute({"n": n})["text"] for n in (7, 8)))  # type: ignore[index]
-    return [
-        open_page(url),
+        # A stale answer
         holds(RUNAWAY, RECORD, until=False),
         slide(RUNAWAY, 7, 8),
         shows(RUNAWAY, "Its square", second),
         holds(RUNAWAY, f"() => JSON.stringify(window.__seen) === JSON.stringify([{json.dumps(second)}])", until=False),
         holds(RUNAWAY, f"() => !window.__seen.includes({json.dumps(first)})", until=False),
+        # A runaway call
+        find(SQUARE, "spinbutton", "Tokens"),
+        find(SQUARE, "status", "Cells a cold prefill pays"),
+        find(RUNAWAY, "status", "Its square"),
+        click(RUNAWAY, "button", "Loop forever"),
+        holds(RUNAWAY, SCROLLS, until=False),
+        holds(RUNAWAY, SPARE_READY),
+        fill(SQUARE, "Tokens", str(tokens), role="spinbutton"),
+        shows(SQUARE, "Cells a cold prefill pays", cells),
+        holds(RUNAWAY, NO_ALERT, until=False),  # the square answered while the loop still ran
+        alert(RUNAWAY, f"The model took longer than {seconds} s and was stopped; the lab was reset."),
+        shows(RUNAWAY, "Its square", squared(start)),
+        slide(RUNAWAY, start + 2),
+        shows(RUNAWAY, "Its square", squared(start + 2)),
     ]
 
 
-WORKER_FLOWS = {"runaway": runaway_flow, "stale": stale_flow}
+def squared(n: int) -> str:
+    return str(runaway.compute({"n": n})["text"]["square"])  # type: ignore[index]
+
+
+WORKER_FLOWS = {"worker": worker_flow}

@@ -71,29 +71,33 @@ def squared(n: int) -> str:
     return str(runaway.compute({"n": n})["text"]["square"])  # type: ignore[index]
 
 
-def test_python_runs_in_a_worker_and_never_on_the_page(opened: Page) -> None:
+def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened: Page) -> None:
+    """One page a way (each load starts Python): the worker, then a stale answer, then a runaway call."""
     page = opened
+    # Python runs in a worker, made from a Blob, and none of Pyodide's JavaScript ran on the page.
     assert page.evaluate(IN_A_WORKER)
     assert page.workers and all(worker.url.startswith("blob:") for worker in page.workers)
-    lab = page.get_by_role("region", name=SQUARE)
-    lab.get_by_label("Tokens").fill("20")
-    expect(lab.get_by_label("Cells a cold prefill pays")).to_have_text(square.compute({"tokens": 20})["text"]["cells"])  # type: ignore[index]
-
-
-def test_a_runaway_call_is_stopped_while_the_page_and_the_other_lab_keep_answering(opened: Page) -> None:
-    page = opened
-    page.set_viewport_size({"width": 360, "height": 400})  # the chapter scrolls
-    page.wait_for_function(SPARE_READY)
     stuck, other = page.get_by_role("region", name=RUNAWAY), page.get_by_role("region", name=SQUARE)
+
+    # Two moves of the slider in one task: the first call goes at once, the second waits; the first
+    # answer, arriving after the second move, is dropped, and only the second's number is ever shown.
+    region = stuck.element_handle()
+    page.evaluate(RECORD, region)
+    page.evaluate(SLIDE, [region, ["7", "8"]])
+    expect(stuck.get_by_label("Its square")).to_have_text(squared(8))
+    assert page.evaluate("window.__seen") == [squared(8)]
+
+    # A call that never returns: the page scrolls and the other lab answers meanwhile, from the
+    # spare Python the page starts; after the book's call_timeout the call is stopped, its lab reset.
+    page.set_viewport_size({"width": 360, "height": 400})  # the chapter scrolls
     start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
     stuck.get_by_role("button", name="Loop forever").click()
-
     page.mouse.wheel(0, 200)
     page.wait_for_function("() => scrollY > 0")  # the main thread scrolled the page meanwhile
+    page.wait_for_function(SPARE_READY)
     other.get_by_label("Tokens").fill("20")
-    expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(
-        square.compute({"tokens": 20})["text"]["cells"]
-    )  # type: ignore[index]
+    cells = square.compute({"tokens": 20})["text"]["cells"]  # type: ignore[index]
+    expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(cells)
     expect(stuck.get_by_text("Python is still working on this…")).to_be_visible()
     assert stuck.get_by_role("alert").is_hidden(), "the other lab answered only after the loop was stopped"
 
@@ -106,18 +110,4 @@ def test_a_runaway_call_is_stopped_while_the_page_and_the_other_lab_keep_answeri
     stuck.get_by_label("Number").fill(str(start + 2))
     expect(stuck.get_by_label("Its square")).to_have_text(squared(start + 2))
     expect(stuck.get_by_role("alert")).to_be_hidden()
-    expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(
-        square.compute({"tokens": 20})["text"]["cells"]
-    )  # type: ignore[index]
-
-
-def test_a_stale_answer_is_never_drawn(opened: Page) -> None:
-    """Two moves of the slider in one task: the first call goes at once, the second waits; the first
-    answer, arriving after the second move, is dropped, and only the second's number is ever shown."""
-    page = opened
-    lab = page.get_by_role("region", name=RUNAWAY)
-    region = lab.element_handle()
-    page.evaluate(RECORD, region)
-    page.evaluate(SLIDE, [region, ["7", "8"]])
-    expect(lab.get_by_label("Its square")).to_have_text(squared(8))
-    assert page.evaluate("window.__seen") == [squared(8)]
+    expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(cells)

@@ -88,6 +88,16 @@ function wireLab(section, schema, pool, seconds) {
       }
     }
   }
+  // The controls as the build printed them: a browser may have put back what the reader had typed
+  // before a reload, which the view on the page (the build's) does not show.
+  for (const control of schema.controls) {
+    for (const element of controlsOf(control)) {
+      if (control.kind === "choice" || control.kind === "checkbox") element.checked = element.defaultChecked;
+      else element.value = element.defaultValue;
+      const shown = element.id && section.querySelector(`[data-shows="${element.id}"]`);
+      if (shown) shown.textContent = element.value;
+    }
+  }
   const started = { controls: values(), state };
   // What the build showed, to put back when the lab is reset.
   const outputs = [...section.querySelectorAll("[data-field], [data-part]")].map((element) => [

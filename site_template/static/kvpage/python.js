@@ -8,11 +8,12 @@
 // {timedOut: true}: its worker is terminated (the only way to stop Python that loops, since a
 // static page has no SharedArrayBuffer to interrupt it) and the lab is reset (stage "labs").
 //
-// A page with one lab has one worker; a page with more keeps a second one free once the labs are
-// live, so that when a call runs long the other labs keep answering at once and, if it is
-// stopped, a restored Python is ready for its lab too. Whenever a call has been out for
-// SPARE_AFTER_MS and no worker is free, one more is started; a fresh one replaces any worker
-// that was stopped, if none is free. At most MOST_WORKERS run at once.
+// One worker serves every lab while calls are quick: a reader who never waits on Python pays for
+// one. When a call has been out for SPARE_AFTER_MS and no worker is free, a spare is started
+// beside it (from the same bytes, and the wasm the first one compiled), so the other labs answer
+// again as soon as it is up while that call runs, and if the call is stopped a restored Python
+// is ready for its lab too. A stopped worker is replaced if no other is free. At most
+// MOST_WORKERS run at once.
 
 const SPARE_AFTER_MS = 250;
 const MOST_WORKERS = 3;
@@ -26,7 +27,6 @@ class CallTimedOut extends Error {
 
 function pythonPool(config) {
   const seconds = config.call_timeout;
-  const spares = Object.keys(config.labs).length > 1 || document.querySelectorAll("section.lab[data-lab]").length > 1 ? 1 : 0;
   const workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job}
   const waiting = []; // {id, request, resolve, reject}
   let next = 0;
@@ -62,12 +62,10 @@ function pythonPool(config) {
   function receive(entry, message) {
     if (message.type === "ready") {
       entry.state = "idle";
-      performance.mark("kvpage:worker-ready"); // one a worker: a page with a spare has two
+      performance.mark("kvpage:worker-ready"); // one a worker: the second is the spare
       if (!everReady) {
         everReady = true;
         firstReady(message.version);
-        // The spare starts once this one is live: it never delays the labs.
-        setTimeout(topUp, 0);
       }
       dispatch();
     } else if (message.type === "failed") {
@@ -117,15 +115,12 @@ function pythonPool(config) {
 
   const free = () => [...workers].filter((entry) => entry.state !== "busy").length;
 
-  // One worker free (idle, or starting) for the calls to come, and the page's spare beside it.
+  // One worker free (idle, or starting) for the calls to come.
   function topUp() {
     if (broken && workers.size > 0) return;
-    while (free() < 1 + spares && workers.size < MOST_WORKERS) start();
-  }
-
-  function spare() {
     if (free() === 0 && workers.size < MOST_WORKERS) start();
   }
+
 
   function dispatch() {
     while (waiting.length > 0) {
@@ -135,7 +130,7 @@ function pythonPool(config) {
       entry.state = "busy";
       entry.job = job;
       job.timer = setTimeout(() => timedOut(entry), seconds * 1000);
-      job.spare = setTimeout(spare, SPARE_AFTER_MS);
+      job.spare = setTimeout(topUp, SPARE_AFTER_MS);
       entry.worker.postMessage({ type: "call", id: job.id, request: job.request });
     }
   }
