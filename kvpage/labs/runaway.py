@@ -3,14 +3,18 @@
 The page runs every lab's Python in a Web Worker and stops a call that takes longer than the
 book's ``call_timeout`` (``static/kvpage/python.js``). This lab is how the tests make such a
 call: "Loop forever" spins until the page terminates its worker, while the slider squares a
-number at once, so the tests can see the lab work before the stop and again after it. It is
-experimental, and only the test book ``tests/books/runaway/`` enables it.
+number at once, so the tests can see the lab work before the stop and again after it. "Think
+for a second" is a slow call that returns: while it runs, the page starts its spare Python. It
+is experimental, and only the test book ``tests/books/runaway/`` enables it.
 
 The snapshot's warm-up calls every action (``kvpage.catalog.warm_up``), so ``loop`` takes
-``rounds``, which the page never sends: the warm-up (``warm_up=`` below) spins once and returns.
+``rounds`` and ``think`` takes ``seconds``, which the page never sends: the warm-up (``warm_up=``
+below) spins once and returns at once.
 """
 
 from __future__ import annotations
+
+import time
 
 from kvpage.jsonvalue import JSONObject, LabInputError, count
 from kvpage.lab import Button, Lab, Output, Slider
@@ -35,13 +39,24 @@ def loop(args: JSONObject) -> JSONObject:
     return compute(args)
 
 
+def think(args: JSONObject) -> JSONObject:
+    """Spin for ``seconds`` (one when the call does not say) of the clock, then answer as ``compute``."""
+    seconds = args.get("seconds", 1)
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 10:
+        raise LabInputError("seconds must be a number from 0 to 10")
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        pass
+    return compute(args)
+
+
 LAB = Lab(
     name="runaway",
-    actions={"compute": compute, "loop": loop},
+    actions={"compute": compute, "loop": loop, "think": think},
     update="compute",
     controls=(NUMBER,),
     outputs=(Output("square", "Its square"),),
-    buttons=(Button("loop", "Loop forever"),),
-    warm_up=(("loop", {"n": NUMBER.default, "rounds": 1}),),
+    buttons=(Button("think", "Think for a second"), Button("loop", "Loop forever")),
+    warm_up=(("loop", {"n": NUMBER.default, "rounds": 1}), ("think", {"n": NUMBER.default, "seconds": 0})),
     experimental=True,
 )

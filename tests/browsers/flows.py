@@ -197,9 +197,10 @@ def shown_seconds(seconds: float) -> str:
 
 def worker_flow(url: str) -> list[Step]:
     """Python is in a worker, not on the page. Two moves of the slider in one task: the first answer
-    comes back after the second move and is dropped, never drawn. Then a loop forever in that lab:
-    the page scrolls and the other lab answers meanwhile (from the spare Python the page starts);
-    the loop is stopped after the book's call_timeout, its lab reset, and it works again."""
+    comes back after the second move and is dropped, never drawn. A slow call, during which the
+    page starts its spare Python. Then a loop forever in that lab: the page scrolls and the other
+    lab answers meanwhile (from the spare); the loop is stopped after the book's call_timeout, its
+    lab reset, and it works again."""
     start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
     first, second = (squared(n) for n in (7, 8))
     tokens = int(lab_params("square", RUNAWAY_CHAPTER)["tokens"]) + 4
@@ -214,13 +215,15 @@ def worker_flow(url: str) -> list[Step]:
         shows(RUNAWAY, "Its square", second),
         holds(RUNAWAY, f"() => JSON.stringify(window.__seen) === JSON.stringify([{json.dumps(second)}])", until=False),
         holds(RUNAWAY, f"() => !window.__seen.includes({json.dumps(first)})", until=False),
+        # A slow call: the page starts its spare Python meanwhile
+        click(RUNAWAY, "button", "Think for a second"),
+        holds(RUNAWAY, SPARE_READY),  # the loop's click waits in the lab for the slow call's answer
         # A runaway call
         find(SQUARE, "spinbutton", "Tokens"),
         find(SQUARE, "status", "Cells a cold prefill pays"),
         find(RUNAWAY, "status", "Its square"),
         click(RUNAWAY, "button", "Loop forever"),
         holds(RUNAWAY, SCROLLS, until=False),
-        holds(RUNAWAY, SPARE_READY),
         fill(SQUARE, "Tokens", str(tokens), role="spinbutton"),
         shows(SQUARE, "Cells a cold prefill pays", cells),
         holds(RUNAWAY, NO_ALERT, until=False),  # the square answered while the loop still ran

@@ -4,8 +4,8 @@ The test book ``tests/books/runaway/`` has a lab whose button loops forever besi
 Each test runs three ways: over http, from the unzipped zip (file://) and as the single file, with
 the network, console and CSP audit. Firefox and WebKit run the same steps (tests/browsers/flows.py).
 The time limit is the book's own ``call_timeout``; the one assumption on timing is that the other
-lab's quick call is answered within it while the loop runs (it goes to the page's second Python,
-which the tests wait for first).
+lab's quick call is answered within it while the loop runs (it goes to the page's spare Python,
+which a slow call before the loop makes the page start, and which the tests wait for).
 """
 
 from __future__ import annotations
@@ -87,14 +87,17 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
     expect(stuck.get_by_label("Its square")).to_have_text(squared(8))
     assert page.evaluate("window.__seen") == [squared(8)]
 
+    # A slow call that returns: the page starts its spare Python meanwhile.
+    stuck.get_by_role("button", name="Think for a second").click()
+    page.wait_for_function(SPARE_READY)  # the loop's click below waits in the lab for its answer
+
     # A call that never returns: the page scrolls and the other lab answers meanwhile, from the
-    # spare Python the page starts; after the book's call_timeout the call is stopped, its lab reset.
+    # spare; after the book's call_timeout the call is stopped, its lab reset.
     page.set_viewport_size({"width": 360, "height": 400})  # the chapter scrolls
     start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
     stuck.get_by_role("button", name="Loop forever").click()
     page.mouse.wheel(0, 200)
     page.wait_for_function("() => scrollY > 0")  # the main thread scrolled the page meanwhile
-    page.wait_for_function(SPARE_READY)
     other.get_by_label("Tokens").fill("20")
     cells = square.compute({"tokens": 20})["text"]["cells"]  # type: ignore[index]
     expect(other.get_by_label("Cells a cold prefill pays")).to_have_text(cells)

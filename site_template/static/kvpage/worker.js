@@ -111,7 +111,6 @@ async function restore(runtime, page, assets, module) {
       },
       _loadSnapshot: snapshot,
       stdout: () => {},
-      stderr: () => {},
     });
     // Pyodide waits forever on a wasm that fails to compile: fail with our reason instead.
     const pyodide = await Promise.race([started, everything.then(() => started)]);

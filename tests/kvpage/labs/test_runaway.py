@@ -1,9 +1,11 @@
 """The "runaway" fixture lab: its update answers at once; its loop returns only when told how long."""
 
+import time
+
 import pytest
 
 from kvpage.jsonvalue import LabInputError
-from kvpage.labs.runaway import LAB, NUMBER, compute, loop
+from kvpage.labs.runaway import LAB, NUMBER, compute, loop, think
 
 
 def test_the_slider_squares_its_number() -> None:
@@ -13,8 +15,16 @@ def test_the_slider_squares_its_number() -> None:
 
 def test_the_loop_returns_when_it_is_given_rounds_as_the_warm_up_does() -> None:
     assert loop({"n": 3, "rounds": 1000}) == compute({"n": 3})
-    ((action, args),) = LAB.warm_up
-    assert action == "loop" and isinstance(args["rounds"], int)
+    warm_up = dict(LAB.warm_up)
+    assert isinstance(warm_up["loop"]["rounds"], int) and warm_up["think"]["seconds"] == 0
+
+
+def test_thinking_takes_the_time_it_is_given_then_answers() -> None:
+    started = time.monotonic()
+    assert think({"n": 4, "seconds": 0.05}) == compute({"n": 4})
+    assert time.monotonic() - started >= 0.05
+    with pytest.raises(LabInputError, match="seconds must be a number from 0 to 10"):
+        think({"n": 4, "seconds": 11})
 
 
 def test_rounds_must_be_a_whole_number() -> None:
