@@ -22,10 +22,10 @@ ATTRIBUTES: dict[str, str] = {
     "data-action": "a lab's button: the button's name (what it calls is in the schema)",
     "data-field": "where a text output is shown: a readout, a status line, a [[field]] in the prose",
     "data-part": "the element a tree output fills: a picture's frame, a table, a list",
-    "data-role": "a lab's runtime line (runtime), its message (error), its loading bar (loading), its readouts",
+    "data-role": "a lab's runtime line (runtime), its message (error), its loading bar (loading)",
     "data-python": "<html>: ready or failed, once Python has started or could not (CSS hides the loading bars)",
     "data-phase": "a loading bar: the phase of the last progress event",
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
-ROLES = ("runtime", "error", "loading", "readouts")
+ROLES = ("runtime", "error", "loading")
 """The values of ``data-role``."""

@@ -56,16 +56,22 @@ def browsers_unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactor
     return unzipped(built.zip, tmp_path_factory.mktemp("unzipped"))
 
 
+def where_for(request: pytest.FixtureRequest, book: Built, page: str, server: str, folder: str) -> Where:
+    """``page`` of ``book`` the way ``request.param`` says: served (by the session fixture ``server``),
+    from its unzipped zip (the fixture ``folder``), or its single file."""
+    if request.param == "http":
+        served: Server = request.getfixturevalue(server)
+        return Where(served.base + page, served.base)
+    if request.param == "file":
+        top: Path = request.getfixturevalue(folder)
+        return Where((top / page).as_uri(), top.as_uri() + "/")
+    return Where(book.single.as_uri(), book.single.as_uri())
+
+
 @pytest.fixture(params=WAYS)
 def where(request: pytest.FixtureRequest, built: Built) -> Where:
     """The chapter served over http, opened from the unzipped zip, or the single-file book."""
-    if request.param == "http":
-        server: Server = request.getfixturevalue("browsers_http_site")
-        return Where(server.base + "cache.html", server.base)
-    if request.param == "file":
-        top: Path = request.getfixturevalue("browsers_unzipped_site")
-        return Where((top / "cache.html").as_uri(), top.as_uri() + "/")
-    return Where(built.single.as_uri(), built.single.as_uri())
+    return where_for(request, built, "cache.html", "browsers_http_site", "browsers_unzipped_site")
 
 
 @pytest.fixture(scope="session")
@@ -81,13 +87,7 @@ def runaway_unzipped_site(runaway_built: Built, tmp_path_factory: pytest.TempPat
 @pytest.fixture(params=WAYS)
 def runaway_where(request: pytest.FixtureRequest, runaway_built: Built) -> Where:
     """The runaway book's chapter (tests/books/runaway/) the three ways."""
-    if request.param == "http":
-        server: Server = request.getfixturevalue("runaway_http_site")
-        return Where(server.base + "runaway.html", server.base)
-    if request.param == "file":
-        top: Path = request.getfixturevalue("runaway_unzipped_site")
-        return Where((top / "runaway.html").as_uri(), top.as_uri() + "/")
-    return Where(runaway_built.single.as_uri(), runaway_built.single.as_uri())
+    return where_for(request, runaway_built, "runaway.html", "runaway_http_site", "runaway_unzipped_site")
 
 
 CONTROL_HTML = """<!doctype html>

@@ -160,6 +160,28 @@ def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
     return Where(built.single.as_uri(), built.single.as_uri())
 
 
+@contextlib.contextmanager
+def opened_book(way: str, book: Built, page_name: str, page: Page, tmp_path: Path) -> Iterator[tuple[Page, str]]:
+    """``page_name`` of a built ``book`` one of the WAYS (served, from its unzipped zip, its single
+    file), with the audit attached: the page and the URL to open."""
+    servers: Generator[Server] | None = None
+    if way == "http":
+        servers = serve(book.site)
+        server = next(servers)
+        url, origin = server.base + page_name, server.base
+    elif way == "file":
+        top = unzipped(book.zip, tmp_path)
+        url, origin = (top / page_name).as_uri(), top.as_uri() + "/"
+    else:
+        url = origin = book.single.as_uri()
+    try:
+        with audit_page(page, origin):
+            yield page, url
+    finally:
+        if servers is not None:
+            servers.close()  # shuts the server down, whether or not the audit passed
+
+
 @dataclass
 class Audit:
     """What a page asked for and complained about."""

@@ -62,6 +62,7 @@ def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     expect(pause).to_be_focused()
     page.keyboard.press("Enter")
     expect(decode.get_by_role("button", name="Generate")).to_be_focused()
+    expect(decode).to_have_attribute("aria-busy", "false")  # a step asked for before Pause is drawn
     progress = decode.locator("[data-field=progress]")
     stopped = int(progress.inner_text().split()[1])
     assert stopped < 16

@@ -155,6 +155,7 @@ def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     pause.click()
     generate = decode.get_by_role("button", name="Generate")
     expect(generate).to_be_enabled()
+    expect(decode).to_have_attribute("aria-busy", "false")  # a step asked for before Pause is drawn
     stopped = decode.locator("[data-field=progress]").inner_text()
     assert stopped != "step 64 of 64"
     decode.get_by_role("button", name="Step").click()

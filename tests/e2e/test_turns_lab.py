@@ -10,16 +10,15 @@ unzipped zip (file://) and as the single file, with the network audit.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-import build
 from kvpage.labs.turns import add, compute
-from tests.conftest import ROOT, unzipped
-from tests.e2e.conftest import PYTHON_READY_MS, Server, audit_page, serve
+from tests.conftest import ROOT, Built, build_book
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS, opened_book
 
 pytestmark = pytest.mark.e2e
 
@@ -29,34 +28,15 @@ SYSTEM = "You are a precise assistant."
 
 
 @pytest.fixture(scope="module")
-def turns_book(tmp_path_factory: pytest.TempPathFactory) -> build.Options:
-    out = tmp_path_factory.mktemp("turns")
-    options = build.Options(content=BOOK, out=out / "site", dist=out / "dist", strict=True, single_file=True)
-    build.build(options)
-    return options
+def turns_book(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return build_book(tmp_path_factory.mktemp("turns"), BOOK, strict=True)
 
 
-@pytest.fixture(params=["http", "file", "single-file"])
-def opened(
-    request: pytest.FixtureRequest, turns_book: build.Options, page: Page, tmp_path: Path
-) -> Iterator[tuple[Page, str]]:
+@pytest.fixture(params=WAYS)
+def opened(request: pytest.FixtureRequest, turns_book: Built, page: Page, tmp_path: Path) -> Iterator[tuple[Page, str]]:
     """The chapter's URL three ways, and the page with the audit attached."""
-    servers: Generator[Server] | None = None
-    if request.param == "http":
-        servers = serve(turns_book.out)
-        server = next(servers)
-        url, origin = server.base + "turns.html", server.base
-    elif request.param == "file":
-        top = unzipped(turns_book.dist / f"{build.ZIP_TOP}.zip", tmp_path)
-        url, origin = (top / "turns.html").as_uri(), top.as_uri() + "/"
-    else:
-        url = origin = (turns_book.dist / build.SINGLE_FILE).as_uri()
-    try:
-        with audit_page(page, origin):
-            yield page, url
-    finally:
-        if servers is not None:
-            servers.close()  # shuts the server down, whether or not the audit passed
+    with opened_book(request.param, turns_book, "turns.html", page, tmp_path) as found:
+        yield found
 
 
 def texts(view: dict[str, object]) -> dict[str, str]:

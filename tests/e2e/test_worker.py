@@ -10,7 +10,7 @@ which a slow call before the loop makes the page start, and which the tests wait
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,33 +28,19 @@ from tests.browsers.flows import (
     lab_params,
     shown_seconds,
 )
-from tests.conftest import Built, unzipped
-from tests.e2e.conftest import PYTHON_READY_MS, Server, audit_page, serve
+from tests.conftest import Built
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS, opened_book
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(params=["http", "file", "single-file"])
+@pytest.fixture(params=WAYS)
 def opened(request: pytest.FixtureRequest, runaway_built: Built, page: Page, tmp_path: Path) -> Iterator[Page]:
     """The runaway chapter opened one of the three ways, Python live, with the audit attached."""
-    servers: Generator[Server] | None = None
-    if request.param == "http":
-        servers = serve(runaway_built.site)
-        server = next(servers)
-        url, origin = server.base + "runaway.html", server.base
-    elif request.param == "file":
-        top = unzipped(runaway_built.zip, tmp_path)
-        url, origin = (top / "runaway.html").as_uri(), top.as_uri() + "/"
-    else:
-        url = origin = runaway_built.single.as_uri()
-    try:
-        with audit_page(page, origin):
-            page.goto(url)
-            expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=PYTHON_READY_MS)
-            yield page
-    finally:
-        if servers is not None:
-            servers.close()
+    with opened_book(request.param, runaway_built, "runaway.html", page, tmp_path) as (_, url):
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=PYTHON_READY_MS)
+        yield page
 
 
 SLIDE = """([region, values]) => {

@@ -74,8 +74,7 @@ def test_the_roles_are_the_contracts() -> None:
         for path in TEMPLATES.rglob("*.html")
         for role in re.findall(r'data-role="([a-z]+)"', path.read_text(encoding="utf-8"))
     }
-    assert written == set(ROLES)
-    assert used <= set(ROLES)
+    assert written == used == set(ROLES)
 
 
 def keys_read(pattern: str) -> set[str]:

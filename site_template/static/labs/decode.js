@@ -5,13 +5,13 @@
 // Generate takes a step, and the next one once Python has answered, until the run is done (all at
 // once under reduced motion, by the model's "finish"); while it runs the button reads "Pause".
 // Idle, it reads "Generate" and is disabled once the run is done. Focus never stays on a button
-// that just got disabled.
+// that just got disabled. The lab's region is aria-busy while a run goes on or a step is still
+// being answered (a step asked for before Pause is still drawn), so its readouts are read once.
 "use strict";
 
 (() => {
   function start(section, lab) {
     const button = (name) => section.querySelector(`[data-action=${name}]`);
-    const readouts = section.querySelector("[data-role=readouts]");
     const calm = matchMedia("(prefers-reduced-motion: reduce)");
     let running = false;
     let timer = null;
@@ -25,7 +25,7 @@
       generate.textContent = running ? "Pause" : "Generate";
       generate.disabled = done() && !running;
       button("step").disabled = done();
-      readouts.setAttribute("aria-busy", String(running));
+      section.setAttribute("aria-busy", String(running || lab.busy()));
       const focused = document.activeElement;
       if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
     }
