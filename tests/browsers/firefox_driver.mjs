@@ -65,14 +65,7 @@ async function step(page, s) {
   } else if (s.op === "fill") {
     const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
     await box.click();
-    if (s.role === "spinbutton") {
-      // A number box: select what it holds as a reader would (its select() is not for numbers).
-      await page.keyboard.down("Control");
-      await page.keyboard.press("KeyA");
-      await page.keyboard.up("Control");
-    } else {
-      await box.evaluate((el) => el.select());
-    }
+    await box.evaluate((el) => el.select());
     await page.keyboard.type(s.text);
   } else if (s.op === "find") {
     await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);

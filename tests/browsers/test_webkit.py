@@ -38,9 +38,6 @@ DRIVER = Path("/usr/bin/WebKitWebDriver")
 BROWSER = Path(__file__).with_name("webkit_browser.py")
 READY_S = 60
 EXPECT_S = 15
-ROLES = {"spinbutton": ("spinbutton", "textbox")}
-"""Roles WebKitGTK computes otherwise: a number box (``<input type=number>``, a spinbutton in ARIA
-in HTML) is a "textbox" to WebKitWebDriver's computed role."""
 SETTLED = """return !document.getElementById("kvpage-config")
   || document.documentElement.dataset.python !== "ready"
   || performance.getEntriesByName("kvpage:stdlib-loaded").length > 0"""
@@ -130,7 +127,7 @@ class WebKit:
 
     def checked(self, element: WebElement, role: str, name: str) -> WebElement:
         """``element``, if WebKit's accessibility tree gives it this role and name."""
-        assert (element.aria_role, element.accessible_name) in [(found, name) for found in ROLES.get(role, (role,))]
+        assert (element.aria_role, element.accessible_name) == (role, name)
         return element
 
     # The steps of flows.py.
