@@ -2,10 +2,11 @@
 """Build the kvpage site: ``python build.py`` writes ``site/`` and ``dist/kvpage-site.zip``.
 
 The pipeline reads top to bottom as stages, each taking and returning a typed
-value: source (book and chapters read) → pages (Markdown rendered, links
-checked) → runtime (Pyodide checked, wheel built; only if a page has a lab, and
-reused from ``.cache/runtime/`` when its inputs are unchanged) → site (every
-file in memory) → files (written atomically). Content errors of the first two
+value: source (book, chapters and the book's other files read) → pages
+(Markdown rendered, formulas typeset, links and images checked) → runtime
+(Pyodide checked, wheel built; only if a page has a lab, and reused from
+``.cache/runtime/`` when its inputs are unchanged) → site (every file in
+memory) → files (written atomically). Content errors of the first two
 stages are collected across the whole book and reported together; nothing
 touches ``site/`` or ``dist/`` until every stage has succeeded.
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen import serve as serving
+from sitegen.assets import load_assets
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
 from sitegen.labs import declaration_errors
@@ -75,9 +77,10 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
     source = load_source(options.content)
+    assets = load_assets(options.content)
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
-    pages = render_pages(source, templates, static, book.experimental_labs if book else ())
+    pages = render_pages(source, templates, static, book.experimental_labs if book else (), assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
     errors: list[ContentError] = [*book_errors, *source.errors, *declared, *pages.errors]
     warnings = pages.warnings

@@ -7,13 +7,16 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+import posixpath
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
+from sitegen.assets import Asset
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
-from sitegen.ids import prefix_ids, prefix_toc, single_file_clashes
+from sitegen.ids import Attributes, prefix_ids, prefix_toc, rewrite_attributes, single_file_clashes
 from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import RUNTIME_DIR, Runtime
@@ -140,6 +143,8 @@ def assemble_site(
             )
         )
     files |= static_files(templates.folder / "static")
+    files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
+    files |= {path: asset.data for path, asset in pages.assets.items()}
     if runtime is not None:
         files |= runtime.files
     if download is not None:
@@ -156,6 +161,27 @@ def inline_script(code: bytes, name: str) -> str:
     return text
 
 
+def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
+    """A chapter's HTML with every image and link to a file of the book made a ``data:`` URI, for the
+    single file; a link gets ``download`` with the file's name (browsers open no ``data:`` page)."""
+
+    def rewrite(tag: str, attrs: Attributes) -> Attributes | None:
+        name = {"img": "src", "a": "href"}.get(tag)
+        value = next((value for key, value in attrs if key == name), None) if name else None
+        parts = urlsplit(value or "")
+        if value is None or parts.scheme or parts.netloc or not parts.path:
+            return None
+        asset = assets.get(posixpath.normpath(unquote(parts.path)))
+        if asset is None:
+            return None
+        changed = [(key, asset.data_uri() if key == name else value) for key, value in attrs]
+        if tag == "a" and not any(key == "download" for key, _ in attrs):
+            changed.append(("download", posixpath.basename(asset.path)))
+        return changed
+
+    return rewrite_attributes(body, rewrite)
+
+
 def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> bytes:
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
@@ -167,7 +193,7 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     styles by hash.
     """
     static = templates.folder / "static"
-    css = (static / "kvpage.css").read_text(encoding="utf-8")
+    css = "\n".join([(static / "kvpage.css").read_text(encoding="utf-8"), *pages.stylesheets.values()])
     scripts: list[str] = []
     config = ""
     if runtime is not None:
@@ -187,7 +213,9 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
         config = runtime_config(runtime, [])
     slugs = {page.url: page.source.meta.slug for page in pages.pages}
     chapters = [
-        replace(page, body=prefix_ids(page.body, slug, slugs), toc=prefix_toc(page.toc, slug))
+        replace(
+            page, body=inline_assets(prefix_ids(page.body, slug, slugs), pages.assets), toc=prefix_toc(page.toc, slug)
+        )
         for page, slug in zip(pages.pages, slugs.values(), strict=True)
     ]
     try:
