@@ -17,6 +17,8 @@ import build  # noqa: E402  (the project's build.py, not PyPI's "build")
 from sitegen.source import ChapterSource, load_source  # noqa: E402
 
 CONTENT = ROOT / "content"
+KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
+"""A book whose one chapter uses every construct of the Markdown, the book's own files and a lab."""
 
 
 def book_chapters(content: Path = CONTENT) -> tuple[ChapterSource, ...]:
@@ -62,6 +64,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
         single=options.dist / build.SINGLE_FILE,
         files=site.files,
     )
+
+
+@pytest.fixture(scope="session")
+def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The kitchen-sink book built once per session, strictly (a warning would fail it), with its single file."""
+    out = tmp_path_factory.mktemp("kitchen-sink")
+    options = build.Options(content=KITCHEN_SINK, out=out / "site", dist=out / "dist", single_file=True, strict=True)
+    site = build.build(options)
+    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, site.files)
 
 
 def unzipped(archive: Path, target: Path) -> Path:

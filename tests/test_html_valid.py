@@ -1,9 +1,11 @@
 """Every built HTML file passes the Nu HTML Checker (npm vnu-jar, run with Java).
 
 The pages of the two-chapter book are checked too: a chapter without labs, the
-example lab's template, a table of contents with nested entries; and the
-single files of both fixture books (the one whose chapters share headings has its
-ids prefixed).
+example lab's template, a table of contents with nested entries; the kitchen-sink
+book's, which holds every construct of the Markdown (tables, code, figures,
+MathML, footnotes, task lists); and the single files of the fixture books (the
+one whose chapters share headings has its ids prefixed, the kitchen sink's has
+its images as data: URIs).
 
 A single file is ~11 MB, nearly all of it the runtime's packed binaries as inline
 scripts (``sitegen/runtime.py``), and the checker takes seconds to read each. Those
@@ -27,6 +29,15 @@ TWINS = ROOT / "tests" / "books" / "same-headings" / "content"
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
+CSS_MATH = (
+    r".*CSS: “(math-shift|math-depth|math-style)”: Property “[a-z-]+” doesn't exist.*"
+    r"|.*CSS: “display”: “math” is not a “display” value.*"
+)
+"""The messages filtered out: the checker's CSS grammar predates MathML Core's CSS (the properties
+``math-shift``, ``math-depth``, ``math-style`` and ``display: block math``), which Temml's stylesheet
+uses and the single file's inline stylesheet therefore holds (sitegen/formulas.py). Every other
+message about CSS, and every one about HTML, still fails the test."""
+
 PACKED = re.compile(r"(?<=<script>)\(globalThis\.kvpageAssets\?\?=new Map\(\)\)\.set\([^<]*(?=</script>)")
 """The body of a packed binary's inline script (``sitegen.runtime.asset_script``)."""
 
@@ -46,7 +57,7 @@ def with_packed_scripts_emptied(page: Path, checked: list[str], out: Path) -> Pa
     return out
 
 
-def test_built_html_has_no_errors(built: Built, tmp_path: Path) -> None:
+def test_built_html_has_no_errors(built: Built, kitchen_sink: Built, tmp_path: Path) -> None:
     java = shutil.which("java")
     assert java, "Java is needed for the Nu HTML Checker; 'make test' installs it"
     assert VNU.exists(), f"{VNU} is missing; 'npm ci' installs it"
@@ -57,12 +68,13 @@ def test_built_html_has_no_errors(built: Built, tmp_path: Path) -> None:
     checked = packed_scripts(built.single)
     assert len(checked) >= 4  # the wasm, the snapshot, the stdlib, the wheel
     pages = [*sorted(built.site.glob("*.html")), built.single, *sorted(book.out.glob("*.html"))]
-    for name, options in (("two-chapters", book), ("same-headings", twins)):
-        single = options.dist / build.SINGLE_FILE
+    pages += sorted(kitchen_sink.site.glob("*.html"))
+    singles = {"two-chapters": book.dist / build.SINGLE_FILE, "same-headings": twins.dist / build.SINGLE_FILE}
+    for name, single in {**singles, "kitchen-sink": kitchen_sink.single}.items():
         pages.append(with_packed_scripts_emptied(single, checked, tmp_path / f"{name}.html"))
-    assert len(pages) >= 8
+    assert len(pages) >= 11
     result = subprocess.run(
-        [java, "-jar", str(VNU), "--errors-only", "--format", "text", *map(str, pages)],
+        [java, "-jar", str(VNU), "--errors-only", "--filterpattern", CSS_MATH, "--format", "text", *map(str, pages)],
         capture_output=True,
         text=True,
         check=False,

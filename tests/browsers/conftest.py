@@ -18,6 +18,9 @@ from tests.conftest import Built, unzipped
 from tests.e2e.conftest import Server, serve
 
 WAYS = ["http", "file", "single-file"]
+DOCUMENTS = ["http", "single-file"]
+"""The two documents a reader can be handed (tests/e2e/conftest.py says why these two suffice for
+what a page renders): the kitchen-sink book's rendering checks run on them."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,21 @@ def where(request: pytest.FixtureRequest, built: Built) -> Where:
         top: Path = request.getfixturevalue("browsers_unzipped_site")
         return Where((top / "cache.html").as_uri(), top.as_uri() + "/")
     return Where(built.single.as_uri(), built.single.as_uri())
+
+
+@pytest.fixture(scope="session")
+def kitchen_sink_server(kitchen_sink: Built) -> Iterator[Server]:
+    """The kitchen-sink book served on 127.0.0.1 at a free port."""
+    yield from serve(kitchen_sink.site)
+
+
+@pytest.fixture(params=DOCUMENTS)
+def kitchen_sink_where(request: pytest.FixtureRequest, kitchen_sink: Built) -> Where:
+    """The kitchen-sink chapter served over http, or the kitchen-sink book's single file."""
+    if request.param == "http":
+        server: Server = request.getfixturevalue("kitchen_sink_server")
+        return Where(server.base + "kitchen-sink.html", server.base)
+    return Where(kitchen_sink.single.as_uri(), kitchen_sink.single.as_uri())
 
 
 CONTROL_HTML = """<!doctype html>

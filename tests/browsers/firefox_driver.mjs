@@ -54,6 +54,11 @@ async function step(page, s) {
     await page.waitForFunction(() => document.documentElement.dataset.python === "ready", { timeout: READY_MS });
     return;
   }
+  if (s.op === "expect_page") {
+    const problems = await page.evaluate(new Function(`return (${s.js})()`));
+    if (problems.length) throw new Error(problems.join("; "));
+    return;
+  }
   const region = await find(page, aria("region", s.region), `region "${s.region}"`);
   if (s.op === "screenshot") {
     await region.screenshot({ path: s.path });

@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from kvpage.labs import decode, next_request
+from kvpage.labs import decode, next_request, square
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "content" / "03-cache.md"
@@ -130,3 +130,31 @@ def next_request_flow(url: str) -> list[Step]:
 
 
 FLOWS = {"decode": decode_flow, "next-request": next_request_flow}
+
+
+RENDERS = (Path(__file__).with_name("renders.js")).read_text(encoding="utf-8")
+"""The kitchen-sink book's rendering checks (JavaScript, run in the page): see renders.js."""
+
+
+def renders(js: str = RENDERS) -> Step:
+    """The page's JavaScript check ``js`` finds no problem."""
+    return {"op": "expect_page", "js": js}
+
+
+KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
+SQUARE = "Lab · the square"
+
+
+def kitchen_sink_flow(url: str) -> list[Step]:
+    """Every construct rendered, and the lab's starting numbers shown, once Python runs."""
+    return [open_page(url), renders(), shows(SQUARE, "Cells a cold prefill pays", square_cells())]
+
+
+def square_cells() -> str:
+    """What the kitchen sink's square lab shows at its starting values: the model's own answer."""
+    for line in next(KITCHEN_SINK.glob("*.md")).read_text(encoding="utf-8").splitlines():
+        words = shlex.split(line.removeprefix(":::")) if line.startswith("::: lab square") else []
+        if words:
+            params = dict(word.split("=", 1) for word in words[2:])
+            return str(square.compute({"tokens": int(params["tokens"])})["text"]["cells"])
+    raise LookupError(f"{KITCHEN_SINK}: no '::: lab square' line")

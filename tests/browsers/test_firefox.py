@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.browsers.conftest import Outcome, Where, missed_by
-from tests.browsers.flows import FLOWS, Step, open_page
+from tests.browsers.flows import FLOWS, Step, kitchen_sink_flow, open_page
 
 pytestmark = pytest.mark.browsers
 
@@ -80,6 +80,12 @@ def firefox() -> Iterator[Firefox]:
 @pytest.mark.parametrize("flow", sorted(FLOWS))
 def test_try_this(firefox: Firefox, where: Where, flow: str) -> None:
     outcome = firefox.run(where.origin, FLOWS[flow](where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_kitchen_sink_renders(firefox: Firefox, kitchen_sink_where: Where) -> None:
+    """Every construct of the Markdown laid out (tests/browsers/renders.js), the lab live, the audit clean."""
+    outcome = firefox.run(kitchen_sink_where.origin, kitchen_sink_flow(kitchen_sink_where.chapter))
     assert not outcome.verdict(), outcome.verdict()
 
 

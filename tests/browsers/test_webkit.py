@@ -30,7 +30,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.browsers.conftest import Outcome, Where, missed_by
-from tests.browsers.flows import FLOWS, Step, open_page
+from tests.browsers.flows import FLOWS, Step, kitchen_sink_flow, open_page
 
 pytestmark = pytest.mark.browsers
 
@@ -135,6 +135,11 @@ class WebKit:
                 lambda d: d.execute_script("return document.documentElement.dataset.python") == "ready"
             )
             return
+        if s["op"] == "expect_page":
+            problems = self.driver.execute_script(f"return ({s['js']})()")
+            if problems:
+                raise AssertionError("; ".join(problems))
+            return
         region = self.region(s["region"])
         if s["op"] == "click":
             self.by_role(region, s["role"], s["name"]).click()
@@ -224,6 +229,12 @@ def webkit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebKit]:
 @pytest.mark.parametrize("flow", sorted(FLOWS))
 def test_try_this(webkit: WebKit, where: Where, flow: str) -> None:
     outcome = webkit.run(where.origin, FLOWS[flow](where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_kitchen_sink_renders(webkit: WebKit, kitchen_sink_where: Where) -> None:
+    """Every construct of the Markdown laid out (tests/browsers/renders.js), the lab live, the audit clean."""
+    outcome = webkit.run(kitchen_sink_where.origin, kitchen_sink_flow(kitchen_sink_where.chapter))
     assert not outcome.verdict(), outcome.verdict()
 
 
