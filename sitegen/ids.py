@@ -89,6 +89,11 @@ class _StartTags(HTMLParser):
         self.handle_starttag(tag, attrs)
 
 
+def start_tags(fragment: str) -> list[tuple[int, str, Attributes]]:
+    """Each start tag of ``fragment``: how many lines into it the tag starts, its name and its attributes."""
+    return [(fragment.count("\n", 0, start), tag, attrs) for start, _, tag, attrs in _StartTags(fragment).tags]
+
+
 def element_ids(fragment: str) -> list[str]:
     """The ids of ``fragment``'s elements, in order, repeats included."""
     return [value for _, _, _, attrs in _StartTags(fragment).tags for name, value in attrs if name == "id" and value]

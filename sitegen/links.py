@@ -7,7 +7,8 @@ are not followed: the build never touches the network. Images never leave it:
 the page loads nothing from outside itself, so an image is always a file of the
 book (:mod:`sitegen.assets`), and the check records its size for ``<img>``.
 A link or an image may not climb out of the book's folder (``../``): the site
-holds only what the book holds.
+holds only what the book holds. Raw HTML in a chapter is held to the same
+rules: an ``<img src>`` or ``<a href>`` is checked, and the file it names ships.
 """
 
 from __future__ import annotations
@@ -22,11 +23,23 @@ from urllib.parse import unquote, urlsplit
 from markdown_it.token import Token
 
 from sitegen.assets import Asset
+from sitegen.errors import ContentError
+from sitegen.ids import start_tags
 from sitegen.images import IMAGE_TYPES
-from sitegen.plugins.env import report
+from sitegen.plugins.env import line_of, record, report
 
 ROOT_PATH = "a path from the server's root breaks when the site is opened from disk; write a relative link"
 SHOWABLE = "PNG, JPEG, GIF, WebP or SVG"
+RAW_REFERENCES = {
+    "a": "href",
+    "area": "href",
+    "img": "src",
+    "source": "src",
+    "video": "src",
+    "audio": "src",
+    "track": "src",
+}
+"""The attribute of raw HTML that names a file, by element (an ``<img>``'s must be an image)."""
 OUTSIDE = "it is outside the book's folder, and the site holds only the book's own files: move the file into content/"
 
 
@@ -133,9 +146,14 @@ def check_links(tokens: Sequence[Token], env: MutableMapping[str, Any], here: st
     book's files they use. Each image that lands gets its file's size (``meta["size"]``) for ``<img>``."""
     used: set[str] = set()
     for block in tokens:
+        if block.type == "html_block":
+            used |= check_raw_html(block.content, line_of(block), env, here, targets)
         if block.type != "inline" or not block.children:
             continue
         for child in block.children:
+            if child.type == "html_inline":
+                used |= check_raw_html(child.content, line_of(block, child), env, here, targets)
+                continue
             if child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
                 problem = link_problem(href, here, targets)
@@ -154,4 +172,22 @@ def check_links(tokens: Sequence[Token], env: MutableMapping[str, Any], here: st
                 used.add(asset)
                 if child.type == "image" and targets.assets[asset].size is not None:
                     child.meta["size"] = targets.assets[asset].size
+    return frozenset(used)
+
+
+def check_raw_html(html: str, line: int, env: MutableMapping[str, Any], here: str, targets: Targets) -> frozenset[str]:
+    """The same checks for the files raw HTML names (starting at ``line``); the book's files it uses."""
+    used: set[str] = set()
+    for offset, tag, attrs in start_tags(html):
+        name = RAW_REFERENCES.get(tag)
+        value = next((value for key, value in attrs if key == name), None) if name else None
+        if value is None:
+            continue
+        problem = image_problem(value, targets) if tag == "img" else link_problem(value, here, targets)
+        if problem is not None:
+            what = "image" if tag == "img" else "link to"
+            record(env, ContentError(str(env["path"]), line + offset, f"{what} {unquote(value)!r}: {problem}"))
+        asset = used_asset(value, targets)
+        if asset is not None:
+            used.add(asset)
     return frozenset(used)

@@ -166,7 +166,7 @@ def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
     single file; a link gets ``download`` with the file's name (browsers open no ``data:`` page)."""
 
     def rewrite(tag: str, attrs: Attributes) -> Attributes | None:
-        name = {"img": "src", "a": "href"}.get(tag)
+        name = {"img": "src", "a": "href", "area": "href"}.get(tag)
         value = next((value for key, value in attrs if key == name), None) if name else None
         parts = urlsplit(value or "")
         if value is None or parts.scheme or parts.netloc or not parts.path:
@@ -175,7 +175,7 @@ def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
         if asset is None:
             return None
         changed = [(key, asset.data_uri() if key == name else value) for key, value in attrs]
-        if tag == "a" and not any(key == "download" for key, _ in attrs):
+        if tag != "img" and not any(key == "download" for key, _ in attrs):
             changed.append(("download", posixpath.basename(asset.path)))
         return changed
 

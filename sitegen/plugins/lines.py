@@ -2,9 +2,10 @@
 
 A paragraph's inline source keeps its line breaks, so the number of newlines
 before the point where a link starts is how many lines into the paragraph it
-is. The rules that make links, images and inline formulas are wrapped to record
-that on the token they make, so a broken link, an image without alt text or bad
-TeX in the fifth line of a paragraph is reported at that line.
+is. The rules that make links, images, inline formulas and inline HTML are
+wrapped to record that on the token they make, so a broken link, an image
+without alt text or bad TeX in the fifth line of a paragraph is reported at
+that line.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 InlineRule = Callable[[StateInline, bool], bool]
-WRAPPED = {"link": "link_open", "image": "image", "math_inline": "math_inline"}
+WRAPPED = {"link": "link_open", "image": "image", "math_inline": "math_inline", "html_inline": "html_inline"}
 """Inline rule → the token whose line it records (a rule the parser lacks is skipped)."""
 
 

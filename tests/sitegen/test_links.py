@@ -154,3 +154,26 @@ def test_a_broken_image_is_reported_at_its_own_line() -> None:
     assert [str(error) for error in env["errors"]] == [
         "content/03-cache.md:2: image 'img/nope.svg': the book has no file 'img/nope.svg'"
     ]
+
+
+def test_raw_html_is_held_to_the_same_rules_and_its_files_ship() -> None:
+    md = MarkdownIt("commonmark").use(inline_lines_plugin)
+    text = (
+        'Inline <img src="img/layout.svg" alt="a drawing">, and\n'
+        'on its second line <a href="files/costs.cvs">numbers</a>.\n\n'
+        "<figure>\n"
+        '<img src="https://example.org/x.png" alt="remote">\n'
+        '<a href="../clip.webm">a clip</a> <a href="files/costs.csv#top">ok</a>\n'
+        "</figure>\n"
+    )
+    env = new_env("content/03-cache.md")
+    tokens = md.parse(text, env)
+    assert check_links(tokens, env, "cache.html", TARGETS) == frozenset({"img/layout.svg", "files/costs.csv"})
+    assert [str(error) for error in env["errors"]] == [
+        "content/03-cache.md:2: link to 'files/costs.cvs': the book has no file 'files/costs.cvs' "
+        "(did you mean 'files/costs.csv'?)",
+        "content/03-cache.md:5: image 'https://example.org/x.png': an image must be a file of the book "
+        "(the page loads nothing from outside itself): put it in content/",
+        "content/03-cache.md:6: link to '../clip.webm': it is outside the book's folder, and the site holds "
+        "only the book's own files: move the file into content/",
+    ]
