@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import zipfile
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -21,25 +20,10 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from tests.conftest import KITCHEN_SINK, Built
+from tests.pagetext import Elements
 
 BOOK = KITCHEN_SINK
 (CHAPTER,) = sorted(BOOK.glob("*.md"))
-
-
-class Elements(HTMLParser):
-    """Every start tag (tag, attributes) of a page, in order."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {name: value or "" for name, value in attrs}))
-
-    def all(self, tag: str) -> list[dict[str, str]]:
-        return [attrs for found, attrs in self.tags if found == tag]
 
 
 def source_tokens() -> list[Token]:
@@ -84,7 +68,7 @@ def test_every_file_the_chapter_uses_is_in_the_site_and_the_zip(kitchen_sink: Bu
 
 
 def test_every_image_has_its_alt_text_and_its_size(kitchen_sink: Built) -> None:
-    images = Elements(page(kitchen_sink)).all("img")
+    images = Elements(page(kitchen_sink)).of("img")
     written = [(child.attrs["src"], child.content) for child in inline_children("image")]
     assert [(image["src"], image["alt"]) for image in images] == [
         (src, "" if alt == '""' else alt.replace("*", "")) for src, alt in written
@@ -94,10 +78,10 @@ def test_every_image_has_its_alt_text_and_its_size(kitchen_sink: Built) -> None:
 
 def test_the_single_file_holds_every_file_as_a_data_uri(kitchen_sink: Built) -> None:
     single = Elements(kitchen_sink.single.read_text(encoding="utf-8"))
-    for src in (image["src"] for image in single.all("img")):
+    for src in (image["src"] for image in single.of("img")):
         assert src.startswith("data:image/"), src[:40]
-    inlined = {base64.b64decode(image["src"].split(",", 1)[1]) for image in single.all("img")}
-    downloads = [link for link in single.all("a") if "download" in link]
+    inlined = {base64.b64decode(image["src"].split(",", 1)[1]) for image in single.of("img")}
+    downloads = [link for link in single.of("a") if "download" in link]
     inlined |= {base64.b64decode(link["href"].split(",", 1)[1]) for link in downloads}
     assert inlined == {(BOOK / path).read_bytes() for path in referenced_files()}
     assert [link["download"] for link in downloads] == ["costs.csv"]
@@ -108,24 +92,24 @@ def test_every_construct_is_rendered_at_build_time(kitchen_sink: Built) -> None:
     elements = Elements(html)
     tokens = source_tokens()
     formulas = [token for token in tokens if token.type == "math_block"] + inline_children("math_inline")
-    assert len(elements.all("math")) == len(formulas)
-    assert len(elements.all("table")) == len([token for token in tokens if token.type == "table_open"])
-    regions = [attrs for attrs in elements.all("div") if attrs.get("class") == "table-scroll"]
-    assert len(regions) == len(elements.all("table"))
+    assert len(elements.of("math")) == len(formulas)
+    assert len(elements.of("table")) == len([token for token in tokens if token.type == "table_open"])
+    regions = [attrs for attrs in elements.of("div") if attrs.get("class") == "table-scroll"]
+    assert len(regions) == len(elements.of("table"))
     assert all(region["role"] == "region" and region["tabindex"] == "0" for region in regions)
     assert all(region.get("aria-label") or region.get("aria-labelledby") for region in regions)
     fences = [token for token in tokens if token.type == "fence"]
-    assert len([pre for pre in elements.all("pre") if pre.get("class") == "code"]) == len(fences)
-    assert len(elements.all("sup")) == len(inline_children("footnote_ref"))
-    assert len(elements.all("figure")) == 1 and len(elements.all("figcaption")) == 1
-    assert len(elements.all("dt")) == 2 and len(elements.all("input")) >= 2
+    assert len([pre for pre in elements.of("pre") if pre.get("class") == "code"]) == len(fences)
+    assert len(elements.of("sup")) == len(inline_children("footnote_ref"))
+    assert len(elements.of("figure")) == 1 and len(elements.of("figcaption")) == 1
+    assert len(elements.of("dt")) == 2 and len(elements.of("input")) >= 2
     assert "<s>every step</s>" in html
     assert '<a href="http://www.example.com">www.example.com</a>' in html
 
 
 def test_nothing_in_the_page_needs_an_inline_style(kitchen_sink: Built) -> None:
     elements = Elements(page(kitchen_sink))
-    assert [tag for tag, attrs in elements.tags if "style" in attrs] == []
-    stylesheets = [link["href"] for link in elements.all("link") if link.get("rel") == "stylesheet"]
+    assert [tag for tag, attrs in elements.elements if "style" in attrs] == []
+    stylesheets = [link["href"] for link in elements.of("link") if link.get("rel") == "stylesheet"]
     assert stylesheets == ["static/kvpage.css", "static/formulas.css"]
     assert kitchen_sink.files["static/formulas.css"].decode("utf-8").count("!important") >= 1

@@ -8,7 +8,6 @@ read with the standard library's parser here, not with sitegen's own.
 from __future__ import annotations
 
 from collections import Counter
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -18,28 +17,10 @@ import build
 from sitegen.assets import Asset
 from sitegen.site import inline_assets
 from tests.conftest import ROOT
+from tests.pagetext import Elements
 
 BOOK = ROOT / "tests" / "books" / "same-headings" / "content"
 REFERENCES = ("for", "aria-labelledby", "aria-describedby", "aria-controls", "data-shows")
-
-
-class Elements(HTMLParser):
-    """Each element's tag and attributes, in document order."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.elements: list[tuple[str, dict[str, str]]] = []
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.elements.append((tag, {name: value or "" for name, value in attrs}))
-
-    def ids(self) -> list[str]:
-        return [attrs["id"] for _, attrs in self.elements if "id" in attrs]
-
-    def attribute(self, name: str, tag: str | None = None) -> list[str]:
-        return [attrs[name] for found, attrs in self.elements if name in attrs and tag in (None, found)]
 
 
 @pytest.fixture(scope="module")
