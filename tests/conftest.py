@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -68,11 +69,22 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
 
 @pytest.fixture(scope="session")
 def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The kitchen-sink book built once per session, strictly (a warning would fail it), with its single file."""
-    out = tmp_path_factory.mktemp("kitchen-sink")
-    options = build.Options(content=KITCHEN_SINK, out=out / "site", dist=out / "dist", single_file=True, strict=True)
-    site = build.build(options)
-    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, site.files)
+    """The kitchen-sink book built strictly (a warning would fail it), with its single file: once for the
+    whole run, the first test worker that needs it building it under a lock for the others (xdist)."""
+    shared = tmp_path_factory.getbasetemp().parent / "kitchen-sink"
+    shared.mkdir(exist_ok=True)
+    options = build.Options(
+        content=KITCHEN_SINK, out=shared / "site", dist=shared / "dist", single_file=True, strict=True
+    )
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "done").exists():
+            build.build(options)
+            (shared / "done").touch()
+    files = {
+        path.relative_to(options.out).as_posix(): path.read_bytes() for path in options.out.rglob("*") if path.is_file()
+    }
+    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, files)
 
 
 def unzipped(archive: Path, target: Path) -> Path:
