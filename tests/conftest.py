@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import os
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -71,7 +72,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
 def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """The kitchen-sink book built strictly (a warning would fail it), with its single file: once for the
     whole run, the first test worker that needs it building it under a lock for the others (xdist)."""
-    shared = tmp_path_factory.getbasetemp().parent / "kitchen-sink"
+    run = tmp_path_factory.getbasetemp()  # under xdist, each worker's folder inside the run's
+    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "kitchen-sink"
     shared.mkdir(exist_ok=True)
     options = build.Options(
         content=KITCHEN_SINK, out=shared / "site", dist=shared / "dist", single_file=True, strict=True
