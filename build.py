@@ -82,7 +82,7 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     static = frozenset(static_names(templates.folder / "static"))
     pages = render_pages(source, templates, static, book.experimental_labs if book else (), assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
-    errors: list[ContentError] = [*book_errors, *source.errors, *declared, *pages.errors]
+    errors: list[ContentError] = [*book_errors, *source.errors, *assets.errors, *declared, *pages.errors]
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()

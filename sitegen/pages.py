@@ -182,7 +182,7 @@ def render_pages(
     bodies: dict[str, str] = {}
     tocs: dict[str, tuple[Entry, ...]] = {}
     labs: dict[str, tuple[LabUse, ...]] = {}
-    errors: list[ContentError] = [*assets.errors, *asset_clashes(used, assets.files, urls, files, source)]
+    errors: list[ContentError] = asset_clashes(used, assets.files, urls, files, source)
     warnings: list[ContentError] = unused_assets(assets, used)
     for item in [*listed, *unlisted]:
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
