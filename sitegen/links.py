@@ -89,6 +89,8 @@ def missing(path: str, targets: Targets) -> str:
 def link_problem(href: str, here: str, targets: Targets) -> str | None:
     """Why ``href``, on page ``here``, leads nowhere; None if it lands (or leaves the site)."""
     parts = urlsplit(href)
+    if parts.scheme == "file":
+        return "a file: URL points into the author's own disk, not the book: put the file in content/"
     if parts.scheme or parts.netloc:
         return None
     if parts.path.startswith("/"):

@@ -68,6 +68,10 @@ def test_links_that_land(href: str) -> None:
         ("files/nothing.csv", "the book has no file 'files/nothing.csv'"),
         ("static/missing.css", "the book has no file 'static/missing.css'"),
         (
+            "file:///home/me/costs.csv",
+            "a file: URL points into the author's own disk, not the book: put the file in content/",
+        ),
+        (
             "/cache.html",
             "a path from the server's root breaks when the site is opened from disk; write a relative link",
         ),
