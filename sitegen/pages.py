@@ -19,6 +19,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from sitegen.description import description
 from sitegen.errors import ContentError
 from sitegen.ids import duplicate_ids
 from sitegen.labs import LabUse, all_labs, enabled_labs
@@ -47,6 +48,8 @@ class Page:
     url: str
     toc: tuple[Entry, ...] = ()
     """Its ``##`` and ``###`` headings, for the table of contents."""
+    description: str = ""
+    """Its lede as plain text, for ``<meta name="description">`` (``sitegen/description.py``)."""
 
     @property
     def has_labs(self) -> bool:
@@ -136,6 +139,7 @@ def render_pages(
     )
     bodies: dict[str, str] = {}
     tocs: dict[str, tuple[Entry, ...]] = {}
+    descriptions: dict[str, str] = {}
     labs: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = []
     warnings: list[ContentError] = []
@@ -145,13 +149,21 @@ def render_pages(
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
         errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path))
         tocs[item.path] = table_of_contents(item.tokens)
+        descriptions[item.path] = description(item.tokens)
         labs[item.path] = tuple(
             token.meta["lab"] for token in item.tokens if token.type == "container_lab_open" and token.meta["lab"]
         )
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
     pages = tuple(
-        Page(chapter, bodies[chapter.path], labs[chapter.path], urls[chapter.meta.slug], tocs[chapter.path])
+        Page(
+            chapter,
+            bodies[chapter.path],
+            labs[chapter.path],
+            urls[chapter.meta.slug],
+            tocs[chapter.path],
+            descriptions[chapter.path],
+        )
         for chapter in source.chapters
     )
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)))

@@ -119,8 +119,22 @@ def replace_once(text: str, old: str, new: str, what: str) -> str:
     return text.replace(old, new)
 
 
+SHARED_MEMORY = (
+    "var io=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
+    "function so(t){try{return Atomics.wait(io,0,0,t),!0}catch{return!1}}"
+)
+"""Pyodide 314.0.7's syncSleep, minified as shipped: its shared memory is made when the module loads."""
+LAZY_SHARED_MEMORY = (
+    "var io;"
+    "function so(t){try{io??=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
+    "return Atomics.wait(io,0,0,t),!0}catch{return!1}}"
+)
+"""The same, with the memory made on the first call."""
+
+
 def classic_module(source: bytes) -> bytes:
-    """``pyodide.asm.mjs`` as a classic script defining ``globalThis._createPyodideModule``."""
+    """``pyodide.asm.mjs`` as a classic script defining ``globalThis._createPyodideModule``, its shared
+    memory made only if it is ever used."""
     text = source.decode("utf-8")
     what = "pyodide.asm.mjs"
     text = replace_once(
@@ -132,6 +146,11 @@ def classic_module(source: bytes) -> bytes:
     text = text.replace("import.meta.url", "globalThis.location.href")
     if "import.meta" in text:
         raise BuildError([f"{what}: still uses import.meta after the rewrite; has Pyodide changed?"])
+    # Pyodide makes a shared wasm memory when it loads, only for syncSleep (an Atomics.wait while
+    # a read says EAGAIN, which a page's main thread may not do anyway). Shared memory without
+    # cross-origin isolation is deprecated: Chromium warns on every load (Lighthouse's Best
+    # Practices counts it). Made on first use instead, inside syncSleep's own try, it never is.
+    text = replace_once(text, SHARED_MEMORY, LAZY_SHARED_MEMORY, what)
     return text.encode("utf-8")
 
 

@@ -95,6 +95,18 @@ def test_module_rewrite_asserts_what_it_replaces() -> None:
         classic_module(stock.replace(b"export default _createPyodideModule;", b"export { _createPyodideModule };"))
 
 
+def test_no_shared_memory_is_made_when_pyodide_loads() -> None:
+    # Made on load, it costs a deprecation warning on every page (Lighthouse: Best Practices).
+    stock = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_bytes()
+    rewritten = classic_module(stock).decode("utf-8")
+    assert stock.decode("utf-8").count("new WebAssembly.Memory({shared:!0") == 1
+    (made,) = re.finditer(r"new WebAssembly\.Memory\(\{shared:!0", rewritten)
+    inside = rewritten[rewritten.rindex("function so(t){try{", 0, made.start()) : made.start()]
+    assert inside == "function so(t){try{io??=new Int32Array(", "only syncSleep makes it, on its first call"
+    with pytest.raises(BuildError, match="has Pyodide changed"):
+        classic_module(stock.replace(b"var io=new Int32Array(", b"var io = new Int32Array("))
+
+
 ENCODING_SUFFIXES = {"gz", "gzip", "tgz", "z", "br", "zst", "zstd", "bz2", "xz", "lz", "lzma"}
 
 
