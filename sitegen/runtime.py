@@ -51,9 +51,6 @@ from sitegen.errors import BuildError
 from sitegen.python_snapshot import SNAPSHOT_ENV, make_python_snapshot
 from sitegen.runtime_names import RUNTIME_DIR, content_name, is_content_addressed
 
-__all__ = ["RUNTIME_DIR", "Runtime", "load_runtime"]
-
-
 SOURCE_DATE_EPOCH = "315532800"
 """1980-01-01, the earliest zip timestamp: wheels and zips carry no build date."""
 

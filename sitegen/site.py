@@ -16,7 +16,8 @@ from sitegen.errors import BuildError, ContentError
 from sitegen.ids import prefix_ids, prefix_toc, single_file_clashes
 from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
-from sitegen.runtime import RUNTIME_DIR, Runtime
+from sitegen.runtime import Runtime
+from sitegen.runtime_names import RUNTIME_DIR
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
 
