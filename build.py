@@ -26,7 +26,7 @@ from sitegen import serve as serving
 from sitegen.assets import load_assets
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
-from sitegen.labs import declaration_errors
+from sitegen.labs import declaration_errors, enabled_labs
 from sitegen.output import publish, zip_bytes
 from sitegen.pages import Pages, render_pages
 from sitegen.progress import SILENT, Progress
@@ -88,7 +88,8 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
         errors, warnings = [*errors, *warnings], ()
     if errors or book is None:
         raise BuildError(sorted_unique(errors), warnings)
-    runtime = cached_runtime(options.root, progress, use_cache=options.cache) if pages.has_labs else None
+    labs = enabled_labs(book.experimental_labs)  # the snapshot holds these labs, and only these
+    runtime = cached_runtime(options.root, labs, progress, use_cache=options.cache) if pages.has_labs else None
     site = assemble_site(pages, runtime, book, templates)
     return Rendered(site, pages, runtime, book, templates, tuple(warnings))
 

@@ -29,6 +29,7 @@ from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.assets import Asset, Assets
+from sitegen.description import description
 from sitegen.errors import ContentError
 from sitegen.formulas import STYLESHEET, formulas_in, typeset_formulas
 from sitegen.ids import duplicate_ids
@@ -45,7 +46,7 @@ from sitegen.plugins.images import images_plugin
 from sitegen.plugins.labs import labs_plugin
 from sitegen.plugins.lines import inline_lines_plugin
 from sitegen.plugins.tables import tables_plugin
-from sitegen.runtime import RUNTIME_DIR
+from sitegen.runtime_names import RUNTIME_DIR
 from sitegen.source import ChapterSource, Source
 from sitegen.templates import TemplateFailed, Templates
 from sitegen.toc import Entry, table_of_contents
@@ -67,6 +68,8 @@ class Page:
     """Its ``##`` and ``###`` headings, for the table of contents."""
     stylesheets: tuple[str, ...] = ()
     """The generated stylesheets the page needs besides the template's (the formulas' one)."""
+    description: str = ""
+    """Its lede as plain text, for ``<meta name="description">`` (``sitegen/description.py``)."""
 
     @property
     def has_labs(self) -> bool:
@@ -181,6 +184,7 @@ def render_pages(
     formulas_css = typeset_formulas([found for chapter in formulas.values() for found in chapter])
     bodies: dict[str, str] = {}
     tocs: dict[str, tuple[Entry, ...]] = {}
+    descriptions: dict[str, str] = {}
     labs: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = asset_clashes(used, assets.files, urls, files, source)
     warnings: list[ContentError] = unused_assets(assets, used)
@@ -188,6 +192,7 @@ def render_pages(
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
         errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path))
         tocs[item.path] = table_of_contents(item.tokens)
+        descriptions[item.path] = description(item.tokens)
         labs[item.path] = tuple(
             token.meta["lab"] for token in item.tokens if token.type == "container_lab_open" and token.meta["lab"]
         )
@@ -201,6 +206,7 @@ def render_pages(
             urls[chapter.meta.slug],
             tocs[chapter.path],
             (STYLESHEET,) if formulas[chapter.path] else (),
+            descriptions[chapter.path],
         )
         for chapter in source.chapters
     )

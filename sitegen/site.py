@@ -19,7 +19,8 @@ from sitegen.errors import BuildError, ContentError
 from sitegen.ids import Attributes, prefix_ids, prefix_toc, rewrite_attributes, single_file_clashes
 from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
-from sitegen.runtime import RUNTIME_DIR, Runtime
+from sitegen.runtime import Runtime
+from sitegen.runtime_names import RUNTIME_DIR
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
 
@@ -197,14 +198,10 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     scripts: list[str] = []
     config = ""
     if runtime is not None:
-        # Pyodide's code and the page's first, then the binaries (the stdlib zip, needed only once
-        # the labs are live, last): the loader decodes each while the browser still reads the rest.
-        code, binaries = (
-            runtime.loader["code"],
-            [path for path in runtime.scripts if path not in runtime.loader["code"]],
-        )
-        stdlib = f"{RUNTIME_DIR}/{runtime.loader['packed'][runtime.loader['stdlib']]}.js"
-        binaries.sort(key=lambda path: path == stdlib)
+        # Pyodide's code and the page's first, then the binaries: the loader decodes each while the
+        # browser still reads the rest.
+        code = runtime.loader["code"]
+        binaries = [path for path in runtime.scripts if path not in code]
         static_code = static_files(static)
         names = page_scripts((use.kind.name for page in pages.pages for use in page.labs), static_code)
         scripts = [inline_script(runtime.files[path], path) for path in code]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import re
 import sys
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +54,26 @@ class Built:
     zip: Path
     single: Path
     files: dict[str, bytes]
+
+    @property
+    def runtime(self) -> dict[str, Any]:
+        """The chapter's loader config: what names Python's files have in this build."""
+        return dict(loader_config(self.files["cache.html"])["runtime"])
+
+    def packed(self, name: str) -> str:
+        """The site path of the packed binary ``name``: ``pyodide.asm.wasm`` → ``pyodide/pyodide.asm.HASH.wasm.bin``."""
+        return f"pyodide/{self.runtime['packed'][name]}"
+
+
+RUNTIME_CONFIG = re.compile(r'<script type="application/json" id="kvpage-runtime">(.*?)</script>', re.DOTALL)
+
+
+def loader_config(page: bytes) -> dict[str, Any]:
+    """The runtime JSON a built page hands its loader (``sitegen.site.runtime_config``)."""
+    found = RUNTIME_CONFIG.search(page.decode("utf-8"))
+    assert found, "the page has no kvpage-runtime config"
+    config: dict[str, Any] = json.loads(found.group(1))
+    return config
 
 
 @pytest.fixture(scope="session")

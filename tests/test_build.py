@@ -90,9 +90,14 @@ def test_front_matter_makes_the_headline_and_title(chapter: str) -> None:
 def test_site_layout(built: Built) -> None:
     names = set(built.files)
     assert {"index.html", "cache.html", "static/kvpage.js", "static/kvpage.css"} <= names
-    assert {"pyodide/pyodide.js", "pyodide/pyodide.asm.js", "pyodide/pyodide-lock.json"} <= names
-    for binary in ("pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"):
-        assert {f"pyodide/{binary}.bin", f"pyodide/{binary}.bin.js"} <= names  # over http, from disk
+    assert {*built.runtime["code"], "pyodide/pyodide-lock.json"} <= names
+    assert [re.sub(r"\.[0-9a-f]{8}\.", ".", path) for path in built.runtime["code"]] == [
+        "pyodide/pyodide.js",
+        "pyodide/pyodide.asm.js",
+    ]
+    for binary in ("pyodide.asm.wasm", "python.snapshot"):
+        assert {built.packed(binary), f"{built.packed(binary)}.js"} <= names  # over http, from disk
+        assert built.packed(binary).endswith(".bin")
         assert f"pyodide/{binary}" not in names  # packed only
     assert not any(name.startswith("static/kvpage/") for name in names)  # the script's stages: joined
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
@@ -102,7 +107,7 @@ def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(buil
     with zipfile.ZipFile(built.zip) as archive:
         zipped = {name.split("/", 1)[1]: archive.read(name) for name in archive.namelist()}
     packed = {name for name in built.files if name.endswith(".bin")}
-    assert len(packed) == 4 and not packed & set(zipped)  # from disk the page loads their scripts
+    assert len(packed) == 3 and not packed & set(zipped)  # from disk the page loads their scripts
     assert {f"{name}.js" for name in packed} <= set(zipped)
     assert zipped["cache.html"] == built.files["cache.html"]
 

@@ -188,6 +188,65 @@ def test_the_sizes_block() -> None:
     assert "the site folder" in text and "49.6 MB" in text
 
 
+def test_the_bytes_block_sets_now_against_before_stock_and_the_goals() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    labs = figures["measurements"]["labs"]["data"]
+    assert blocks.render_bytes(figures).startswith("Measured by")  # an older labs measurement: no sizes, no table
+    labs["pages"]["ours http"] |= {"received_live": [7_120_000, 7_120_000], "received_all": [7_120_000]}
+    labs["pages"]["before http"] = {"received_live": [7_220_000, 7_230_000], "received_all": [7_980_000]}
+    labs["pages"]["stock http"] |= {"received_live": [12_450_000]}
+    labs["sizes"] = {
+        "ours": {"zip": 7_200_000, "single": 10_400_000},
+        "before": {"zip": 8_100_000, "single": 11_600_000},
+    }
+    labs["before"] = "528d0e4c0ffee528d0e4"
+    text = blocks.render_bytes(figures)
+    assert text.splitlines()[0] == "|  | before (528d0e4c0ffe) | now | stock Pyodide | goal |"
+    assert (
+        "| bytes received until the labs are live, over http (text gzipped) | 7.22 MB–7.23 MB (median 7.22 MB, 2 runs)"
+        " | 7.12 MB (2 runs) | 12.45 MB | ≤ 6.0 MB |"
+    ) in text
+    assert "| `dist/kvpage-site.zip` | 8.10 MB | 7.20 MB | — | ≤ 7 MB |" in text
+    assert "| `dist/kvpage.html`, the single file | 11.60 MB | 10.40 MB | — | ≤ 10 MB |" in text
+    assert "- labs: " in text
+
+
+def test_the_lighthouse_block_shows_both_presets_the_goals_and_the_deductions() -> None:
+    scores = {"performance": [61, 73, 75], "accessibility": [100] * 3, "best-practices": [100] * 3, "seo": [100] * 3}
+    metrics = {"total-blocking-time": [1300.0, 1881.4, 4300.0], "cumulative-layout-shift": [0.0] * 3}
+    stock = {"scores": {"best-practices": [82]}, "metrics": {"total-byte-weight": [12_460_000.0]}}
+    data = {
+        "runs": 3,
+        "pages": {"ours": {"mobile": {"scores": scores, "metrics": metrics}}, "stock": {"desktop": stock}},
+        "failing": {
+            "stock": {
+                "best-practices/deprecations": {
+                    "title": "Uses deprecated APIs",
+                    "presets": ["mobile", "desktop"],
+                    "items": ["`SharedArrayBuffer` will require cross-origin isolation. at pyodide/pyodide.asm.mjs"],
+                }
+            }
+        },
+        "requests": 120,
+        "outside": 0,
+        "retried": 1,
+        "failures": [],
+    }
+    figures = {
+        "measurements": {"lighthouse": {"run": run(".venv/bin/python bench/lighthouse.py --runs 3"), "data": data}}
+    }
+    text = blocks.render_lighthouse(figures)
+    assert "| mobile | now | stock Pyodide | goal |" in text and "| desktop | now | stock Pyodide | goal |" in text
+    assert "| performance | 61–75 (median 73, 3 runs) | not measured | ≥ 90 |" in text
+    assert "| accessibility | 100 (3 runs) | not measured | 100 |" in text
+    assert "| total blocking time | 1,300 ms–4,300 ms (median 1,881 ms, 3 runs) | not measured | ≤ 200 ms |" in text
+    assert "| total bytes | not measured | 12.46 MB | |" in text.replace("|  |", "| |")
+    assert "- now: none" in text
+    assert "  - best-practices/deprecations (Uses deprecated APIs; mobile, desktop): “SharedArrayBuffer will" in text
+    assert "requests checked: 120, outside the local server: 0; runs tried again after a Lighthouse error: 1." in text
+    assert "- lighthouse: `.venv/bin/python bench/lighthouse.py --runs 3`" in text
+
+
 def markers(name: str) -> tuple[str, str]:
     return blocks.BEGIN.format(name=name), blocks.END.format(name=name)
 

@@ -57,7 +57,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return args
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
@@ -78,7 +78,7 @@ class Server:
 
 
 def serve(
-    root: Path, handler: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler, path: str = "/"
+    root: Path, handler: type[http.server.SimpleHTTPRequestHandler] = QuietHandler, path: str = "/"
 ) -> Generator[Server]:
     """``root`` served by ``handler`` on 127.0.0.1 at a free port; ``path`` is where the site starts."""
     server = _HTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
@@ -101,7 +101,7 @@ SUBPATH = "/REPO/"
 """Where GitHub Pages puts a project's site: https://USER.github.io/REPO/."""
 
 
-class _SubpathHandler(_QuietHandler):
+class _SubpathHandler(QuietHandler):
     """The site under SUBPATH only, as GitHub Pages serves it: anything outside is a 404."""
 
     def translate_path(self, path: str) -> str:

@@ -1,7 +1,7 @@
 // ---- loader: start Python (bench/run.py swaps from here to "end of loader" for stock Pyodide's) ----
 //
-// Stage "assets": the bytes of each binary the page needs (the wasm, the snapshot, the wheel, the
-// stdlib zip), however the page was opened. The build gzips each (sitegen/runtime.py: the same
+// Stage "assets": the bytes of each binary the page needs (the wasm, the snapshot, the wheel),
+// however the page was opened. The build gzips each (sitegen/runtime.py: the same
 // transfer on every host, and a smaller zip and single file); here they are un-gzipped with the
 // browser's own DecompressionStream. They arrive
 //   "fetch"   over http(s): each fetched as NAME.bin and un-gzipped as it streams in;
@@ -69,21 +69,25 @@ function assetMode() {
 
 // Starts loading what the page needs before Python can start. `stopped` (an AbortSignal) ends
 // the downloads' progress reports; `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, code, scripts, bytes(name), later(name)}: `total` bytes to load; `code` resolves
-// once pyodide.js and pyodide.asm.js have run (they define loadPyodide); `scripts` once every
-// script loaded here has run; `bytes(name)` resolves to a binary's bytes, un-gzipped, as soon as
-// it is here; `later(name)` loads a binary nobody waits for (the stdlib zip), off the critical path.
+// Returns {total, code, scripts, bytes(name)}: `total` bytes to load (as far as known yet); `code`
+// resolves once pyodide.js and pyodide.asm.js have run (they define loadPyodide); `scripts` once
+// every script loaded here has run; `bytes(name)` resolves to a binary's bytes, un-gzipped, as
+// soon as it is here.
 function openAssets(stopped, onLoaded) {
   if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
   const mode = assetMode();
   const fetching = mode === "fetch";
   const indexURL = new URL(config.indexURL, document.baseURI).href;
   const script = (name) => `${config.indexURL}${runtime.packed[name]}.js`;
-  const stdlibScript = script(runtime.stdlib);
-  const scripts = mode === "inline" ? [] : fetching ? runtime.code : config.scripts.filter((src) => src !== stdlibScript);
+  const scripts = mode === "inline" ? [] : fetching ? runtime.code : config.scripts;
   const binaries = [runtime.wasm, runtime.snapshot, runtime.wheel];
   const paths = [...scripts, ...(fetching ? binaries.map((name) => config.indexURL + runtime.packed[name]) : [])];
-  const total = paths.reduce((sum, path) => sum + runtime.sizes[path], 0);
+  // Bytes to load: over http, what a host that gzips text sends ("sent"), until the browser says
+  // what it received for each script (so a host that does not compress is counted right too).
+  const estimate = (path) => (fetching ? runtime.sent[path] : undefined) ?? runtime.sizes[path];
+  let total = paths.reduce((sum, path) => sum + estimate(path), 0);
+  const received = (src) =>
+    performance.getEntriesByName(new URL(src, document.baseURI).href)[0]?.encodedBodySize || estimate(src);
   const realFetch = globalThis.fetch; // the page's own, whatever stage "hooks" does later
   const failure = (name) => new Error(`could not load ${config.indexURL}${runtime.packed[name]}`);
 
@@ -115,7 +119,12 @@ function openAssets(stopped, onLoaded) {
     });
     return unpack(name, response.body.pipeThrough(counted));
   }
-  const loading = new Map(scripts.map((src) => [src, loadScript(src).then(() => onLoaded(runtime.sizes[src]))]));
+  const loaded = (src) => {
+    const bytes = received(src);
+    total += bytes - estimate(src);
+    onLoaded(bytes);
+  };
+  const loading = new Map(scripts.map((src) => [src, loadScript(src).then(() => loaded(src))]));
   const fromScript = (name, loaded) => loaded.then(() => unpack(name, new Blob([takeAsset(name)]).stream()));
   const fetched = (name, signal) =>
     download(name, signal).catch((error) => {
@@ -124,16 +133,14 @@ function openAssets(stopped, onLoaded) {
     });
 
   return {
-    total,
+    get total() {
+      return total;
+    },
     code: Promise.all(runtime.code.map((src) => loading.get(src)).filter(Boolean)),
     scripts: Promise.all(loading.values()),
     bytes: (name) =>
       fetching
         ? fetched(name, stopped)
         : fromScript(name, loading.get(script(name)) ?? arrived(name)),
-    later: (name) =>
-      fetching
-        ? fetched(name)
-        : fromScript(name, mode === "inline" ? arrived(name) : loadScript(script(name))),
   };
 }

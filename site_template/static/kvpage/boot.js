@@ -31,8 +31,8 @@ async function restorePython(stopped) {
     loaded += bytes;
     downloading(false);
   });
-  const total = loader.total;
   function downloading(force) {
+    const total = loader.total;
     if (stopped.aborted || total === 0) return; // stopped, or inline: nothing to load
     if (!force && performance.now() - shown < 100) return;
     shown = performance.now();
@@ -41,15 +41,6 @@ async function restorePython(stopped) {
     progress("downloading", loaded, total);
   }
   downloading(true);
-
-  // Nothing at start-up reads the stdlib zip: every module the labs use is in the snapshot. It
-  // serves a later import of some other module and the source lines of tracebacks, so it comes
-  // once the labs are live, off the critical path. Until then Pyodide has an empty file there
-  // (stage "hooks"; the build checks all this).
-  function later(pyodide) {
-    // If it cannot be loaded, tracebacks lack source lines; the labs do not need it.
-    loader.later(runtime.stdlib).then((bytes) => pyodide.FS.writeFile(runtime.stdlibPath, bytes), () => {});
-  }
 
   // (Compiling while downloading, with compileStreaming on a tee of the response, measured slower
   // here: see docs/performance.md.)
@@ -66,7 +57,7 @@ async function restorePython(stopped) {
     performance.mark("kvpage:assets-decoded");
     downloading(true);
     say("Starting Python…");
-    progress("starting", loaded, total);
+    progress("starting", loaded, loader.total);
   });
   everything.catch(() => {}); // its failure is reported below, by the race with Pyodide
   // pyodide.js and pyodide.asm.js define loadPyodide and the module Pyodide sets up next.
@@ -102,7 +93,6 @@ async function restorePython(stopped) {
     }
     // Pyodide keeps its options, so the 31 MB image would stay alive: it is in wasm memory now.
     snapshot.buffer.transfer?.(0);
-    setTimeout(() => later(pyodide), 0);
     return pyodide;
   } finally {
     unhook();

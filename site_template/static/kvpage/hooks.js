@@ -4,8 +4,8 @@
 // WebAssembly.instantiateStreaming. While it starts, the wasm's request gets an empty response
 // that instantiateStreaming recognises and answers with the module stage "boot" compiled
 // already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
-// (the real one is written once the labs are live: see later() in boot). Any other request goes
-// to the network as usual. Relies on private Pyodide behaviour, checked for PYODIDE_VERSION only.
+// (every module the labs use is in the snapshot: the site has no stdlib zip, see
+// sitegen/python_snapshot.py). Any other request goes to the network as usual. Relies on private Pyodide behaviour, checked for PYODIDE_VERSION only.
 
 // Installs the hooks; returns the function that removes them again.
 function interceptPyodide(wasmURL, stdlibURL, compiled) {
