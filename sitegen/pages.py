@@ -29,6 +29,7 @@ from sitegen.plugins.containers import unknown_containers_plugin
 from sitegen.plugins.env import new_env, record
 from sitegen.plugins.labs import labs_plugin
 from sitegen.plugins.lines import link_lines_plugin
+from sitegen.search_text import Section, sections
 from sitegen.source import ChapterSource, Source
 from sitegen.templates import TemplateFailed, Templates
 from sitegen.toc import Entry, table_of_contents
@@ -47,6 +48,8 @@ class Page:
     url: str
     toc: tuple[Entry, ...] = ()
     """Its ``##`` and ``###`` headings, for the table of contents."""
+    sections: tuple[Section, ...] = ()
+    """Its text cut at those headings, for search (sitegen/search_text.py)."""
 
     @property
     def has_labs(self) -> bool:
@@ -150,8 +153,16 @@ def render_pages(
         )
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
+    tokens = {item.path: item.tokens for item in listed}
     pages = tuple(
-        Page(chapter, bodies[chapter.path], labs[chapter.path], urls[chapter.meta.slug], tocs[chapter.path])
+        Page(
+            chapter,
+            bodies[chapter.path],
+            labs[chapter.path],
+            urls[chapter.meta.slug],
+            tocs[chapter.path],
+            sections(tokens[chapter.path], chapter.meta.title),
+        )
         for chapter in source.chapters
     )
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)))

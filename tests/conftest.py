@@ -17,6 +17,8 @@ import build  # noqa: E402  (the project's build.py, not PyPI's "build")
 from sitegen.source import ChapterSource, load_source  # noqa: E402
 
 CONTENT = ROOT / "content"
+TWO_CHAPTERS = ROOT / "tests" / "books" / "two-chapters" / "content"
+"""A small book of two chapters: one without labs, one with the example lab (docs/authoring.md)."""
 
 
 def book_chapters(content: Path = CONTENT) -> tuple[ChapterSource, ...]:
@@ -62,6 +64,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
         single=options.dist / build.SINGLE_FILE,
         files=site.files,
     )
+
+
+@pytest.fixture(scope="session")
+def two_chapters(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The two-chapter book built by the real pipeline, strictly, with its zip and single file."""
+    out = tmp_path_factory.mktemp("two-chapters")
+    options = build.Options(content=TWO_CHAPTERS, out=out / "site", dist=out / "dist", strict=True, single_file=True)
+    site = build.build(options)
+    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, site.files)
 
 
 def unzipped(archive: Path, target: Path) -> Path:
