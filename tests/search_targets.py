@@ -14,6 +14,16 @@ from pathlib import Path
 from tests.conftest import book_chapters
 
 PHRASE_WORDS = 4
+HOSTILE_QUERIES = (
+    '<img src=x onerror="window.__injected = 1"><script>window.__injected = 2</script>',
+    "\\d+.*?[(^$|{})]\\ ${window.__injected = 3} `a` ' \" (?<x>)",
+    "token " * 16_667,
+)
+"""Markup, regular-expression and template syntax, and 100,002 characters (every word a term of the book)."""
+LONGEST_QUERY = 200
+"""Characters of a query the page searches (static/search.js); a longer one is said to be cut."""
+QUOTED = 60
+"""Characters of a query that "No results for …" quotes back."""
 FIELD = re.compile(r"\[\[\w+\]\]")
 NOT_PROSE = (":::", "#", "**", "-", "|", "```", "<", "!", ">")
 
@@ -42,3 +52,8 @@ def search_targets(content: Path) -> list[Target]:
         else:
             raise LookupError(f"{chapter.path}: no heading followed by a line of prose")
     return targets
+
+
+def quoted(query: str) -> str:
+    """A query as the page quotes it back when nothing matches."""
+    return query[:QUOTED] + ("…" if len(query) > QUOTED else "")

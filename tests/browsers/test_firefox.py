@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
-from tests.browsers.conftest import Outcome, Where, missed_by
-from tests.browsers.flows import FLOWS, Step, open_page
+from tests.browsers.conftest import Book, Outcome, Where, missed_by
+from tests.browsers.flows import FLOWS, Step, open_page, search_flow
+from tests.conftest import TWO_CHAPTERS
+from tests.search_targets import search_targets
 
 pytestmark = pytest.mark.browsers
 
@@ -80,6 +82,12 @@ def firefox() -> Iterator[Firefox]:
 @pytest.mark.parametrize("flow", sorted(FLOWS))
 def test_try_this(firefox: Firefox, where: Where, flow: str) -> None:
     outcome = firefox.run(where.origin, FLOWS[flow](where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_search_lands_on_each_chapters_heading_and_keeps_queries_as_text(firefox: Firefox, book: Book) -> None:
+    steps = search_flow(book.first, search_targets(TWO_CHAPTERS), book.pages, book.single)
+    outcome = firefox.run(book.origin, steps)
     assert not outcome.verdict(), outcome.verdict()
 
 
