@@ -114,18 +114,23 @@ def generate_book(folder: Path, chapters: int, seed: int = 20) -> dict[str, Any]
                 if rng.random() < 0.15:
                     lines += [f"### {' '.join(rng.choices(words, weights, k=2)).capitalize()}", ""]
             lines += ["::: keep", f"**Keep this:** {sentence(rng, words, weights, own)}", ":::", ""]
-        (folder / f"{number:02d}-chapter-{number}.md").write_text("\n".join(lines), encoding="utf-8")
+        text = "\n".join(lines)
+        (folder / f"{number:02d}-chapter-{number}.md").write_text(text, encoding="utf-8")
         if number == (chapters + 1) // 2:
-            queries = queries_for(own, words)
+            in_text = set(WORD.findall(text.lower()))
+            queries = queries_for([term for term in own if term in in_text], counts)
     return {"chapters": chapters, "queries": queries}
 
 
-def queries_for(own: list[str], words: list[str]) -> list[str]:
-    """What the bench types: a common word, a rare term, two words, and a misspelt long word."""
-    common = next(word for word in words if len(word) >= 6)
+def queries_for(own: list[str], counts: Counter[str]) -> list[str]:
+    """What the bench types: the book's most frequent word of six letters or more; one of the
+    chapter's own terms (``own``: those its text uses); the most frequent word, whose first letters
+    are the prefixes with the most terms, then another own term; and a long own term misspelt."""
+    frequent = [word for word, _ in counts.most_common()]
+    common = next(word for word in frequent if len(word) >= 6)
     long_word = max(own, key=len)
     typo = long_word[:2] + long_word[3] + long_word[2] + long_word[4:]
-    return [common, own[0], f"{words[0]} {own[1]}", typo]
+    return [common, own[0], f"{frequent[0]} {own[1]}", typo]
 
 
 def built_book(content: Path, out: Path) -> dict[str, Any]:

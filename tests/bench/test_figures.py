@@ -24,7 +24,10 @@ import figures
 import figures_blocks as blocks
 
 DATA = ROOT / "docs" / "figures.json"
-REQUIRED = {"README.md": {"speed"}, "docs/performance.md": {"labs", "labs-webkit", "sizes", "make-test"}}
+REQUIRED = {
+    "README.md": {"speed", "search-summary"},
+    "docs/performance.md": {"labs", "labs-webkit", "sizes", "make-test", "search"},
+}
 """The blocks each document must hold: every figure they state about the current build."""
 
 
@@ -121,6 +124,23 @@ def test_labs_summary_groups_runs_by_page_and_mode() -> None:
         "bytes loaded, brotli q5": {"ours http": "6.00 MB", "stock http": "5.50 MB", "ours file://": "7.50 MB"}
         | {"stock file://": "5.45 MB"},
     }
+
+
+def test_search_summary_keeps_percentiles_of_every_keystroke_and_each_runs_times() -> None:
+    found = {
+        "browser": "Chromium 1",
+        "queries": ["a"],
+        "books": {},
+        "runs": [
+            {"keystroke_ms": [1.0, 2.0, 30.0], "first_results_ms": 200.04, "load_ms": 16.0, "index_in_browser_ms": 150},
+            {"keystroke_ms": [4.0], "first_results_ms": 190.0, "load_ms": 15.55, "index_in_browser_ms": 149.96},
+        ],
+    }
+    summary = figures.search_summary(found)
+    assert summary["keystroke_ms"] == {"count": 4, "p50": 4.0, "p95": 30.0, "max": 30.0}
+    assert summary["first_results_ms"] == [200.0, 190.0]
+    assert summary["load_ms"] == [16.0, 15.6]
+    assert summary["index_in_browser_ms"] == [150.0, 150.0]
 
 
 def test_a_table_without_byte_rows_gives_none() -> None:
