@@ -39,6 +39,7 @@ def test_index_lists_the_chapters_in_order(page: Page, book_site: Server) -> Non
     page.goto(book_site.base)
     links = page.get_by_role("navigation", name="Chapters").get_by_role("link")
     expect(links).to_have_text(["01 · Basics First steps", "02 · Basics The square"])
+    expect(page.get_by_role("search").get_by_role("combobox", name="Search the book")).to_be_visible()
 
 
 def test_a_chapter_without_labs_loads_no_python(page: Page, book_site: Server, requests: list[str]) -> None:
