@@ -30,26 +30,23 @@ vocabulary grows with its length as a real book's does. ``--json FILE`` writes e
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
 import gzip
-import http.server
 import json
 import random
 import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+
+from run import serve  # noqa: E402  (bench/run.py: the site on 127.0.0.1 at a free port)
 
 import build  # noqa: E402  (the project's build.py)
 from sitegen import search_index  # noqa: E402
@@ -162,24 +159,6 @@ def built_book(content: Path, out: Path) -> dict[str, Any]:
         "index_seconds": round(seconds, 3),
         "site": str(options.out),
     }
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def serve(root: Path) -> Iterator[str]:
-    handler = functools.partial(QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 INDEX_COSTS = """() => {

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TWO_CHAPTERS, Built, unzipped
-from tests.e2e.conftest import Server, serve
-from tests.search_targets import search_targets
+from tests.conftest import Built, unzipped
+from tests.e2e.conftest import Book, Server, book, book_http, book_unzipped, serve
+
+__all__ = ["Book", "book", "book_http", "book_unzipped"]
+"""The two-chapter book's fixtures, shared with the Chromium tests (tests/e2e/conftest.py)."""
 
 WAYS = ["http", "file", "single-file"]
 
@@ -67,36 +69,6 @@ def where(request: pytest.FixtureRequest, built: Built) -> Where:
         top: Path = request.getfixturevalue("browsers_unzipped_site")
         return Where((top / "cache.html").as_uri(), top.as_uri() + "/")
     return Where(built.single.as_uri(), built.single.as_uri())
-
-
-@dataclass(frozen=True)
-class Book:
-    """The two-chapter book opened one way: its first page, each chapter's page by slug, the origin."""
-
-    first: str
-    pages: dict[str, str]
-    origin: str
-    single: bool
-
-
-@pytest.fixture(scope="session")
-def browsers_book_http(two_chapters: Built) -> Iterator[Server]:
-    yield from serve(two_chapters.site)
-
-
-@pytest.fixture(params=WAYS)
-def book(request: pytest.FixtureRequest, two_chapters: Built) -> Book:
-    """The two-chapter book (tests/books/two-chapters) served, from its unzipped zip, or as its single file."""
-    slugs = [target.slug for target in search_targets(TWO_CHAPTERS)]
-    if request.param == "single-file":
-        uri = two_chapters.single.as_uri()
-        return Book(uri, dict.fromkeys(slugs, uri), uri, single=True)
-    if request.param == "http":
-        base = request.getfixturevalue("browsers_book_http").base
-    else:
-        folder = unzipped(two_chapters.zip, request.getfixturevalue("tmp_path_factory").mktemp("book-unzipped"))
-        base = folder.as_uri() + "/"
-    return Book(base + "first.html", {slug: f"{base}{slug}.html" for slug in slugs}, base, single=False)
 
 
 CONTROL_HTML = """<!doctype html>

@@ -10,53 +10,18 @@ no console error, no CSP violation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.conftest import TWO_CHAPTERS, Built, unzipped
-from tests.e2e.conftest import DOCUMENTS, WAYS, Server, audit_page, serve
+from tests.conftest import TWO_CHAPTERS, Built
+from tests.e2e.conftest import DOCUMENTS, Book, audit_page
 from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted, search_targets
 
 pytestmark = pytest.mark.e2e
 
 TARGETS = search_targets(TWO_CHAPTERS)
-
-
-@dataclass(frozen=True)
-class Book:
-    """The book opened one way: the URL of its first page, of the page of each chapter, the origin."""
-
-    first: str
-    pages: dict[str, str]
-    origin: str
-    single: bool
-
-
-@pytest.fixture(scope="module")
-def book_http(two_chapters: Built) -> Iterator[Server]:
-    yield from serve(two_chapters.site)
-
-
-@pytest.fixture(scope="module")
-def book_unzipped(two_chapters: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return unzipped(two_chapters.zip, tmp_path_factory.mktemp("two-chapters-unzipped"))
-
-
-@pytest.fixture(params=WAYS)
-def book(request: pytest.FixtureRequest, two_chapters: Built) -> Book:
-    if request.param == "single-file":
-        uri = two_chapters.single.as_uri()
-        return Book(uri, {target.slug: uri for target in TARGETS}, uri, single=True)
-    if request.param == "http":
-        base = request.getfixturevalue("book_http").base
-    else:
-        base = request.getfixturevalue("book_unzipped").as_uri() + "/"
-    return Book(base + "first.html", {target.slug: base + target.url for target in TARGETS}, base, single=False)
 
 
 def search_box(page: Page) -> Locator:
