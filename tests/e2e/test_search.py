@@ -148,5 +148,11 @@ def test_results_are_accessible_fit_360_px_and_do_not_print(
         popup = page.locator(".search-popup").bounding_box()
         assert popup is not None and popup["x"] >= 0 and popup["x"] + popup["width"] <= 360, popup
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        under_a_heading = results(page).filter(has=page.locator(".search-heading")).last
+        heading = under_a_heading.locator(".search-heading").inner_text()
+        under_a_heading.click()  # a click goes where Enter would
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_in_viewport()
+        expect(page).to_have_url(re.compile("#.+"))
+        expect(box).to_be_visible()
         page.emulate_media(media="print")
         expect(box).to_be_hidden()
