@@ -300,8 +300,8 @@ def render_search(figures: Figures) -> str:
             "focusing the box and typing at once → first results (the index loads on focus)",
             millis(found["first_results_ms"]),
         ],
-        ["… of which loading the built index (`MiniSearch.loadJS`)", millis(found["load_ms"])],
-        ["indexing the same sections in the browser instead (`addAll`)", millis(found["index_in_browser_ms"])],
+        ["then, in the same page: loading the built index again (`MiniSearch.loadJS`)", millis(found["load_ms"])],
+        ["… and indexing the same sections in the browser instead (`addAll`)", millis(found["index_in_browser_ms"])],
     ]
     queries = ", ".join(f"“{query}”" for query in found["queries"])
     note = (

@@ -64,9 +64,13 @@ SYLLABLES = ("ka", "ve", "lo", "mi", "tra", "nor", "pe", "si", "qu", "den", "ar"
 TIMEOUT_MS = 60_000
 
 
+GENERATED = re.compile(r"<!-- figures:([a-z0-9-]+):begin .*?<!-- figures:\1:end -->", re.DOTALL)
+"""A block of figures (bench/figures_blocks.py): left out, so the book stays the same when they change."""
+
+
 def corpus_words() -> Counter[str]:
     """Every word of the project's prose, lower-cased, with how often it appears."""
-    text = " ".join((ROOT / name).read_text(encoding="utf-8") for name in CORPUS)
+    text = " ".join(GENERATED.sub("", (ROOT / name).read_text(encoding="utf-8")) for name in CORPUS)
     return Counter(word.lower() for word in WORD.findall(text))
 
 

@@ -37,3 +37,9 @@ def test_each_chapter_adds_words_of_its_own(tmp_path: Path) -> None:
     search.generate_book(tmp_path, 2)
     first, second = (set(path.read_text(encoding="utf-8").lower().split()) for path in sorted(tmp_path.glob("*.md")))
     assert len(second - first) > search.OWN_TERMS / 2
+
+
+def test_the_docs_figures_are_not_words_of_the_book() -> None:
+    """The corpus leaves the generated blocks out: new figures must not make a new book."""
+    sample = "before\n<!-- figures:search:begin — x -->\n| 95.1 kB | keystrokes |\n<!-- figures:search:end -->\nafter"
+    assert search.GENERATED.sub("", sample) == "before\n\nafter"
