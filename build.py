@@ -5,8 +5,9 @@ The pipeline reads top to bottom as stages, each taking and returning a typed
 value: source (book, chapters and the book's other files read) → pages
 (Markdown rendered, formulas typeset, links and images checked) → runtime
 (Pyodide checked, wheel built; only if a page has a lab, and reused from
-``.cache/runtime/`` when its inputs are unchanged) → site (every file in
-memory) → files (written atomically). Content errors of the first two
+``.cache/runtime/`` when its inputs are unchanged) → search (every section
+indexed by the pinned MiniSearch) → site (every file in memory) → files
+(written atomically). Content errors of the first two
 stages are collected across the whole book and reported together; nothing
 touches ``site/`` or ``dist/`` until every stage has succeeded.
 
@@ -32,6 +33,7 @@ from sitegen.pages import Pages, render_pages
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime
 from sitegen.runtime_cache import cached_runtime
+from sitegen.search_index import SearchIndex, search_index
 from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
 from sitegen.source import Book, load_book, load_source
 from sitegen.templates import Templates, make_templates
@@ -68,6 +70,7 @@ class Rendered:
     site: Site
     pages: Pages
     runtime: Runtime | None
+    search: SearchIndex
     book: Book
     templates: Templates
     warnings: tuple[ContentError, ...]
@@ -90,8 +93,9 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
         raise BuildError(sorted_unique(errors), warnings)
     labs = enabled_labs(book.experimental_labs)  # the snapshot holds these labs, and only these
     runtime = cached_runtime(options.root, labs, progress, use_cache=options.cache) if pages.has_labs else None
-    site = assemble_site(pages, runtime, book, templates)
-    return Rendered(site, pages, runtime, book, templates, tuple(warnings))
+    search = search_index(options.root, pages)
+    site = assemble_site(pages, runtime, search, book, templates)
+    return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
 
 
 def build(options: Options, progress: Progress = SILENT) -> Site:
@@ -108,11 +112,13 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
     files = {options.dist / zip_name: archive}
     if options.publish_zip:
         download = Download(zip_name, archive)
-        site = assemble_site(rendered.pages, rendered.runtime, rendered.book, rendered.templates, download)
+        site = assemble_site(
+            rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates, download
+        )
     if options.single_file:
         with progress.step(f"assembling the single-file book {SINGLE_FILE}"):
             files[options.dist / SINGLE_FILE] = assemble_single_file(
-                rendered.pages, rendered.runtime, rendered.book, rendered.templates
+                rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates
             )
     publish(site, options.out, files)
     for warning in rendered.warnings:

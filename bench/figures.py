@@ -8,7 +8,7 @@
     .venv/bin/python bench/figures.py --render           # measure nothing: re-render the blocks
 
 Each measurement runs one of the bench commands (``bench/rebuild.py``, ``bench/serve_reload.py``,
-``bench/run.py``, ``make test``) as a child process, the way a person would, and reads the JSON
+``bench/run.py``, ``bench/search.py``, ``make test``) as a child process, the way a person would, and reads the JSON
 it writes. What they measured is stored in ``docs/figures.json`` together with the machine (CPU,
 cores, memory, OS, Chromium, Node, Python, Pyodide), the date, the command lines and the load
 average before and after; then every ``<!-- figures:NAME:begin … -->`` block of README.md and
@@ -305,6 +305,35 @@ def bytes_rows(stdout: str) -> dict[str, dict[str, str]]:
     return rows
 
 
+def collect_search(context: Context) -> tuple[list[str], Any]:
+    """bench/search.py: the search script's bytes for this book and a generated 50-chapter one, and
+    Chromium's time per keystroke on the generated one."""
+    command = [PYTHON, str(HERE / "search.py"), "--runs", str(context.runs(5, 3))]
+    command, found, _ = run_json(command, context.work, "search")
+    return command, search_summary(found)
+
+
+def search_summary(found: dict[str, Any]) -> dict[str, Any]:
+    """What the search blocks show, from ``bench/search.py --json``: every time to 0.1 ms."""
+    runs = found["runs"]
+    keys = [float(value) for run in runs for value in run["keystroke_ms"]]
+    return {
+        "browser": found["browser"],
+        "queries": found["queries"],
+        "books": found["books"],
+        "keystroke_ms": {
+            "count": len(keys),
+            "p50": round(percentile(keys, 0.5), 1),
+            "p95": round(percentile(keys, 0.95), 1),
+            "max": round(max(keys), 1),
+        },
+        **{
+            name: [round(float(run[name]), 1) for run in runs]
+            for name in ("first_results_ms", "load_ms", "index_in_browser_ms")
+        },
+    }
+
+
 def collect_make_test(context: Context) -> tuple[list[str], Any]:
     """``make test`` twice over: in this checkout (installed, its caches warm), then on a fresh
     clone of HEAD, as CI runs it (a new virtualenv, ``npm ci``, the runtime built from nothing)."""
@@ -341,6 +370,7 @@ MEASUREMENTS = {
         Measurement("labs", collect_labs),
         Measurement("labs-webkit", collect_labs_webkit),
         Measurement("lighthouse", collect_lighthouse),
+        Measurement("search", collect_search),
         Measurement("make-test", collect_make_test, optional=True),
     )
 }

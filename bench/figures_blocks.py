@@ -373,6 +373,90 @@ def render_lighthouse(figures: Figures) -> str:
     return "\n".join(text) + f"\n\n{provenance(figures, ['lighthouse'])}"
 
 
+def kilobytes(value: int) -> str:
+    return f"{value / 1000:,.1f} kB"
+
+
+def search_books(found: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(this book, the generated one) of a search measurement."""
+    books = found["books"]
+    generated = next(name for name in books if name.startswith("generated"))
+    return books["this book"], books[generated]
+
+
+def render_search(figures: Figures) -> str:
+    """docs/performance.md "Search": the index's bytes for two books, and what a reader waits for."""
+    found = data(figures, "search")
+    if found is None:
+        return provenance(figures, ["search"])
+    this, generated = search_books(found)
+    books = (this, generated)
+
+    def row(label: str, show: Callable[[dict[str, Any]], str]) -> list[str]:
+        return [label, *(show(book) for book in books)]
+
+    rows = [
+        ["", f"this book ({this['chapters']} chapter)", f"generated, {generated['chapters']} chapters"],
+        row("sections, words, terms", lambda b: f"{b['sections']:,}, {b['words']:,}, {b['terms']:,}"),
+        row(
+            "`search/index.js`, raw / gzip -9 (the site loads it on first use of the box; inline in the single file)",
+            lambda b: f"{kilobytes(b['script_bytes'])} / {kilobytes(b['script_gzip_bytes'])}",
+        ),
+        row(
+            "… of which MiniSearch itself",
+            lambda b: f"{kilobytes(b['library_bytes'])} / {kilobytes(b['library_gzip_bytes'])}",
+        ),
+        row(
+            "the sections alone, raw / gzip -9 (what shipping them to be indexed in the browser would weigh)",
+            lambda b: f"{kilobytes(b['documents_only_bytes'])} / {kilobytes(b['documents_only_gzip_bytes'])}",
+        ),
+        row(
+            "the build's search stage (Node running MiniSearch over every section)",
+            lambda b: f"{b['index_seconds']:.2f} s",
+        ),
+    ]
+    keys = found["keystroke_ms"]
+    timing = [
+        ["", f"generated, {generated['chapters']} chapters"],
+        [
+            "a keystroke in the box → results laid out, p50 / p95 / max (goal ≤ 50 ms)",
+            f"{keys['p50']:.1f} / {keys['p95']:.1f} / {keys['max']:.1f} ms ({keys['count']} keystrokes)",
+        ],
+        [
+            "focusing the box and typing at once → first results (the index loads on focus)",
+            millis(found["first_results_ms"]),
+        ],
+        ["then, in the same page: loading the built index again (`MiniSearch.loadJS`)", millis(found["load_ms"])],
+        ["… and indexing the same sections in the browser instead (`addAll`)", millis(found["index_in_browser_ms"])],
+    ]
+    queries = ", ".join(f"“{query}”" for query in found["queries"])
+    note = (
+        f"In {found['browser']}, over http, on the generated book's middle chapter, a fresh browser context "
+        f"per run; typed letter by letter and erased again: {queries}. Keystroke percentiles are over every "
+        "keystroke of every run."
+    )
+    return f"{table(rows)}\n\n{table(timing)}\n\n{note}\n\n{provenance(figures, ['search'])}"
+
+
+def render_search_summary(figures: Figures) -> str:
+    """README: the search figures in a sentence."""
+    found = data(figures, "search")
+    if found is None:
+        return provenance(figures, ["search"])
+    this, generated = search_books(found)
+    keys = found["keystroke_ms"]
+    text = (
+        f"The search script is {kilobytes(this['script_bytes'])} ({kilobytes(this['script_gzip_bytes'])} gzipped, "
+        f"{kilobytes(this['library_bytes'])} of it MiniSearch) for this book and "
+        f"{kilobytes(generated['script_bytes'])} ({kilobytes(generated['script_gzip_bytes'])}) for a generated "
+        f"book of {generated['chapters']} chapters and {generated['words']:,} words, where a keystroke's results "
+        f"take {keys['p50']:.1f} ms at the median, {keys['p95']:.1f} ms at p95 and {keys['max']:.1f} ms at "
+        f"the slowest (goal ≤ 50 ms) in "
+        f"{found['browser']}; more in [docs/performance.md](docs/performance.md#search)."
+    )
+    return f"{text}\n\n{provenance(figures, ['search'])}"
+
+
 def render_make_test(figures: Figures) -> str:
     """docs/performance.md: how long the whole suite takes (only with ``--with-make-test``)."""
     found = data(figures, "make-test")
@@ -412,6 +496,8 @@ BLOCKS = {
         Block("bytes", ("labs",), render_bytes),
         Block("lighthouse", ("lighthouse",), render_lighthouse),
         Block("make-test", ("make-test",), render_make_test),
+        Block("search", ("search",), render_search),
+        Block("search-summary", ("search",), render_search_summary),
     )
 }
 DOCUMENTS = ("README.md", "docs/performance.md")

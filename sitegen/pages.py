@@ -47,6 +47,7 @@ from sitegen.plugins.labs import labs_plugin
 from sitegen.plugins.lines import inline_lines_plugin
 from sitegen.plugins.tables import tables_plugin
 from sitegen.runtime_names import RUNTIME_DIR
+from sitegen.search_text import SEARCH_DIR, Section, sections
 from sitegen.source import ChapterSource, Source
 from sitegen.templates import TemplateFailed, Templates
 from sitegen.toc import Entry, table_of_contents
@@ -70,6 +71,8 @@ class Page:
     """The generated stylesheets the page needs besides the template's (the formulas' one)."""
     description: str = ""
     """Its lede as plain text, for ``<meta name="description">`` (``sitegen/description.py``)."""
+    sections: tuple[Section, ...] = ()
+    """Its text cut at those headings, for search (sitegen/search_text.py)."""
 
     @property
     def has_labs(self) -> bool:
@@ -198,15 +201,17 @@ def render_pages(
         )
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
+    tokens = {item.path: item.tokens for item in listed}
     pages = tuple(
         Page(
             chapter,
             bodies[chapter.path],
             labs[chapter.path],
             urls[chapter.meta.slug],
-            tocs[chapter.path],
-            (STYLESHEET,) if formulas[chapter.path] else (),
-            descriptions[chapter.path],
+            toc=tocs[chapter.path],
+            stylesheets=(STYLESHEET,) if formulas[chapter.path] else (),
+            description=descriptions[chapter.path],
+            sections=sections(tokens[chapter.path], chapter.meta.title),
         )
         for chapter in source.chapters
     )
@@ -220,7 +225,7 @@ def asset_clashes(
 ) -> list[ContentError]:
     """Files of the book that would land where the site already puts a file of its own."""
     pages = {url: chapter.path for chapter, url in ((c, urls[c.meta.slug]) for c in source.chapters)}
-    folders = sorted({name.split("/", 1)[0] for name in files if "/" in name} | {RUNTIME_DIR})
+    folders = sorted({name.split("/", 1)[0] for name in files if "/" in name} | {RUNTIME_DIR, SEARCH_DIR})
     errors: list[ContentError] = []
     for path in sorted(used):
         top = path.split("/", 1)[0]

@@ -82,22 +82,22 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_pinned(package: Path, pins_file: Path) -> tuple[dict[str, bytes], str]:
-    """The pinned files of the npm package, each checked against its sha256."""
+def read_pinned(package: Path, pins_file: Path, what: str = "Pyodide") -> tuple[dict[str, bytes], str]:
+    """The pinned files of the npm package (``what``, for messages), each checked against its sha256."""
     if not package.is_dir():
-        raise BuildError([f"{package}: Pyodide is not installed; run 'npm ci' (the README's build command does)"])
+        raise BuildError([f"{package}: {what} is not installed; run 'npm ci' (the README's build command does)"])
     pins = json.loads(pins_file.read_text(encoding="utf-8"))
     version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
     if version != pins["version"]:
         raise BuildError(
-            [f"{package}: Pyodide {version} is installed but {pins['version']} is pinned in {pins_file.name}"]
+            [f"{package}: {what} {version} is installed but {pins['version']} is pinned in {pins_file.name}"]
         )
     files: dict[str, bytes] = {}
     errors: list[str] = []
     for name, expected in sorted(pins["files"].items()):
         path = package / name
         if not path.is_file():
-            errors.append(f"{path}: missing from the Pyodide package")
+            errors.append(f"{path}: missing from the {what} package")
             continue
         data = path.read_bytes()
         if sha256(data) != expected:

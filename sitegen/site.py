@@ -21,6 +21,8 @@ from sitegen.page_script import SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import Runtime
 from sitegen.runtime_names import RUNTIME_DIR
+from sitegen.search_index import SCRIPT as SEARCH_INDEX
+from sitegen.search_index import SearchIndex
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
 
@@ -28,6 +30,8 @@ DRAW_SCRIPTS = ("static/draw.js", "static/labs.js")
 """The page's own scripts for a chapter with labs that run first: the drawing kit and the labs' wiring."""
 LOADER_SCRIPT = SCRIPT
 """The loader, last: it starts Python and hands it to the labs (its stages joined, sitegen/page_script.py)."""
+SEARCH_SCRIPT = "static/search.js"
+"""The search box's script, on every page; it loads the index (sitegen/search_index.py) when first used."""
 
 
 def lab_script(name: str) -> str:
@@ -98,9 +102,14 @@ def static_files(folder: Path) -> dict[str, bytes]:
 
 
 def assemble_site(
-    pages: Pages, runtime: Runtime | None, book: Book, templates: Templates, download: Download | None = None
+    pages: Pages,
+    runtime: Runtime | None,
+    search: SearchIndex,
+    book: Book,
+    templates: Templates,
+    download: Download | None = None,
 ) -> Site:
-    """Render the index and every chapter through the templates, add static and runtime files.
+    """Render the index and every chapter through the templates, add static, search and runtime files.
 
     With ``download``, the zip is one of the site's files and the index links it.
 
@@ -117,7 +126,7 @@ def assemble_site(
 
     def render(url: str, name: str, **context: object) -> None:
         try:
-            files[url] = templates.render(name, **context).encode("utf-8")
+            files[url] = templates.render(name, search_index=SEARCH_INDEX, **context).encode("utf-8")
         except TemplateFailed as failed:
             failures.setdefault(failed.error, []).append(url)
 
@@ -146,6 +155,7 @@ def assemble_site(
     files |= static_files(templates.folder / "static")
     files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
     files |= {path: asset.data for path, asset in pages.assets.items()}
+    files[SEARCH_INDEX] = search.script()
     if runtime is not None:
         files |= runtime.files
     if download is not None:
@@ -183,7 +193,9 @@ def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
     return rewrite_attributes(body, rewrite)
 
 
-def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> bytes:
+def assemble_single_file(
+    pages: Pages, runtime: Runtime | None, search: SearchIndex, book: Book, templates: Templates
+) -> bytes:
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
     Each chapter is an ``<article id=SLUG>`` whose ids are prefixed with its slug
@@ -191,11 +203,15 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     in-page links, and each chapter keeps its table of contents. The runtime's
     scripts are inline, the binaries' after the page's own (the loader waits for
     each), so it loads nothing; the CSP allows exactly these inline scripts and
-    styles by hash.
+    styles by hash. Search comes first, its index inline too, so the box works while the
+    runtime still loads.
     """
     static = templates.folder / "static"
     css = "\n".join([(static / "kvpage.css").read_text(encoding="utf-8"), *pages.stylesheets.values()])
-    scripts: list[str] = []
+    scripts = [
+        inline_script(search.script(single_file=True), SEARCH_INDEX),
+        inline_script((templates.folder / SEARCH_SCRIPT).read_bytes(), SEARCH_SCRIPT),
+    ]
     config = ""
     if runtime is not None:
         # Pyodide's code and the page's first, then the binaries: the loader decodes each while the
@@ -204,7 +220,7 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
         binaries = [path for path in runtime.scripts if path not in code]
         static_code = static_files(static)
         names = page_scripts((use.kind.name for page in pages.pages for use in page.labs), static_code)
-        scripts = [inline_script(runtime.files[path], path) for path in code]
+        scripts += [inline_script(runtime.files[path], path) for path in code]
         scripts += [inline_script(static_code[src], src) for src in names]
         scripts += [inline_script(runtime.files[path], path) for path in binaries]
         config = runtime_config(runtime, [])
@@ -223,6 +239,7 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
             css=css,
             scripts=scripts,
             runtime_config=config,
+            search_index="",
             csp=policy(inline_scripts=scripts, inline_styles=[css]),
         )
     except TemplateFailed as failed:

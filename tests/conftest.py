@@ -24,6 +24,8 @@ from sitegen.source import ChapterSource, load_source  # noqa: E402
 CONTENT = ROOT / "content"
 KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
 """A book whose one chapter uses every construct of the Markdown, the book's own files and a lab."""
+TWO_CHAPTERS = ROOT / "tests" / "books" / "two-chapters" / "content"
+"""A small book of two chapters: one without labs, one with the example lab (docs/authoring.md)."""
 
 
 def book_chapters(content: Path = CONTENT) -> tuple[ChapterSource, ...]:
@@ -110,6 +112,15 @@ def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
         path.relative_to(options.out).as_posix(): path.read_bytes() for path in options.out.rglob("*") if path.is_file()
     }
     return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, files)
+
+
+@pytest.fixture(scope="session")
+def two_chapters(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The two-chapter book built by the real pipeline, strictly, with its zip and single file."""
+    out = tmp_path_factory.mktemp("two-chapters")
+    options = build.Options(content=TWO_CHAPTERS, out=out / "site", dist=out / "dist", strict=True, single_file=True)
+    site = build.build(options)
+    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, site.files)
 
 
 def unzipped(archive: Path, target: Path) -> Path:

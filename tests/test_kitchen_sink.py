@@ -19,6 +19,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
+from sitegen.runtime_names import RUNTIME_DIR
+from sitegen.search_text import SEARCH_DIR
 from tests.conftest import KITCHEN_SINK, Built
 from tests.pagetext import Elements
 
@@ -61,7 +63,8 @@ def test_every_file_the_chapter_uses_is_in_the_site_and_the_zip(kitchen_sink: Bu
     shipped = {
         path.relative_to(kitchen_sink.site).as_posix() for path in kitchen_sink.site.rglob("*") if path.is_file()
     }
-    assert {name for name in shipped if not name.startswith(("static/", "pyodide/", "index.html"))} == {
+    own = ("static/", f"{RUNTIME_DIR}/", f"{SEARCH_DIR}/", "index.html")  # the site's own files
+    assert {name for name in shipped if not name.startswith(own)} == {
         "kitchen-sink.html",
         *files,
     }

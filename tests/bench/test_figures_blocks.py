@@ -173,12 +173,74 @@ def test_an_older_make_test_measurement_without_a_fresh_clone_says_so() -> None:
     assert "fresh clone was of" not in text
 
 
+def search_book(chapters: int, script: int, words: int) -> dict[str, Any]:
+    return {
+        "chapters": chapters,
+        "sections": 4 * chapters,
+        "words": words,
+        "terms": 150 * chapters,
+        "text_bytes": 2000 * chapters,
+        "script_bytes": script,
+        "script_gzip_bytes": script // 4,
+        "library_bytes": 87_436,
+        "library_gzip_bytes": 19_244,
+        "documents_only_bytes": 2100 * chapters,
+        "documents_only_gzip_bytes": 700 * chapters,
+        "index_seconds": 0.1 * chapters,
+    }
+
+
+SEARCH = {
+    "run": run(".venv/bin/python bench/search.py --runs 3 --json $TMP/search.json"),
+    "data": {
+        "browser": "Chromium 156.0.1.2",
+        "queries": ["prefill", "kavelo"],
+        "books": {
+            "this book": search_book(1, 95_100, 303),
+            "generated, 50 chapters": search_book(50, 2_252_341, 175_868),
+        },
+        "keystroke_ms": {"count": 240, "p50": 3.14, "p95": 7.0, "max": 38.25},
+        "first_results_ms": [200.0, 190.0, 230.0],
+        "load_ms": [16.5, 17.0, 20.0],
+        "index_in_browser_ms": [150.0, 160.0, 170.0],
+    },
+}
+
+
+def test_the_search_block_has_both_books_and_the_keystrokes() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["search"] = SEARCH
+    text = blocks.render_search(figures)
+    assert text.splitlines()[0] == "|  | this book (1 chapter) | generated, 50 chapters |"
+    assert "| sections, words, terms | 4, 303, 150 | 200, 175,868, 7,500 |" in text
+    assert "single file) | 95.1 kB / 23.8 kB | 2,252.3 kB / 563.1 kB |" in text
+    assert "| … of which MiniSearch itself | 87.4 kB / 19.2 kB | 87.4 kB / 19.2 kB |" in text
+    assert "over every section) | 0.10 s | 5.00 s |" in text
+    assert "(goal ≤ 50 ms) | 3.1 / 7.0 / 38.2 ms (240 keystrokes) |" in text
+    assert "(the index loads on focus) | 190–230 ms (median 200 ms, 3 runs) |" in text
+    assert "(`addAll`) | 150–170 ms (median 160 ms, 3 runs) |" in text
+    assert "In Chromium 156.0.1.2, over http" in text and "“prefill”, “kavelo”" in text
+    assert "- search: `.venv/bin/python bench/search.py --runs 3 --json $TMP/search.json`" in text
+
+
+def test_the_search_summary_is_a_sentence_of_the_same_figures() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["search"] = SEARCH
+    text = blocks.render_search_summary(figures)
+    assert text.startswith("The search script is 95.1 kB (23.8 kB gzipped, 87.4 kB of it MiniSearch) for this book")
+    assert "2,252.3 kB (563.1 kB) for a generated book of 50 chapters and 175,868 words" in text
+    assert "3.1 ms at the median, 7.0 ms at p95 and 38.2 ms at the slowest (goal ≤ 50 ms) in Chromium 156.0.1.2" in text
+    assert "Measured by `.venv/bin/python bench/figures.py --quick`" in text
+
+
 def test_a_missing_measurement_says_how_to_make_it() -> None:
     assert blocks.render_make_test(SAMPLE) == (
         "Not measured yet: run `.venv/bin/python bench/figures.py --only make-test --with-make-test`."
     )
     assert blocks.render_labs({"measurements": {}}) == "Not measured yet: run `.venv/bin/python bench/figures.py`."
     assert "not measured" in blocks.render_sizes({"measurements": {}})
+    assert blocks.render_search({"measurements": {}}).startswith("Not measured yet")
+    assert blocks.render_search_summary({"measurements": {}}).startswith("Not measured yet")
 
 
 def test_the_sizes_block() -> None:

@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Built, unzipped
-from tests.e2e.conftest import Server, serve
+from tests.e2e.conftest import Book, Server, book, book_http, book_unzipped, serve
+
+__all__ = ["Book", "book", "book_http", "book_unzipped"]
+"""The two-chapter book's fixtures, shared with the Chromium tests (tests/e2e/conftest.py)."""
 
 WAYS = ["http", "file", "single-file"]
 DOCUMENTS = ["http", "single-file"]

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, Request, expect
 
-from tests.conftest import Built, unzipped
+from sitegen.pages import page_url
+from tests.conftest import TWO_CHAPTERS, Built, book_chapters, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCHER = Path(__file__).with_name("chromium.py")
@@ -158,6 +159,41 @@ def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
         top: Path = request.getfixturevalue("unzipped_site")
         return Where((top / "cache.html").as_uri(), top.as_uri() + "/")
     return Where(built.single.as_uri(), built.single.as_uri())
+
+
+@dataclass(frozen=True)
+class Book:
+    """The two-chapter book opened one way: its first page, each chapter's page by slug, the origin."""
+
+    first: str
+    pages: dict[str, str]
+    origin: str
+    single: bool
+
+
+@pytest.fixture(scope="session")
+def book_http(two_chapters: Built) -> Iterator[Server]:
+    yield from serve(two_chapters.site)
+
+
+@pytest.fixture(scope="session")
+def book_unzipped(two_chapters: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return unzipped(two_chapters.zip, tmp_path_factory.mktemp("two-chapters-unzipped"))
+
+
+@pytest.fixture(params=WAYS)
+def book(request: pytest.FixtureRequest, two_chapters: Built) -> Book:
+    """The two-chapter book (tests/books/two-chapters) served, from its unzipped zip, or as its single file."""
+    chapters = book_chapters(TWO_CHAPTERS)
+    if request.param == "single-file":
+        uri = two_chapters.single.as_uri()
+        return Book(uri, {chapter.meta.slug: uri for chapter in chapters}, uri, single=True)
+    if request.param == "http":
+        base = request.getfixturevalue("book_http").base
+    else:
+        base = request.getfixturevalue("book_unzipped").as_uri() + "/"
+    pages = {chapter.meta.slug: base + page_url(chapter) for chapter in chapters}
+    return Book(base + "first.html", pages, base, single=False)
 
 
 @dataclass

@@ -13,6 +13,10 @@ Pyodide. (Formulas are typeset by the build's own tool, Temml, found beside
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -194,17 +198,27 @@ WARNING_ONLY = "missing-chapter-link"
 
 
 def fixture_options(name: str, tmp_path: Path, *, strict: bool = False) -> build.Options:
-    """Build the fixture ``name`` into ``tmp_path``, with no project root (so no runtime)."""
+    """Build the fixture ``name`` into ``tmp_path``, in a project of only ``node_modules`` (the search
+    stage's MiniSearch; no kvpage, so no runtime)."""
     fixture = INVALID / name
     templates = fixture / "site_template"
     return build.Options(
-        root=tmp_path / "no-project",
+        root=search_only_project(),
         content=fixture / "content",
         templates=templates if templates.is_dir() else ROOT / "site_template",
         out=tmp_path / "site",
         dist=tmp_path / "dist",
         strict=strict,
     )
+
+
+@functools.cache
+def search_only_project() -> Path:
+    """A project folder holding only a link to the checkout's ``node_modules``, kept for the session."""
+    project = Path(tempfile.mkdtemp(prefix="kvpage-no-project-"))
+    atexit.register(shutil.rmtree, project, ignore_errors=True)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    return project
 
 
 def test_every_fixture_is_checked() -> None:
