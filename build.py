@@ -2,14 +2,17 @@
 """Build the kvpage site: ``python build.py`` writes ``site/`` and ``dist/kvpage-site.zip``.
 
 The pipeline reads top to bottom as stages, each taking and returning a typed
-value: source (book and chapters read) → chapters (Markdown parsed, labs placed)
-→ labs (every lab's starting view, through ``kvpage.bridge.handle``, the call the
-page's Python answers) → pages (HTML rendered with those views, links checked) →
-runtime (Pyodide checked, wheel built; only if a page has a lab, and reused from
-``.cache/runtime/`` when its inputs are unchanged) → site (every file in memory)
-→ files (written atomically). Content errors of the stages up to pages are
-collected across the whole book and reported together; nothing touches
-``site/`` or ``dist/`` until every stage has succeeded.
+value: source (book, chapters and the book's other files read) → chapters
+(Markdown parsed, labs placed) → labs (every lab's starting view, through
+``kvpage.bridge.handle``, the call the page's Python answers) → pages (HTML
+rendered with those views, formulas typeset, links and images checked) →
+runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
+enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
+when its inputs are unchanged) → search (every section indexed by the pinned
+MiniSearch) → site (every file in memory) → files (written atomically).
+Content errors of the stages up to pages are collected across the whole book
+and reported together; nothing touches ``site/`` or ``dist/`` until every
+stage has succeeded.
 
 The command line (``build``, ``serve``; see ``python build.py --help``) is
 parsed in :mod:`sitegen.cli`; ``serve`` lives in :mod:`sitegen.serve`.
@@ -24,14 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen import serve as serving
+from sitegen.assets import load_assets
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
-from sitegen.labs import declaration_errors, starting_views
+from sitegen.labs import declaration_errors, enabled_labs, starting_views
 from sitegen.output import publish, zip_bytes
 from sitegen.pages import Pages, parse_chapters, render_pages
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime
 from sitegen.runtime_cache import cached_runtime
+from sitegen.search_index import SearchIndex, search_index
 from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
 from sitegen.source import Book, load_book, load_source
 from sitegen.templates import Templates, make_templates
@@ -68,6 +73,7 @@ class Rendered:
     site: Site
     pages: Pages
     runtime: Runtime | None
+    search: SearchIndex
     book: Book
     templates: Templates
     warnings: tuple[ContentError, ...]
@@ -77,21 +83,31 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
     source = load_source(options.content)
+    assets = load_assets(options.content)
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
     chapters = parse_chapters(source, book.experimental_labs if book else ())
     labs = starting_views(chapters.placements)
-    pages = render_pages(chapters, labs, templates, static)
+    pages = render_pages(chapters, labs, templates, static, assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
-    errors: list[ContentError] = [*book_errors, *source.errors, *declared, *labs.errors, *pages.errors]
+    errors: list[ContentError] = [
+        *book_errors,
+        *source.errors,
+        *assets.errors,
+        *declared,
+        *labs.errors,
+        *pages.errors,
+    ]
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()
     if errors or book is None:
         raise BuildError(sorted_unique(errors), warnings)
-    runtime = cached_runtime(options.root, progress, use_cache=options.cache) if pages.has_labs else None
-    site = assemble_site(pages, runtime, book, templates)
-    return Rendered(site, pages, runtime, book, templates, tuple(warnings))
+    enabled = enabled_labs(book.experimental_labs)  # the snapshot holds these labs, and only these
+    runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache) if pages.has_labs else None
+    search = search_index(options.root, pages)
+    site = assemble_site(pages, runtime, search, book, templates)
+    return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
 
 
 def build(options: Options, progress: Progress = SILENT) -> Site:
@@ -108,11 +124,13 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
     files = {options.dist / zip_name: archive}
     if options.publish_zip:
         download = Download(zip_name, archive)
-        site = assemble_site(rendered.pages, rendered.runtime, rendered.book, rendered.templates, download)
+        site = assemble_site(
+            rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates, download
+        )
     if options.single_file:
         with progress.step(f"assembling the single-file book {SINGLE_FILE}"):
             files[options.dist / SINGLE_FILE] = assemble_single_file(
-                rendered.pages, rendered.runtime, rendered.book, rendered.templates
+                rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates
             )
     publish(site, options.out, files)
     for warning in rendered.warnings:

@@ -8,7 +8,7 @@
     .venv/bin/python bench/figures.py --render           # measure nothing: re-render the blocks
 
 Each measurement runs one of the bench commands (``bench/rebuild.py``, ``bench/serve_reload.py``,
-``bench/run.py``, ``make test``) as a child process, the way a person would, and reads the JSON
+``bench/run.py``, ``bench/search.py``, ``make test``) as a child process, the way a person would, and reads the JSON
 it writes. What they measured is stored in ``docs/figures.json`` together with the machine (CPU,
 cores, memory, OS, Chromium, Node, Python, Pyodide), the date, the command lines and the load
 average before and after; then every ``<!-- figures:NAME:begin … -->`` block of README.md and
@@ -47,13 +47,50 @@ CHROMIUM = "/usr/bin/chromium"
 
 @dataclass(frozen=True)
 class Context:
-    """What every measurement gets: how many runs, and a scratch folder."""
+    """What every measurement gets: how many runs, a scratch folder, and an older commit to compare."""
 
     quick: bool
     work: Path
+    before: str = ""
+    """A commit (``--before REV``): the labs and Lighthouse measurements run its build alongside."""
 
     def runs(self, full: int, quick: int) -> int:
         return quick if self.quick else full
+
+    def fresh_build(self) -> tuple[Path, Path]:
+        """This checkout built afresh into the scratch folder (once per run of figures): site/ and dist/."""
+        return build_into(ROOT, self.work / "site", self.work / "dist")
+
+    def before_build(self) -> tuple[Path, Path] | None:
+        """``--before``'s commit, exported and built once into the scratch folder, or None."""
+        if not self.before:
+            return None
+        source = self.work / "before-source"
+        if not source.is_dir():
+            source.mkdir(parents=True)
+            archive = subprocess.run(["git", "archive", self.before], cwd=ROOT, capture_output=True, check=True)
+            subprocess.run(["tar", "-x", "-C", str(source)], input=archive.stdout, check=True)
+            (source / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+        return build_into(source, self.work / "before-site", self.work / "before-dist")
+
+
+def build_into(project: Path, site: Path, dist: Path) -> tuple[Path, Path]:
+    """``project``'s ``build.py --single-file`` into ``site`` and ``dist``, unless it is there already."""
+    if not (site / "cache.html").is_file():
+        build = [PYTHON, str(project / "build.py"), "--single-file", "--quiet", "--out", str(site), "--dist", str(dist)]
+        subprocess.run(build, cwd=project, check=True, stdout=sys.stderr)  # its summary lines are not figures
+    return site, dist
+
+
+def commit_of(revision: str) -> str:
+    """The full hash of ``revision``."""
+    found = subprocess.run(["git", "rev-parse", revision], cwd=ROOT, capture_output=True, text=True, check=True)
+    return found.stdout.strip()
+
+
+def output_sizes(dist: Path) -> dict[str, int]:
+    """Bytes of the zip and the single file a build wrote."""
+    return {"zip": (dist / "kvpage-site.zip").stat().st_size, "single": (dist / "kvpage.html").stat().st_size}
 
 
 @dataclass(frozen=True)
@@ -66,16 +103,17 @@ class Measurement:
     """Only with ``--with-make-test`` (and the like): too long to run by default."""
 
 
-def run_json(command: list[str], work: Path, name: str) -> tuple[list[str], Any, str]:
+def run_json(command: list[str], work: Path, name: str, check: bool = True) -> tuple[list[str], Any, str]:
     """Run ``command`` with ``--json FILE`` appended (the project's bench commands take it).
 
-    Returns the command line it ran, the JSON it wrote, and what it printed.
+    Returns the command line it ran, the JSON it wrote, and what it printed. With ``check=False``
+    a command that failed (some runs did) still counts if it wrote its JSON: its runs say what failed.
     """
     output = work / f"{name}.json"
     command = [*command, "--json", str(output)]
     print(f"figures: {name}: {shell(command, work)}", file=sys.stderr, flush=True)
     done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0:
+    if done.returncode != 0 and (check or not output.is_file()):
         raise SystemExit(f"figures: {name}: {shell(command, work)} failed with status {done.returncode}")
     print(done.stdout, file=sys.stderr, flush=True)
     return command, json.loads(output.read_text(encoding="utf-8")), done.stdout
@@ -106,20 +144,81 @@ def collect_serve(context: Context) -> tuple[list[str], Any]:
 
 
 def collect_labs(context: Context) -> tuple[list[str], Any]:
-    """bench/run.py in Chromium, on a fresh build: ours over http and file://, the single file, stock."""
-    site, dist = context.work / "site", context.work / "dist"
-    build = [PYTHON, str(ROOT / "build.py"), "--single-file", "--quiet", "--out", str(site), "--dist", str(dist)]
-    subprocess.run(build, cwd=ROOT, check=True, stdout=sys.stderr)  # its summary lines are not figures
+    """bench/run.py in Chromium, on a fresh build: ours over http and file://, the single file, stock
+    (and, with ``--before``, that commit's build over http and file://)."""
+    site, dist = context.fresh_build()
     single = context.work / "single"
-    single.mkdir()
+    single.mkdir(exist_ok=True)
     (single / "cache.html").write_bytes((dist / "kvpage.html").read_bytes())  # run.py opens DIR/cache.html
     runs, samples = context.runs(7, 3), context.runs(10, 5)
     command = [PYTHON, str(HERE / "run.py"), "--site", str(site), "--also", f"single={single}"]
+    before = context.before_build()
+    if before is not None:
+        command += ["--also", f"before={before[0]}"]
     command += ["--runs", str(runs), "--samples", str(samples), "--work", str(context.work / "run")]
     command, found, printed = run_json(command, context.work, "labs")
     summary = labs_summary(printed, found, runs, samples)
     summary["failures"] = [failure.replace(str(context.work), "$TMP") for failure in summary["failures"]]
+    summary["sizes"] = {"ours": output_sizes(dist)}
+    if before is not None:
+        summary["sizes"]["before"] = output_sizes(before[1])
+        summary["before"] = commit_of(context.before)
     return command, summary
+
+
+def collect_lighthouse(context: Context) -> tuple[list[str], Any]:
+    """bench/lighthouse.py on a fresh build and stock Pyodide (and ``--before``'s build), mobile and desktop."""
+    site, _ = context.fresh_build()
+    runs = context.runs(3, 1)
+    command = [PYTHON, str(HERE / "lighthouse.py"), "--site", str(site), "--runs", str(runs)]
+    before = context.before_build()
+    if before is not None:
+        command += ["--also", f"before={before[0]}"]
+    command += ["--work", str(context.work / "lighthouse")]
+    command, found, _ = run_json(command, context.work, "lighthouse", check=False)
+    summary = lighthouse_summary(found, runs)
+    if before is not None:
+        summary["before"] = commit_of(context.before)
+    return command, summary
+
+
+ITEMS = 4
+"""What a failing audit points at, kept per page: the first few distinct items."""
+
+
+def lighthouse_summary(runs: list[dict[str, Any]], count: int) -> dict[str, Any]:
+    """What the Lighthouse block shows, from ``bench/lighthouse.py --json`` runs: per page and preset,
+    each score and metric over the runs; per page, the audits that cost score and did not pass."""
+    pages: dict[str, dict[str, Any]] = {}
+    failing: dict[str, dict[str, dict[str, Any]]] = {}
+    for run in runs:
+        if run["failure"]:
+            continue
+        preset = pages.setdefault(run["page"], {}).setdefault(run["preset"], {"scores": {}, "metrics": {}})
+        for category, score in run["scores"].items():
+            preset["scores"].setdefault(category, []).append(score)
+        for metric, value in run["metrics"].items():
+            preset["metrics"].setdefault(metric, []).append(round(value, 3))
+        for category, audits in run["failing"].items():
+            for audit in audits:
+                entry = failing.setdefault(run["page"], {}).setdefault(
+                    f"{category}/{audit['id']}", {"title": audit["title"], "presets": [], "items": []}
+                )
+                if run["preset"] not in entry["presets"]:
+                    entry["presets"].append(run["preset"])
+                fresh = [item for item in audit["items"] if item not in entry["items"]]
+                entry["items"] = (entry["items"] + fresh)[:ITEMS]
+    return {
+        "runs": count,
+        "pages": pages,
+        "failing": {page: dict(sorted(audits.items())) for page, audits in sorted(failing.items())},
+        "requests": sum(run["requests"] for run in runs),
+        "outside": sum(len(run["outside"]) for run in runs),
+        "retried": sum(run.get("attempts", 1) - 1 for run in runs),
+        "failures": sorted(
+            {f"{run['page']} {run['preset']}: {run['failure'][:200]}" for run in runs if run["failure"]}
+        ),
+    }
 
 
 def collect_labs_webkit(context: Context) -> tuple[list[str], Any]:
@@ -170,6 +269,9 @@ def labs_summary(stdout: str, runs: list[dict[str, Any]], count: int, samples: i
             failures.add(f"{key}: {run.get('failure', '')}")
         if run.get("fcp_ms") is not None:
             page["fcp_ms"].append(round(float(run["fcp_ms"]), 1))
+        for field in ("received_live", "received_all"):  # bytes over http (bench/run.py); none from disk
+            if run.get(field) is not None:
+                page.setdefault(field, []).append(int(run[field]))
         for kind, measured in (run.get("interactions") or {}).items():
             for sample in measured:
                 for what, value in sample.items():
@@ -201,6 +303,35 @@ def bytes_rows(stdout: str) -> dict[str, dict[str, str]]:
         if cells[0].startswith("bytes"):
             rows[cells[0]] = dict(zip(header[1:], cells[1:], strict=False))
     return rows
+
+
+def collect_search(context: Context) -> tuple[list[str], Any]:
+    """bench/search.py: the search script's bytes for this book and a generated 50-chapter one, and
+    Chromium's time per keystroke on the generated one."""
+    command = [PYTHON, str(HERE / "search.py"), "--runs", str(context.runs(5, 3))]
+    command, found, _ = run_json(command, context.work, "search")
+    return command, search_summary(found)
+
+
+def search_summary(found: dict[str, Any]) -> dict[str, Any]:
+    """What the search blocks show, from ``bench/search.py --json``: every time to 0.1 ms."""
+    runs = found["runs"]
+    keys = [float(value) for run in runs for value in run["keystroke_ms"]]
+    return {
+        "browser": found["browser"],
+        "queries": found["queries"],
+        "books": found["books"],
+        "keystroke_ms": {
+            "count": len(keys),
+            "p50": round(percentile(keys, 0.5), 1),
+            "p95": round(percentile(keys, 0.95), 1),
+            "max": round(max(keys), 1),
+        },
+        **{
+            name: [round(float(run[name]), 1) for run in runs]
+            for name in ("first_results_ms", "load_ms", "index_in_browser_ms")
+        },
+    }
 
 
 def collect_make_test(context: Context) -> tuple[list[str], Any]:
@@ -238,6 +369,8 @@ MEASUREMENTS = {
         Measurement("serve", collect_serve),
         Measurement("labs", collect_labs),
         Measurement("labs-webkit", collect_labs_webkit),
+        Measurement("lighthouse", collect_lighthouse),
+        Measurement("search", collect_search),
         Measurement("make-test", collect_make_test, optional=True),
     )
 }
@@ -313,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--with-make-test", action="store_true", help="also time `make test` (many minutes)")
     parser.add_argument("--render", action="store_true", help="measure nothing; re-render the blocks from the data")
+    parser.add_argument(
+        "--before", metavar="REV", default="", help="also build this commit and measure it alongside (labs, lighthouse)"
+    )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     figures: blocks.Figures = json.loads(DATA.read_text(encoding="utf-8")) if DATA.exists() else {}
     figures.setdefault("measurements", {})
@@ -330,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         shown = ["bench/figures.py", *(sys.argv[1:] if argv is None else argv)]
         command_line = ".venv/bin/python " + " ".join(shown)
         with tempfile.TemporaryDirectory(prefix="kvpage-figures-") as tmp:
-            measure(names, Context(quick=args.quick, work=Path(tmp)), command_line, figures)
+            measure(names, Context(quick=args.quick, work=Path(tmp), before=args.before), command_line, figures)
     for path in blocks.fill_documents(ROOT, figures):
         print(f"figures: rewrote the blocks of {path.relative_to(ROOT)}", file=sys.stderr)
     return 0

@@ -247,6 +247,216 @@ def _bytes_cells(cells: dict[str, str]) -> str:
     return f"{cells.get('ours http', '—')} / {cells.get('ours file://', '—')} ({cells.get('stock http', '—')})"
 
 
+def spread(values: list[float], show: Callable[[float], str]) -> str:
+    """``show`` of the one value all runs gave, or ``min–max (median m)``: for scores and bytes."""
+    if not values:
+        return "not measured"
+    if min(values) == max(values):
+        return f"{show(values[0])}{'' if len(values) == 1 else f' ({len(values)} runs)'}"
+    return f"{show(min(values))}–{show(max(values))} (median {show(statistics.median(values))}, {len(values)} runs)"
+
+
+def mb(value: float) -> str:
+    return f"{value / 1e6:.2f} MB"
+
+
+BYTE_GOALS = {"live": "≤ 6.0 MB", "zip": "≤ 7 MB", "single": "≤ 10 MB"}
+"""Issue 18's targets for what a reader downloads."""
+
+
+def render_bytes(figures: Figures) -> str:
+    """docs/performance.md: bytes until the labs are live over http, now, before (``--before``) and stock."""
+    labs = data(figures, "labs")
+    if labs is None or "sizes" not in labs:
+        return provenance(figures, ["labs"])
+    pages: dict[str, Any] = labs["pages"]
+    columns = [("before", f"before ({labs['before'][:12]})")] if "before" in labs else []
+    columns += [("ours", "now"), ("stock", "stock Pyodide")]
+
+    def received(page: str, field: str) -> str:
+        return spread([float(value) for value in pages.get(f"{page} http", {}).get(field, [])], mb)
+
+    def size(page: str, what: str) -> str:
+        found = labs["sizes"].get(page, {}).get(what)
+        return "—" if found is None else mb(float(found))
+
+    rows = [["", *(label for _, label in columns), "goal"]]
+    rows.append(
+        [
+            "bytes received until the labs are live, over http (text gzipped)",
+            *(received(page, "received_live") for page, _ in columns),
+            BYTE_GOALS["live"],
+        ]
+    )
+    rows.append(
+        [
+            "… in all, after the bench's interactions",
+            *(received(page, "received_all") for page, _ in columns),
+            "",
+        ]
+    )
+    rows.append(["`dist/kvpage-site.zip`", *(size(page, "zip") for page, _ in columns), BYTE_GOALS["zip"]])
+    rows.append(
+        ["`dist/kvpage.html`, the single file", *(size(page, "single") for page, _ in columns), BYTE_GOALS["single"]]
+    )
+    note = (
+        "Bytes received are the browser's own count (Resource Timing `encodedBodySize`: bodies as sent) of the "
+        "page and every file it asked for before the `kvpage:labs-live` mark, from `bench/serving.py` (text "
+        "types gzipped, as GitHub Pages sends them; binaries as they are: stock Pyodide's wasm and zip too)."
+    )
+    return f"{table(rows)}\n\n{note}\n\n{provenance(figures, ['labs'])}"
+
+
+LIGHTHOUSE_CATEGORIES: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("performance", "performance", {"mobile": "≥ 90", "desktop": "100"}),
+    ("accessibility", "accessibility", {"mobile": "100", "desktop": "100"}),
+    ("best-practices", "best practices", {"mobile": "100*", "desktop": "100*"}),
+    ("seo", "SEO", {"mobile": "100", "desktop": "100"}),
+)
+LIGHTHOUSE_METRICS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("first-contentful-paint", "first contentful paint", {}),
+    ("largest-contentful-paint", "largest contentful paint", {}),
+    ("total-blocking-time", "total blocking time", {"mobile": "≤ 200 ms"}),
+    ("cumulative-layout-shift", "cumulative layout shift", {"mobile": "≤ 0.02", "desktop": "≤ 0.02"}),
+    ("speed-index", "speed index", {}),
+    ("total-byte-weight", "total bytes", {}),
+)
+
+
+def metric(name: str) -> Callable[[float], str]:
+    if name == "cumulative-layout-shift":
+        return lambda value: f"{value:.3f}"
+    if name == "total-byte-weight":
+        return mb
+    return lambda value: f"{value:,.0f} ms"
+
+
+def render_lighthouse(figures: Figures) -> str:
+    """docs/performance.md: Lighthouse's scores and metrics, mobile and desktop, ours against stock Pyodide."""
+    found = data(figures, "lighthouse")
+    if found is None:
+        return provenance(figures, ["lighthouse"])
+    pages: dict[str, Any] = found["pages"]
+    names = [name for name in ("before", "ours", "stock") if name in pages or name in found["failing"]]
+    labels = {"before": f"before ({str(found.get('before', ''))[:12]})", "ours": "now", "stock": "stock Pyodide"}
+    text = []
+    for preset in ("mobile", "desktop"):
+        rows = [[preset, *(labels[name] for name in names), "goal"]]
+        of = [pages.get(name, {}).get(preset, {}) for name in names]
+        for key, label, goals in LIGHTHOUSE_CATEGORIES:
+            cells = [spread(here.get("scores", {}).get(key, []), str) for here in of]
+            rows.append([label, *cells, goals.get(preset, "")])
+        for key, label, goals in LIGHTHOUSE_METRICS:
+            show = metric(key)
+            cells = [spread(here.get("metrics", {}).get(key, []), show) for here in of]
+            rows.append([label, *cells, goals.get(preset, "")])
+        text += [table(rows), ""]
+    text.append(
+        "\\* or each remaining deduction shown to be Pyodide's own. Audits that cost score and did not pass "
+        "(Lighthouse's threshold, 0.9), over all runs, with what they point at:"
+    )
+    text.append("")
+    for name in names:
+        audits = found["failing"].get(name, {})
+        text.append(f"- {labels[name]}: {'none' if not audits else ''}".rstrip())
+        for key, audit in audits.items():
+            items = "; ".join(f"“{item.replace('`', '')}”" for item in audit["items"])
+            text.append(f"  - {key} ({audit['title']}; {', '.join(audit['presets'])}){': ' + items if items else ''}")
+    text.append("")
+    text.append(
+        f"Lighthouse 12.2.3 in Chromium, {found['runs']} run(s) of each page and preset, cold, over "
+        f"`bench/serving.py` on 127.0.0.1; requests checked: {found['requests']}, outside the local server: "
+        f"{found['outside']}; runs tried again after a Lighthouse error: {found['retried']}."
+    )
+    for failure in found["failures"]:
+        text.append(f"\nFailed: {failure}")
+    return "\n".join(text) + f"\n\n{provenance(figures, ['lighthouse'])}"
+
+
+def kilobytes(value: int) -> str:
+    return f"{value / 1000:,.1f} kB"
+
+
+def search_books(found: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(this book, the generated one) of a search measurement."""
+    books = found["books"]
+    generated = next(name for name in books if name.startswith("generated"))
+    return books["this book"], books[generated]
+
+
+def render_search(figures: Figures) -> str:
+    """docs/performance.md "Search": the index's bytes for two books, and what a reader waits for."""
+    found = data(figures, "search")
+    if found is None:
+        return provenance(figures, ["search"])
+    this, generated = search_books(found)
+    books = (this, generated)
+
+    def row(label: str, show: Callable[[dict[str, Any]], str]) -> list[str]:
+        return [label, *(show(book) for book in books)]
+
+    rows = [
+        ["", f"this book ({this['chapters']} chapter)", f"generated, {generated['chapters']} chapters"],
+        row("sections, words, terms", lambda b: f"{b['sections']:,}, {b['words']:,}, {b['terms']:,}"),
+        row(
+            "`search/index.js`, raw / gzip -9 (the site loads it on first use of the box; inline in the single file)",
+            lambda b: f"{kilobytes(b['script_bytes'])} / {kilobytes(b['script_gzip_bytes'])}",
+        ),
+        row(
+            "… of which MiniSearch itself",
+            lambda b: f"{kilobytes(b['library_bytes'])} / {kilobytes(b['library_gzip_bytes'])}",
+        ),
+        row(
+            "the sections alone, raw / gzip -9 (what shipping them to be indexed in the browser would weigh)",
+            lambda b: f"{kilobytes(b['documents_only_bytes'])} / {kilobytes(b['documents_only_gzip_bytes'])}",
+        ),
+        row(
+            "the build's search stage (Node running MiniSearch over every section)",
+            lambda b: f"{b['index_seconds']:.2f} s",
+        ),
+    ]
+    keys = found["keystroke_ms"]
+    timing = [
+        ["", f"generated, {generated['chapters']} chapters"],
+        [
+            "a keystroke in the box → results laid out, p50 / p95 / max (goal ≤ 50 ms)",
+            f"{keys['p50']:.1f} / {keys['p95']:.1f} / {keys['max']:.1f} ms ({keys['count']} keystrokes)",
+        ],
+        [
+            "focusing the box and typing at once → first results (the index loads on focus)",
+            millis(found["first_results_ms"]),
+        ],
+        ["then, in the same page: loading the built index again (`MiniSearch.loadJS`)", millis(found["load_ms"])],
+        ["… and indexing the same sections in the browser instead (`addAll`)", millis(found["index_in_browser_ms"])],
+    ]
+    queries = ", ".join(f"“{query}”" for query in found["queries"])
+    note = (
+        f"In {found['browser']}, over http, on the generated book's middle chapter, a fresh browser context "
+        f"per run; typed letter by letter and erased again: {queries}. Keystroke percentiles are over every "
+        "keystroke of every run."
+    )
+    return f"{table(rows)}\n\n{table(timing)}\n\n{note}\n\n{provenance(figures, ['search'])}"
+
+
+def render_search_summary(figures: Figures) -> str:
+    """README: the search figures in a sentence."""
+    found = data(figures, "search")
+    if found is None:
+        return provenance(figures, ["search"])
+    this, generated = search_books(found)
+    keys = found["keystroke_ms"]
+    text = (
+        f"The search script is {kilobytes(this['script_bytes'])} ({kilobytes(this['script_gzip_bytes'])} gzipped, "
+        f"{kilobytes(this['library_bytes'])} of it MiniSearch) for this book and "
+        f"{kilobytes(generated['script_bytes'])} ({kilobytes(generated['script_gzip_bytes'])}) for a generated "
+        f"book of {generated['chapters']} chapters and {generated['words']:,} words, where a keystroke's results "
+        f"take {keys['p50']:.1f} ms at the median, {keys['p95']:.1f} ms at p95 and {keys['max']:.1f} ms at "
+        f"the slowest (goal ≤ 50 ms) in "
+        f"{found['browser']}; more in [docs/performance.md](docs/performance.md#search)."
+    )
+    return f"{text}\n\n{provenance(figures, ['search'])}"
+
+
 def render_make_test(figures: Figures) -> str:
     """docs/performance.md: how long the whole suite takes (only with ``--with-make-test``)."""
     found = data(figures, "make-test")
@@ -283,7 +493,11 @@ BLOCKS = {
         Block("labs", ("labs",), render_labs),
         Block("labs-webkit", ("labs-webkit",), functools.partial(render_labs, name="labs-webkit")),
         Block("sizes", ("build", "labs"), render_sizes),
+        Block("bytes", ("labs",), render_bytes),
+        Block("lighthouse", ("lighthouse",), render_lighthouse),
         Block("make-test", ("make-test",), render_make_test),
+        Block("search", ("search",), render_search),
+        Block("search-summary", ("search",), render_search_summary),
     )
 }
 DOCUMENTS = ("README.md", "docs/performance.md")

@@ -10,14 +10,19 @@ code, and the same pool of Python workers, but each worker made with Pyodide as 
 ``node_modules/pyodide`` (a module worker importing ``pyodide.mjs``, ``loadPyodide()``, its
 ``.mjs``, wasm and ``.py`` standard library) with the same kvpage wheel installed by
 ``loadPackage("kvpage")`` through the same lock file (``stock_loader.js``, ``stock_worker.mjs``).
-Both are opened over http (a local ``http.server``) and from file://, alternating page and order,
-each run in a fresh browser context, and it prints medians and the ratio ours/stock:
+Both are opened over http (``bench/serving.py``: 127.0.0.1, text gzipped as GitHub Pages sends
+it) and from file://, alternating page and order, each run in a fresh browser context, and it
+prints medians and the ratio ours/stock:
 
 - labs live: navigation start → the page's ``kvpage:labs-live`` mark (controls enabled: the first
   worker's Python is ready; the page computes nothing at start-up, the build did);
 - first contentful paint;
 - interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
+- bytes received until the labs were live, over http: the bodies as the browser received them
+  (its Resource Timing ``encodedBodySize``, the page itself and every file it requested before the
+  ``kvpage:labs-live`` mark) from a server that gzips text types as GitHub Pages does
+  (``bench/serving.py``); and in all, after a run of interactions;
 - bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed; q5 in
   ``--quick``), and as GitHub Pages would send them (gzip for text types only: ``PAGES_GZIPS``).
 
@@ -29,10 +34,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import gzip
 import hashlib
-import http.server
 import json
 import re
 import shutil
@@ -40,8 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 from sitegen.output import stage_file  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+from serving import PAGES_GZIPS, serve  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
@@ -77,6 +82,10 @@ class Run:
     failure: str = ""
     interactions: dict[str, list[dict[str, float]]] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
+    received_live: float | None = None
+    """Bytes of bodies received until the labs were live (the page and what it requested before); None from disk."""
+    received_all: float | None = None
+    """… and in all, once the run's interactions were done."""
 
 
 def build_ours(out: Path) -> Path:
@@ -120,24 +129,6 @@ def build_stock(ours: Path, out: Path) -> Path:
     return site
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def serve(root: Path) -> Iterator[str]:
-    handler = functools.partial(QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
     """Slider key presses, keystrokes in Request 2 and Step clicks, each timed by measure.js."""
     decode = page.get_by_role("region", name=DECODE)
@@ -168,6 +159,15 @@ def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
     return results
 
 
+RECEIVED = """(until) => {
+  const started = (entry) => until === null || entry.startTime <= until;
+  const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
+  return entries.filter(started).reduce((sum, entry) => sum + entry.encodedBodySize, 0);
+}"""
+"""Bytes of bodies as received (compressed or not), of the page and of each request it made up to ``until``
+(a time from navigation start; null for all): the browser's own Resource Timing count."""
+
+
 def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> Run:
     run = Run(page=page_name, mode=mode)
     context = browser.new_context()
@@ -190,20 +190,16 @@ def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> 
             run.failure = found["status"]
         else:
             run.live_ms = found["live"]
+            if mode == "http":
+                run.received_live = page.evaluate(RECEIVED, found["live"])
             run.interactions = interact(page, samples)
+            if mode == "http":
+                run.received_all = page.evaluate(RECEIVED, None)
     except Exception as error:  # noqa: BLE001 - a run that breaks is a result to report, not a crash
         run.failure = f"{type(error).__name__}: {str(error).splitlines()[0]}"
     finally:
         context.close()
     return run
-
-
-PAGES_GZIPS = frozenset({".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"})
-"""What GitHub Pages sends gzipped (it compresses by content type): text types, scripts, JSON, SVG.
-
-An assumption, not a measurement (nothing here reaches GitHub): binary types are sent as they
-are, which we take to include application/wasm and application/zip as well as
-application/octet-stream (``.bin`` and any unknown suffix). ``pages_bytes`` follows it."""
 
 
 def pages_bytes(path: Path, raw: int, gz: int) -> int:
@@ -301,6 +297,10 @@ class Results:
             return None
         return float(sum(pages_bytes(path, *self.sizes[path][:2]) for path in self.loaded[key]))
 
+    def received(self, key: Key, until_live: bool) -> float | None:
+        """Median bytes received over http, until the labs were live or in all."""
+        return self.median(key, lambda run: run.received_live if until_live else run.received_all)
+
     def live(self, key: Key) -> float | None:
         return self.median(key, lambda run: run.live_ms)
 
@@ -341,6 +341,8 @@ def main_table(results: Results) -> str:
                 name = f"{label}{' (from the debounced update)' if what == 'work' else ''} {tag}"
                 values = [results.interaction(key, kind, what, fraction) for key in columns]
                 add(name, values, lambda v: "—" if v is None else f"{v:,.1f} ms")
+    add("bytes received until labs live (text gzipped)", [results.received(key, True) for key in columns], mb)
+    add("bytes received in all (text gzipped)", [results.received(key, False) for key in columns], mb)
     for index, kind in enumerate(("raw", "gzip -9", f"brotli q{results.quality}")):
         add(f"bytes loaded, {kind}", [results.bytes(key, index) for key in columns], mb)
     add("bytes loaded, as GitHub Pages sends", [results.pages(key) for key in columns], mb)
@@ -364,13 +366,14 @@ def single_table(results: Results, singles: dict[str, Path]) -> str:
 
 def variants_table(results: Results, pages: list[str]) -> str:
     """Labs live for every page measured (e.g. one site per lever), against stock over http."""
-    lines = [["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http", "Pages http"]]
+    header = ["page", "labs live http", "labs live file://", "vs stock http", "FCP http", "brotli http", "Pages http"]
+    lines = [[*header, "received until live"]]
     stock = results.live(("stock", "http"))
     for page in pages:
         http, file = results.live((page, "http")), results.live((page, "file"))
         fcp, brotli = results.fcp((page, "http")), results.bytes((page, "http"), 2)
-        sent = mb(results.pages((page, "http")))
-        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli), sent])
+        sent, live = mb(results.pages((page, "http"))), mb(results.received((page, "http"), True))
+        lines.append([page, ms(http), ms(file), ratio(http, stock), ms(fcp) if fcp else "—", mb(brotli), sent, live])
     return markdown(lines)
 
 

@@ -6,5 +6,4 @@ function pythonWorker() {
   say("Loading Python…");
   return Promise.resolve(new Worker(new URL("static/stock_worker.mjs", document.baseURI), { type: "module" }));
 }
-function pythonLive() {}
 // ---- end of loader ----

@@ -2,7 +2,7 @@
 """How fast the labs come alive in WebKit (WebKitGTK's MiniBrowser), the engine of Safari.
 
     xvfb-run -a .venv/bin/python bench/webkit.py dist/kvpage.html            # the single file, 5 runs
-    xvfb-run -a .venv/bin/python bench/webkit.py site/cache.html --http      # the site over http
+    xvfb-run -a .venv/bin/python bench/webkit.py site/cache.html --http      # the site over http (bench/serving.py)
     xvfb-run -a .venv/bin/python bench/webkit.py site/cache.html --runs 3    # the site from file://
 
 Needs Debian's ``webkit2gtk-driver`` and ``xvfb`` (``apt-get install -y webkit2gtk-driver xvfb``)
@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
-import http.server
 import importlib
 import json
 import os
 import statistics
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serving import serve
 
 DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
@@ -45,22 +44,6 @@ return {
   status: document.querySelector("[data-role=runtime]")?.textContent ?? "",
 };
 """
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def served(folder: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def one_run(url: str) -> dict[str, Any]:
@@ -97,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
     page = args.page.resolve()
     runs: list[dict[str, Any]] = []
-    with served(page.parent) if args.http else contextlib.nullcontext(None) as base:
+    with serve(page.parent) if args.http else contextlib.nullcontext(None) as base:
         url = f"{base}{page.name}" if base else page.as_uri()
         for index in range(args.runs):
             found = one_run(url)

@@ -59,6 +59,8 @@ ID_REFERENCES = frozenset(
 )
 """Attributes whose value is one id or a space-separated list of them. ``data-shows`` is the
 page's own: a slider's readout names the slider's id (site_template/labs/decode.html)."""
+FORM_OWNERS = frozenset({"button", "fieldset", "input", "object", "output", "select", "textarea"})
+"""The elements whose ``form`` names a form's id; on MathML's ``<mo>`` it is ``prefix``, ``infix`` or ``postfix``."""
 
 Attributes = list[tuple[str, str | None]]
 
@@ -85,6 +87,11 @@ class _StartTags(HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: Attributes) -> None:
         self.handle_starttag(tag, attrs)
+
+
+def start_tags(fragment: str) -> list[tuple[int, str, Attributes]]:
+    """Each start tag of ``fragment``: how many lines into it the tag starts, its name and its attributes."""
+    return [(fragment.count("\n", 0, start), tag, attrs) for start, _, tag, attrs in _StartTags(fragment).tags]
 
 
 def element_ids(fragment: str) -> list[str]:
@@ -138,7 +145,7 @@ def prefix_ids(body: str, slug: str, chapters: Mapping[str, str]) -> str:
                 changed.append((name, value))
             elif name == "id" or (name == "name" and radio):
                 changed.append((name, prefixed(slug, value)))
-            elif name in ID_REFERENCES:
+            elif name in ID_REFERENCES and (name != "form" or tag in FORM_OWNERS):
                 changed.append((name, " ".join(prefixed(slug, one) for one in value.split())))
             elif name == "href" and tag in ("a", "area"):
                 changed.append((name, link(value)))

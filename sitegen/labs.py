@@ -29,6 +29,7 @@ from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Lab
 from sitegen.errors import ContentError
+from sitegen.model_imports import module_file
 from sitegen.trees import to_html
 from sitegen.warm_up import declared_at, raised_at
 
@@ -234,9 +235,10 @@ def declaration_errors(project: Path, static: Collection[str], templates: str = 
         for problem in lab.problems
     ]
     for module, name in misnamed():
-        path = "/".join(module.split(".")) + ".py"
         errors.append(
-            ContentError(path, 0, f"its LAB is named {name!r}; a lab's name is its module's, with '-' for '_'")
+            ContentError(
+                module_file(module), 0, f"its LAB is named {name!r}; a lab's name is its module's, with '-' for '_'"
+            )
         )
     for script in sorted(static):
         folder, _, file = script.rpartition("/")

@@ -35,6 +35,11 @@ class Import:
         return f"{self.path}:{self.line}"
 
 
+def module_file(module: str) -> str:
+    """A model module's source file, relative to the project: ``kvpage.labs.decode`` → ``kvpage/labs/decode.py``."""
+    return "/".join(module.split(".")) + ".py"
+
+
 def model_files(project: Path) -> list[Path]:
     """The ``.py`` files of ``kvpage/`` that the browser's wheel holds."""
     return sorted(path for path in (project / "kvpage").rglob("*.py") if path.name not in BROWSER_EXCLUDED)

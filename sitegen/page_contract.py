@@ -1,4 +1,4 @@
-"""The names the page's HTML and its script share: every ``data-*`` attribute that wires a lab.
+"""The names the page's HTML and its script share: every ``data-*`` attribute that wires a lab or search.
 
 The templates and the Markdown plugin print these; ``static/kvpage/`` and the labs' own scripts
 find elements by them. They are listed once, here, each with what it means, and
@@ -25,6 +25,7 @@ ATTRIBUTES: dict[str, str] = {
     "data-role": "a lab's runtime line (runtime), its message (error), its loading bar (loading)",
     "data-python": "<html>: ready or failed, once Python has started or could not (CSS hides the loading bars)",
     "data-phase": "a loading bar: the phase of the last progress event",
+    "data-index": "the search box (partials/search.html): where static/search.js loads the index from",
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
 ROLES = ("runtime", "error", "loading")

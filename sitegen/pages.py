@@ -1,40 +1,62 @@
 """Stages "chapters" and "pages": every chapter's Markdown parsed, then rendered to an HTML fragment.
 
-Every chapter is parsed first (:func:`parse_chapters`), so that links can be
-checked against the headings of the whole book and the labs stage can compute
-the starting view of every lab the chapters place; then each is checked and
-rendered with those views (:func:`render_pages`). Nothing is raised here: the
-errors of every chapter are kept on the result, so one run lists every error in
-the book. Warnings (such as a link to a chapter not written yet) are kept too,
-for the caller to print or, with ``--strict``, to refuse.
+Every chapter is parsed first (:func:`parse_chapters`), so that links and images
+can be checked against the headings and files of the whole book, the labs stage
+can compute the starting view of every lab the chapters place, and every formula
+of the book is typeset in one batch; then each is checked and rendered with those
+views (:func:`render_pages`). Nothing is raised here (but for a missing tool):
+the errors of every chapter are kept on the result, so one run lists every error
+in the book. Warnings (such as a link to a chapter not written yet, or a file of
+the book no chapter uses) are kept too, for the caller to print or, with
+``--strict``, to refuse.
+
+The Markdown is CommonMark with GFM's tables, strikethrough, task lists,
+autolinks and footnotes, plus definition lists, formulas, figures and
+highlighted code (docs/authoring.md shows each); every construct is rendered
+here, at build time, so a page reads without any script.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, MutableMapping
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
+from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
 
+from sitegen.assets import Asset, Assets
+from sitegen.description import description
 from sitegen.errors import ContentError
+from sitegen.formulas import STYLESHEET, formulas_in, typeset_formulas
 from sitegen.ids import duplicate_ids
 from sitegen.labs import Labs, LabUse, Placement, all_labs, enabled_labs
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.callouts import callouts_plugin
 from sitegen.plugins.chapter_links import chapter_links_plugin
+from sitegen.plugins.code import code_plugin
 from sitegen.plugins.containers import unknown_containers_plugin
 from sitegen.plugins.env import new_env, record
-from sitegen.plugins.labs import labs_plugin
-from sitegen.plugins.lines import link_lines_plugin
+from sitegen.plugins.footnotes import footnotes_plugin
+from sitegen.plugins.formulas import formulas_plugin
+from sitegen.plugins.images import images_plugin
+from sitegen.plugins.labs import field_text, labs_plugin
+from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.plugins.tables import tables_plugin
+from sitegen.runtime_names import RUNTIME_DIR
+from sitegen.search_text import SEARCH_DIR, Section, sections
 from sitegen.source import ChapterSource, Source
 from sitegen.templates import TemplateFailed, Templates
 from sitegen.toc import Entry, table_of_contents
 
 CALLOUTS = ("english", "try", "keep")
+NO_ASSETS = Assets({})
 INDEX = "index.html"
 
 
@@ -48,6 +70,12 @@ class Page:
     url: str
     toc: tuple[Entry, ...] = ()
     """Its ``##`` and ``###`` headings, for the table of contents."""
+    stylesheets: tuple[str, ...] = ()
+    """The generated stylesheets the page needs besides the template's (the formulas' one)."""
+    description: str = ""
+    """Its lede as plain text, for ``<meta name="description">`` (``sitegen/description.py``)."""
+    sections: tuple[Section, ...] = ()
+    """Its text cut at those headings, for search (sitegen/search_text.py)."""
 
     @property
     def has_labs(self) -> bool:
@@ -61,6 +89,10 @@ class Pages:
     pages: tuple[Page, ...]
     errors: tuple[ContentError, ...] = ()
     warnings: tuple[ContentError, ...] = ()
+    assets: Mapping[str, Asset] = field(default_factory=dict)
+    """The book's files the chapters use, by their path in the site (the same as in ``content/``)."""
+    stylesheets: Mapping[str, str] = field(default_factory=dict)
+    """Generated stylesheets by their path in the site (``static/formulas.css``), for the pages that link them."""
 
     @property
     def has_labs(self) -> bool:
@@ -86,7 +118,16 @@ def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -
 
     md = MarkdownIt("commonmark", {"typographer": False})
     md.use(front_matter_plugin)
-    md.use(link_lines_plugin)
+    md.enable("strikethrough")
+    md.use(tables_plugin)
+    md.use(tasklists_plugin, label=True)
+    md.use(gfm_autolink_plugin)
+    md.use(footnotes_plugin)
+    md.use(deflist_plugin)
+    md.use(formulas_plugin)
+    md.use(inline_lines_plugin)
+    md.use(images_plugin)
+    md.use(code_plugin)
     md.use(anchors_plugin, min_level=2, max_level=3)
     md.use(callouts_plugin, kinds=CALLOUTS)
     every = all_labs()
@@ -143,15 +184,23 @@ def parse_chapters(source: Source, experimental_labs: Iterable[str] = ()) -> Cha
     return Chapters(source, md, listed, unlisted, urls)
 
 
-def render_pages(chapters: Chapters, labs: Labs, templates: Templates, files: frozenset[str] = frozenset()) -> Pages:
+def render_pages(
+    chapters: Chapters,
+    labs: Labs,
+    templates: Templates,
+    files: frozenset[str] = frozenset(),
+    assets: Assets = NO_ASSETS,
+) -> Pages:
     """Check and render every chapter, each lab with its starting view from ``labs`` (the labs stage);
-    ``files`` are the site's other files (links may point there).
+    ``files`` are the site's other files (links may point there), ``assets`` the book's own files
+    (images and links may point there).
 
     Chapters the source stage could not list are checked too, against the same
     targets plus their own headings, but get no page. A lab's widget is its
     template (``labs/NAME.html``), rendered with its starting view.
     """
-    md = chapters.md
+    md, source, urls = chapters.md, chapters.source, chapters.urls
+    every = (*chapters.listed, *chapters.unlisted)
 
     def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
         try:
@@ -166,25 +215,72 @@ def render_pages(chapters: Chapters, labs: Labs, templates: Templates, files: fr
         anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in chapters.listed},
         sources={item.url: item.path for item in chapters.listed},
         files=files,
-        complete=chapters.source.complete,
+        complete=source.complete,
+        assets=assets.files,
     )
+    used: set[str] = set()
+    for item in every:
+        own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
+        used |= check_links(item.tokens, item.env, item.url, own)
+    formulas = {item.path: formulas_in(item.tokens, item.env) for item in every}
+    formulas_css = typeset_formulas([found for chapter in formulas.values() for found in chapter])
     bodies: dict[str, str] = {}
     tocs: dict[str, tuple[Entry, ...]] = {}
+    descriptions: dict[str, str] = {}
     uses: dict[str, tuple[LabUse, ...]] = {}
-    errors: list[ContentError] = []
-    warnings: list[ContentError] = []
-    for item in [*chapters.listed, *chapters.unlisted]:
+    errors: list[ContentError] = asset_clashes(used, assets.files, urls, files, source)
+    warnings: list[ContentError] = unused_assets(assets, used)
+    for item in every:
         item.env["labs"], item.env["widget"] = labs.uses, widget
-        own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
-        check_links(item.tokens, item.env, item.url, own)
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
         errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, item.env))
         tocs[item.path] = table_of_contents(item.tokens)
+        descriptions[item.path] = description(item.tokens)
         uses[item.path] = tuple(labs.uses[p.key] for p in item.placements if p.key in labs.uses)
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
+    tokens = {item.path: item.tokens for item in chapters.listed}
+    shown = {item.path: partial(field_text, env=item.env) for item in chapters.listed}
     pages = tuple(
-        Page(chapter, bodies[chapter.path], uses[chapter.path], chapters.urls[chapter.meta.slug], tocs[chapter.path])
-        for chapter in chapters.source.chapters
+        Page(
+            chapter,
+            bodies[chapter.path],
+            uses[chapter.path],
+            urls[chapter.meta.slug],
+            toc=tocs[chapter.path],
+            stylesheets=(STYLESHEET,) if formulas[chapter.path] else (),
+            description=descriptions[chapter.path],
+            sections=sections(tokens[chapter.path], chapter.meta.title, shown[chapter.path]),
+        )
+        for chapter in source.chapters
     )
-    return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)))
+    stylesheets = {STYLESHEET: formulas_css} if formulas_css else {}
+    used_files = {path: assets.files[path] for path in sorted(used)}
+    return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
+
+
+def asset_clashes(
+    used: Iterable[str], assets: Mapping[str, Asset], urls: Mapping[str, str], files: frozenset[str], source: Source
+) -> list[ContentError]:
+    """Files of the book that would land where the site already puts a file of its own."""
+    pages = {url: chapter.path for chapter, url in ((c, urls[c.meta.slug]) for c in source.chapters)}
+    folders = sorted({name.split("/", 1)[0] for name in files if "/" in name} | {RUNTIME_DIR, SEARCH_DIR})
+    errors: list[ContentError] = []
+    for path in sorted(used):
+        top = path.split("/", 1)[0]
+        if path == INDEX:
+            problem = "the site's index.html is the book's list of chapters; rename this file"
+        elif path in pages:
+            problem = f"it would replace the page of {pages[path]}; rename this file"
+        elif "/" in path and top in folders:
+            problem = f"the site keeps its own files in {top}/; move this file to another folder"
+        else:
+            continue
+        errors.append(ContentError(assets[path].shown, 0, problem))
+    return errors
+
+
+def unused_assets(assets: Assets, used: set[str]) -> list[ContentError]:
+    """A warning for each file of the book no chapter uses: it is not copied into the site."""
+    message = "no chapter links to this file or shows it, so the site leaves it out"
+    return [ContentError(asset.shown, 0, message) for path, asset in sorted(assets.files.items()) if path not in used]

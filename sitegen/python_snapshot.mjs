@@ -3,8 +3,7 @@
 //   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
 //   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --imports JSON
 //                                     --labs JSON --out FILE
-//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --stdlib PAGE_ZIP --stdlib-path PATH
-//                                  --wheel WHEEL --wheel-path PATH --labs JSON
+//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --wheel WHEEL --wheel-path PATH --labs JSON
 //
 // compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
 //                 unchecked hash-based .pyc files: the snapshot's imports then unmarshal instead of
@@ -15,9 +14,10 @@
 //                 Pyodide's memory snapshot. stdout: {"modules": the stdlib files it imported, "stdlib":
 //                 where Pyodide keeps the stdlib zip, "missing": imports that failed, "failures": lab
 //                 actions that failed}; with any missing or failure it writes no snapshot.
-// check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip,
-//                 then writes the page's trimmed one, and proves it works: every lab action answers without it,
-//                 and a traceback shows stdlib source with it.
+// check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip (the
+//                 page has none), and proves it works: every lab action answers, a module that is not in
+//                 memory raises ModuleNotFoundError, and a traceback through the model shows its source
+//                 lines (read from the wheel). stdout: {"failures", "missing", "traceback"}.
 //
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
 // was written against Pyodide 314.0.7 and refuses any other version. Everything that could make two
@@ -129,7 +129,7 @@ modules = sorted({
     for file in (getattr(module, "__file__", None) for module in list(sys.modules.values()))
     if isinstance(file, str) and file.startswith(stdlib)
 })
-# The page writes other zips at these paths (its own trimmed stdlib, the same wheel): no cached
+# The page has other files at these paths (an empty stdlib zip, the same wheel): no cached
 # zip directory, file-finder listing or source line may survive from this process into the page.
 # (importlib.invalidate_caches() alone is not enough: it re-reads the stdlib zip's directory.)
 importlib.invalidate_caches()
@@ -169,26 +169,22 @@ function writeInto(FS, path, bytes) {
   FS.writeFile(path, bytes);
 }
 
-// The page restores Python with an empty stdlib zip and writes the real one once the labs are
-// live: the labs must answer before it is there, tracebacks must show source after.
-const CHECK_WITHOUT_STDLIB_PY = `
-import json
-import kvpage.catalog
-json.dumps(kvpage.catalog.warm_up(json.loads(LABS)))
-`;
-
-const CHECK_WITH_STDLIB_PY = `
-import json, sys, traceback
+// The page restores Python with an empty stdlib zip, and never writes another: every module the
+// labs use is in memory (docs/performance.md, "The standard library").
+const CHECK_PY = `
+import json, traceback
+import kvpage.catalog, kvpage.jsonvalue
+failures = kvpage.catalog.warm_up(json.loads(LABS))
 shown, missing = "", False
 try:
-    json.loads("{")
-except ValueError:
+    kvpage.jsonvalue.field({}, "absent", str)
+except kvpage.jsonvalue.LabInputError:
     shown = traceback.format_exc()
 try:
     import this_module_is_not_there
 except ModuleNotFoundError:
     missing = True
-json.dumps({"traceback": shown, "missing": missing, "version": sys.version})
+json.dumps({"failures": failures, "traceback": shown, "missing": missing})
 `;
 
 async function check(options) {
@@ -204,11 +200,7 @@ async function check(options) {
     _loadSnapshot: readFileSync(options.snapshot),
   });
   pyodide.globals.set("LABS", options.labs);
-  const failures = JSON.parse(pyodide.runPython(CHECK_WITHOUT_STDLIB_PY));
-  pyodide.runPython("del LABS");
-  pyodide.FS.writeFile(options.stdlibPath, readFileSync(options.stdlib));
-  const found = JSON.parse(pyodide.runPython(CHECK_WITH_STDLIB_PY));
-  process.stdout.write(`${JSON.stringify({ failures, ...found })}\n`);
+  process.stdout.write(`${pyodide.runPython(CHECK_PY)}\n`);
 }
 
 function env(options) {

@@ -1,4 +1,4 @@
-"""The page's Python, made at build time: a memory snapshot with kvpage imported, and its stdlib.
+"""The page's Python, made at build time: a memory snapshot with kvpage and all it imports in it.
 
 A cold Pyodide spends seconds starting CPython and importing ~140 standard-library modules
 before kvpage answers. All of that is the same for every reader, so the build does it once, in
@@ -8,15 +8,18 @@ is ready. Three steps, each run by the same pinned Pyodide the page runs:
 1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
    compiling, which also leaves no compiler garbage in the shipped memory); this depends only
    on Pyodide, so its result is kept between builds (``compiled_stdlib.py``);
-2. boot from that, import kvpage from its wheel, answer one request per lab, snapshot;
-3. restore the snapshot as the page will and check that the labs answer without the stdlib zip,
-   and that tracebacks show source once it is there, so a Pyodide that behaves differently fails
-   the build here.
+2. boot from that, import kvpage from its wheel and every standard-library module the model
+   imports, call every action of each lab the book may show (its enabled labs: a lab no book
+   enables, and what only it imports, stays out), snapshot;
+3. restore the snapshot as the page will, with an empty stdlib zip, and check that every lab
+   answers, that a module outside memory raises ``ModuleNotFoundError`` and that a traceback
+   shows the model's source lines, so a Pyodide that behaves differently fails the build here.
 
-The page gets the ``.py`` source of exactly the modules the snapshot imported (for tracebacks),
-not the whole library: every module kvpage needs is already in memory, and a module outside that
-set would raise ``ModuleNotFoundError``. Nothing at start-up reads it, so the page fetches it
-after the labs are live (see docs/performance.md).
+The page gets no standard library besides what is in memory: every module kvpage needs is
+there, and one outside that set would raise ``ModuleNotFoundError`` with or without a zip of the
+sources of those in memory (which is all such a zip could hold). Such a zip would serve only the
+source lines of standard-library frames in a model's traceback (measured: docs/performance.md),
+so none is shipped; the model's own lines come from its wheel.
 
 The snapshot is shipped as a patch over the wasm's own data segments (which the page has anyway):
 the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left out. That
@@ -29,15 +32,13 @@ the ``pyodide.js`` the page loads.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import struct
 import subprocess
 import tempfile
-import zipfile
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +46,9 @@ from kvpage.lab import Lab
 from sitegen.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.errors import BuildError
 from sitegen.labs import all_labs
-from sitegen.model_imports import model_imports
+from sitegen.model_imports import Import, model_imports, module_file
 from sitegen.snapshot_format import decode, encode
-from sitegen.warm_up import missing_errors, warm_up_errors
+from sitegen.warm_up import FRAME, missing_errors, warm_up_errors
 
 PYODIDE_VERSION = "314.0.7"
 """The only Pyodide whose private snapshot API this module (and the page's loader) was tested on."""
@@ -68,8 +69,6 @@ The snapshot freezes the hash secret (and everything else in memory) for every r
 a fixed seed makes that explicit and the build reproducible.
 """
 
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-
 
 @dataclass(frozen=True)
 class PythonSnapshot:
@@ -77,10 +76,8 @@ class PythonSnapshot:
 
     encoded: bytes
     """The snapshot as our patch container (``snapshot_format.py``)."""
-    stdlib: bytes
-    """The page's standard library zip: ``.py`` of every module the snapshot imported."""
-    stdlib_path: str
-    """Where Pyodide's zipimport reads the stdlib zip from; the page writes it there once live."""
+    modules: tuple[str, ...]
+    """The standard library's files in the snapshot's memory (``json/decoder.py``, ...): all the page has."""
     wheel_path: str
     """Absolute path of kvpage's wheel inside the page's Python file system."""
     size: int
@@ -121,17 +118,6 @@ def node_version() -> str:
         raise BuildError([NO_NODE]) from None
 
 
-def page_stdlib(stdlib: bytes, modules: list[str]) -> bytes:
-    """The ``.py`` files ``modules`` from Pyodide's stdlib zip, stored (the server compresses)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(stdlib)) as source, zipfile.ZipFile(buffer, "w") as target:
-        for name in sorted(set(modules)):
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.external_attr = 0o644 << 16
-            target.writestr(info, source.read(name))
-    return buffer.getvalue()
-
-
 def check_header(snapshot: bytes, expected_build_id: str) -> int:
     """The heap offset of a Pyodide snapshot, after checking its magic and build id."""
     magic, heap_offset = struct.unpack_from("<II", snapshot)
@@ -147,17 +133,45 @@ def check_header(snapshot: bytes, expected_build_id: str) -> int:
 
 
 def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
-    """The check command's findings: every lab action answers, tracebacks show stdlib source lines."""
+    """The check command's findings: every lab action answers, a missing module is ModuleNotFoundError,
+    and tracebacks show the model's source lines, read from the wheel."""
     found = json.loads(report)
     if found["failures"]:
         raise BuildError(warm_up_errors(found["failures"], labs, project))
     problems = []
-    if "return _default_decoder.decode(s)" not in found["traceback"]:
-        problems.append(f"a traceback from the restored snapshot shows no stdlib source:\n{found['traceback']}")
+    if not shows_model_source(found["traceback"], project):
+        problems.append(
+            f"a traceback from the restored snapshot shows no source line of the model:\n{found['traceback']}"
+        )
     if not found["missing"]:
         problems.append("importing a module that does not exist did not raise ModuleNotFoundError")
     if problems:
         raise BuildError([f"memory snapshot check: {problem}" for problem in problems])
+
+
+def shows_model_source(traceback: str, project: Path) -> bool:
+    """Whether ``traceback``'s innermost model frame is followed by that line of the model's source."""
+    frames = [frame for frame in FRAME.finditer(traceback) if "/kvpage/" in frame.group(1)]
+    if not frames:
+        return False
+    last = frames[-1]
+    file, line = last.group(1), int(last.group(2))
+    try:
+        source = (project / file[file.rindex("/kvpage/") + 1 :]).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return False
+    shown = traceback[last.end() :].split("\n")
+    return 0 < line <= len(source) and len(shown) > 1 and shown[1].strip() == source[line - 1].strip() != ""
+
+
+def book_imports(imports: Iterable[Import], labs: Collection[str]) -> list[str]:
+    """The standard-library modules the page's Python must hold for the labs ``labs``.
+
+    Every import of the model counts (the bridge, the helpers), except those of the other labs'
+    own modules: the page never imports a lab its book does not enable.
+    """
+    left_out = {module_file(lab.module) for name, lab in all_labs().items() if name not in labs}
+    return sorted({item.module for item in imports if item.path not in left_out})
 
 
 def make_python_snapshot(
@@ -166,19 +180,20 @@ def make_python_snapshot(
     pinned: Mapping[str, bytes],
     wheel: Path,
     project: Path,
+    labs: Mapping[str, Lab],
     compiled_cache: Path | None = None,
 ) -> PythonSnapshot:
     """Compile, snapshot, trim and check; see the module docstring.
 
     ``pinned`` holds Pyodide's files, checked against their pins. ``project`` holds the model's
     source (``kvpage/``, the wheel's contents): its imports are read there, and lab failures are
-    reported at its lines. ``compiled_cache`` keeps step 1's result between builds
-    (``compiled_stdlib.py``); None compiles afresh.
+    reported at its lines. ``labs`` are the labs the book may show: the snapshot imports what they
+    import and warms them up, and nothing of the others. ``compiled_cache`` keeps step 1's result
+    between builds (``compiled_stdlib.py``); None compiles afresh.
     """
     imports, errors = model_imports(project)
     if errors:
         raise BuildError(errors)
-    labs = all_labs()
     if version != PYODIDE_VERSION:
         raise BuildError(
             [
@@ -192,12 +207,11 @@ def make_python_snapshot(
         folder = Path(tmp)
         pyc = folder / "stdlib-pyc.zip"
         raw = folder / "python.snapshot"
-        page = folder / "python_stdlib.zip"
         common = ("--pyodide", str(pyodide), "--env", json.dumps(SNAPSHOT_ENV))
         key = compiled_key(pinned, SCRIPT.read_bytes(), {**NODE_ENV, **SNAPSHOT_ENV}, node_version())
         compiled_stdlib(pyc, key, compiled_cache, lambda out: run_node("compile-stdlib", *common, "--out", str(out)))
         wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path, "--labs", json.dumps(sorted(labs)))
-        wanted = json.dumps(sorted({item.module for item in imports}))
+        wanted = json.dumps(book_imports(imports, labs))
         made = json.loads(
             run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--imports", wanted, "--out", str(raw))
         )
@@ -205,16 +219,11 @@ def make_python_snapshot(
             raise BuildError(
                 missing_errors(made["missing"], imports, version) + warm_up_errors(made["failures"], labs, project)
             )
-        stdlib = page_stdlib((pyodide / "python_stdlib.zip").read_bytes(), made["modules"])
-        page.write_bytes(stdlib)
-        page_args = ("--stdlib", str(page), "--stdlib-path", made["stdlib"], "--snapshot", str(raw))
-        check_restored(run_node("check", *common, *page_args, *wheel_args), labs, project)
+        check_restored(run_node("check", *common, "--snapshot", str(raw), *wheel_args), labs, project)
         snapshot = raw.read_bytes()
     heap_offset = check_header(snapshot, build_id(pinned["pyodide.js"]))
     wasm = pinned["pyodide.asm.wasm"]
     encoded = encode(snapshot, heap_offset, wasm)
     if decode(encoded, wasm) != snapshot:
         raise BuildError(["memory snapshot: the encoded snapshot does not decode to itself"])
-    return PythonSnapshot(
-        encoded=encoded, stdlib=stdlib, stdlib_path=made["stdlib"], wheel_path=wheel_path, size=len(snapshot)
-    )
+    return PythonSnapshot(encoded=encoded, modules=tuple(made["modules"]), wheel_path=wheel_path, size=len(snapshot))

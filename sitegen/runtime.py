@@ -25,6 +25,10 @@ The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113,
 Safari 16.4; see docs/performance.md for why gzip). The zip of the site leaves
 the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
 load, and an unzipped copy served over http falls back to them.
+
+Every file the page loads is named after its content (``pyodide.asm.3f2a9c1e.wasm.bin``,
+``sitegen/runtime_names.py``), so a server may let browsers keep it for a year. The loader
+config maps the names Pyodide and the loader use (``pyodide.asm.wasm``) to those files.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,11 +50,10 @@ from typing import Any
 from pyodide_lock.spec import InfoSpec
 from pyodide_lock.utils import package_spec_from_wheel
 
+from kvpage.lab import Lab
 from sitegen.errors import BuildError
 from sitegen.python_snapshot import SNAPSHOT_ENV, make_python_snapshot
-
-RUNTIME_DIR = "pyodide"
-"""Folder of the site that holds the runtime, also Pyodide's ``indexURL``."""
+from sitegen.runtime_names import RUNTIME_DIR, content_name, is_content_addressed
 
 SOURCE_DATE_EPOCH = "315532800"
 """1980-01-01, the earliest zip timestamp: wheels and zips carry no build date."""
@@ -72,28 +76,32 @@ class Runtime:
     """What the page's loader needs besides the scripts: asset names, sizes, the snapshot's setup."""
     fetched_only: tuple[str, ...] = ()
     """Files only a page served over http reads (the packed binaries): the zip leaves them out."""
+    labs: tuple[str, ...] = ()
+    """The labs the snapshot holds (warmed up, their imports in memory), by name."""
+    modules: tuple[str, ...] = ()
+    """The standard library's files in the snapshot's memory: all the page's Python has of it."""
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_pinned(package: Path, pins_file: Path) -> tuple[dict[str, bytes], str]:
-    """The pinned files of the npm package, each checked against its sha256."""
+def read_pinned(package: Path, pins_file: Path, what: str = "Pyodide") -> tuple[dict[str, bytes], str]:
+    """The pinned files of the npm package (``what``, for messages), each checked against its sha256."""
     if not package.is_dir():
-        raise BuildError([f"{package}: Pyodide is not installed; run 'npm ci' (the README's build command does)"])
+        raise BuildError([f"{package}: {what} is not installed; run 'npm ci' (the README's build command does)"])
     pins = json.loads(pins_file.read_text(encoding="utf-8"))
     version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
     if version != pins["version"]:
         raise BuildError(
-            [f"{package}: Pyodide {version} is installed but {pins['version']} is pinned in {pins_file.name}"]
+            [f"{package}: {what} {version} is installed but {pins['version']} is pinned in {pins_file.name}"]
         )
     files: dict[str, bytes] = {}
     errors: list[str] = []
     for name, expected in sorted(pins["files"].items()):
         path = package / name
         if not path.is_file():
-            errors.append(f"{path}: missing from the Pyodide package")
+            errors.append(f"{path}: missing from the {what} package")
             continue
         data = path.read_bytes()
         if sha256(data) != expected:
@@ -112,8 +120,22 @@ def replace_once(text: str, old: str, new: str, what: str) -> str:
     return text.replace(old, new)
 
 
+SHARED_MEMORY = (
+    "var io=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
+    "function so(t){try{return Atomics.wait(io,0,0,t),!0}catch{return!1}}"
+)
+"""Pyodide 314.0.7's syncSleep, minified as shipped: its shared memory is made when the module loads."""
+LAZY_SHARED_MEMORY = (
+    "var io;"
+    "function so(t){try{io??=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
+    "return Atomics.wait(io,0,0,t),!0}catch{return!1}}"
+)
+"""The same, with the memory made on the first call."""
+
+
 def classic_module(source: bytes) -> bytes:
-    """``pyodide.asm.mjs`` as a plain script defining ``globalThis._createPyodideModule``: no export, no import.meta."""
+    """``pyodide.asm.mjs`` as a plain script defining ``globalThis._createPyodideModule`` (no export, no
+    import.meta), its shared memory made only if it is ever used."""
     text = source.decode("utf-8")
     what = "pyodide.asm.mjs"
     text = replace_once(
@@ -125,6 +147,11 @@ def classic_module(source: bytes) -> bytes:
     text = text.replace("import.meta.url", "globalThis.location.href")
     if "import.meta" in text:
         raise BuildError([f"{what}: still uses import.meta after the rewrite; has Pyodide changed?"])
+    # Pyodide makes a shared wasm memory when it loads, only for syncSleep (an Atomics.wait while
+    # a read says EAGAIN, which a page's main thread may not do anyway). Shared memory without
+    # cross-origin isolation is deprecated: Chromium warns on every load (Lighthouse's Best
+    # Practices counts it). Made on first use instead, inside syncSleep's own try, it never is.
+    text = replace_once(text, SHARED_MEMORY, LAZY_SHARED_MEMORY, what)
     return text.encode("utf-8")
 
 
@@ -141,6 +168,17 @@ PACKED = ".bin"
 def pack(data: bytes) -> bytes:
     """gzip -9 with no file name and mtime 0: the same bytes from every build."""
     return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def sent_size(path: str, data: bytes) -> int:
+    """The bytes a host that compresses text (GitHub Pages: gzip) sends for ``path``.
+
+    Over http the page fetches only the packed binaries (Pyodide's JavaScript is one), which are
+    ``application/octet-stream``, sent as they are (they are gzip already); a script such a host
+    would gzip. The page's progress bar starts from these, and corrects one by what the browser
+    reports it received when it comes another way (its script, from an unzipped copy).
+    """
+    return len(gzip.compress(data, compresslevel=9, mtime=0)) if path.endswith(".js") else len(data)
 
 
 def asset_script(name: str, media_type: str, data: bytes) -> bytes:
@@ -190,6 +228,8 @@ CODE = "pyodide.js"
 runs it in its Python worker, never on the page itself, so it too is a packed binary."""
 WASM = "pyodide.asm.wasm"
 STDLIB = "python_stdlib.zip"
+"""What Pyodide asks its ``indexURL`` for as the standard library: the worker answers with an empty
+file (every module the labs use is in the snapshot's memory), so the site has no such file."""
 
 
 @dataclass(frozen=True)
@@ -213,27 +253,31 @@ class Loader:
     snapshot_size: int
     """Bytes of the restored memory image (the buffer the worker allocates for it)."""
     stdlib: str
-    stdlib_path: str
-    """Where Python's zipimport reads the stdlib zip; the worker writes it there once the labs are live."""
+    """The name Pyodide asks for as its standard library (``STDLIB``); the worker answers with an empty file."""
     wheel: str
     wheel_path: str
     """Where the snapshot imported kvpage's wheel from; the worker writes it there before restoring."""
     env: dict[str, str]
     packed: dict[str, str]
-    """Asset name → its gzipped file in ``pyodide/`` (its script adds ``.js``)."""
+    """Asset name → its gzipped file in ``pyodide/``, named after its content (its script adds ``.js``)."""
     unpacked: dict[str, int]
     """Asset name → its size un-gzipped."""
     sizes: dict[str, int]
     """Site path → bytes of each runtime file the page may load (for the progress bar)."""
+    sent: dict[str, int]
+    """Site path → bytes a host sends for each packed binary fetched over http (``sent_size``): the
+    progress bar's total before anything arrived."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
-def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
+def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | None = None) -> Runtime:
     """Check the pinned Pyodide, build our wheel, make Python's memory snapshot, pack it all.
 
-    ``compiled_cache`` is where the compiled stdlib is kept between builds; None compiles it.
+    ``labs`` are the labs the book may show (its enabled ones): the snapshot holds them and what
+    they import, nothing else. ``compiled_cache`` is where the compiled stdlib is kept between
+    builds; None compiles it.
     """
     package = project / "node_modules" / "pyodide"
     pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"))
@@ -242,22 +286,26 @@ def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
-        python = make_python_snapshot(package, version, pinned, wheel, project, compiled_cache)
+        python = make_python_snapshot(package, version, pinned, wheel, project, labs, compiled_cache)
     blobs = {
         CODE: strip_source_map(pinned["pyodide.js"], "pyodide.js") + b"\n" + classic_module(pinned["pyodide.asm.mjs"]),
         WASM: pinned["pyodide.asm.wasm"],
         SNAPSHOT: python.encoded,
         wheel_name: wheel_bytes,
-        STDLIB: python.stdlib,
     }
     packed = {name: pack(data) for name, data in blobs.items()}
-    files = {"pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8")}
+    # Every file the page loads is named after its content (sitegen/runtime_names.py).
+    names = {name: content_name(name, data, PACKED) for name, data in packed.items()}
+    files = {
+        "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
+        wheel_name: wheel_bytes,  # as the lock file names it, for tools that install from the lock
+    }
     # Each binary packed twice: fetched over http, and as a script for file:// (module docstring).
-    files |= {f"{name}{PACKED}": data for name, data in packed.items()}
-    files[wheel_name] = wheel_bytes  # as the lock file names it, for tools that install from the lock
-    files |= {f"{name}{PACKED}.js": asset_script(name, "application/gzip", data) for name, data in packed.items()}
-    scripts = tuple(f"{RUNTIME_DIR}/{name}{PACKED}.js" for name in blobs)
+    files |= {names[name]: data for name, data in packed.items()}
+    files |= {f"{names[name]}.js": asset_script(name, "application/gzip", data) for name, data in packed.items()}
+    scripts = tuple(f"{RUNTIME_DIR}/{names[name]}.js" for name in blobs)
     files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
+    loaded = {path: data for path, data in files.items() if is_content_addressed(path)}
     loader = Loader(
         pyodide=version,
         index_url=f"{RUNTIME_DIR}/",
@@ -267,15 +315,15 @@ def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
         snapshot=SNAPSHOT,
         snapshot_size=python.size,
         stdlib=STDLIB,
-        stdlib_path=python.stdlib_path,
         wheel=wheel_name,
         wheel_path=python.wheel_path,
         env=dict(SNAPSHOT_ENV),
-        packed={name: f"{name}{PACKED}" for name in blobs},
+        packed=names,
         unpacked={name: len(data) for name, data in blobs.items()},
-        sizes={path: len(data) for path, data in files.items() if not path.endswith((".json", ".whl"))},
+        sizes={path: len(data) for path, data in loaded.items()},
+        sent={path: sent_size(path, data) for path, data in loaded.items() if not path.endswith(f"{PACKED}.js")},
     )
-    fetched_only = tuple(f"{RUNTIME_DIR}/{name}{PACKED}" for name in blobs)
+    fetched_only = tuple(f"{RUNTIME_DIR}/{names[name]}" for name in blobs)
     return Runtime(
         files=files,
         scripts=scripts,
@@ -284,4 +332,6 @@ def load_runtime(project: Path, compiled_cache: Path | None = None) -> Runtime:
         version=version,
         loader=loader,
         fetched_only=fetched_only,
+        labs=tuple(sorted(labs)),
+        modules=python.modules,
     )

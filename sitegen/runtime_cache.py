@@ -2,7 +2,9 @@
 
 Building the wheel and checking Pyodide take about a second, and they depend
 only on code, never on the book. So their result is stored in
-``.cache/runtime/`` under a key that hashes everything they read: every file of
+``.cache/runtime/`` under a key that hashes everything they read: the names of
+the labs the book may show (the snapshot holds those and nothing else, so two
+books with different ``experimental_labs`` get different runtimes), every file of
 ``kvpage/`` (the wheel), ``pyproject.toml`` (its metadata), every file of
 ``node_modules/pyodide`` (the interpreter), every file of ``sitegen/`` (the code
 that packs them, pins included), and the versions of Python and of the tools
@@ -13,19 +15,25 @@ hash in this process are not read again).
 
 The entry is a pickle of :class:`sitegen.runtime.Runtime`, written atomically
 and read back only from this project's own cache folder. An entry that cannot
-be read is rebuilt. The newest few entries are kept.
+be read is rebuilt. The newest few entries are kept. Builds of one project that
+run at once (the test suite's workers) take turns at the stage, so the second
+finds what the first built instead of building it again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
+import json
 import pickle
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 
 import sitegen
+from kvpage.lab import Lab
 from sitegen import cache_entries
 from sitegen.compiled_stdlib import CACHE_DIR as COMPILED_DIR
 from sitegen.progress import SILENT, Progress
@@ -33,16 +41,23 @@ from sitegen.runtime import Runtime, load_runtime
 
 CACHE_DIR = Path(".cache") / "runtime"
 """Relative to the project root."""
-KEEP = 4
-"""Entries kept: enough to switch back and forth between a few versions of the model."""
-REUSED = f"in-browser runtime unchanged (kvpage/, Pyodide, build code): reused from {CACHE_DIR.as_posix()}/"
+KEEP = 6
+"""Entries kept: enough to switch back and forth between a few versions of the model, or books."""
+LOCK = "build.lock"
+"""In the cache folder: held while a build reads or makes an entry (``taking_turns``)."""
+BUILDING = "building the in-browser runtime (Pyodide checked, kvpage wheel built)"
+REUSED = (
+    f"in-browser runtime unchanged (kvpage/, Pyodide, build code, the book's labs): reused from {CACHE_DIR.as_posix()}/"
+)
 TOOLS = ("build", "hatchling", "pyodide-lock", "packaging")
 """The packages that shape the wheel and its lock entry."""
 
 _hashes: dict[Path, tuple[int, int, str]] = {}
 """path → (size, mtime_ns, sha256): a file unchanged since it was last hashed is not read again."""
 _memory: dict[str, Runtime] = {}
-"""The last runtime this process used, by key (a serve worker rebuilds many times)."""
+"""The last runtimes this process made or read, by key (a serve worker rebuilds many times)."""
+MEMORY = 3
+"""Runtimes remembered in ``_memory`` (a test process builds books with different labs in turn)."""
 
 
 def file_hash(path: Path) -> str:
@@ -72,8 +87,8 @@ def tool_versions() -> list[str]:
     return versions
 
 
-def runtime_key(root: Path) -> str:
-    """The hash of everything the runtime stage reads (see the module's docstring)."""
+def runtime_key(root: Path, labs: Collection[str]) -> str:
+    """The hash of everything the runtime stage reads for the labs ``labs`` (see the module's docstring)."""
     code = Path(sitegen.__file__).resolve().parent
     inputs = [
         *((root, path) for path in files_under(root / "kvpage")),
@@ -82,6 +97,7 @@ def runtime_key(root: Path) -> str:
         *((code.parent, path) for path in files_under(code)),
     ]
     digest = hashlib.sha256()
+    digest.update(f"labs {json.dumps(sorted(labs))}\n".encode())
     for line in tool_versions():
         digest.update(f"{line}\n".encode())
     for base, path in inputs:
@@ -110,32 +126,49 @@ def write_entry(path: Path, runtime: Runtime) -> None:
 
 def cached_runtime(
     root: Path,
+    labs: Mapping[str, Lab],
     progress: Progress = SILENT,
     *,
     use_cache: bool = True,
-    load: Callable[[Path, Path | None], Runtime] = load_runtime,
+    load: Callable[[Path, Mapping[str, Lab], Path | None], Runtime] = load_runtime,
 ) -> Runtime:
-    """The runtime for the project at ``root``: from the cache when its inputs are unchanged, else built.
+    """The runtime for the project at ``root`` and the labs ``labs``: from the cache when its
+    inputs are unchanged, else built.
 
     A build keeps the compiled stdlib in ``root``'s ``.cache/stdlib-pyc/`` (``compiled_stdlib.py``);
     without the cache, everything is made afresh.
     """
     if not use_cache:
-        with progress.step("building the in-browser runtime (Pyodide checked, kvpage wheel built)"):
-            return load(root, None)
-    key = runtime_key(root)
+        with progress.step(BUILDING):
+            return load(root, labs, None)
+    key = runtime_key(root, labs)
     if key in _memory:
         progress.note(REUSED)
+        _memory[key] = _memory.pop(key)  # the most recently used, the last to be forgotten
         return _memory[key]
     entry = root / CACHE_DIR / f"{key}.pickle"
-    runtime = read_entry(entry)
-    if runtime is None:
-        with progress.step("building the in-browser runtime (Pyodide checked, kvpage wheel built)"):
-            runtime = load(root, root / COMPILED_DIR)
-        write_entry(entry, runtime)
-    else:
-        cache_entries.mark_newest(entry)  # the newest entries are the ones kept
-        progress.note(REUSED)
-    _memory.clear()
+    with taking_turns(root / CACHE_DIR / LOCK):
+        runtime = read_entry(entry)
+        if runtime is None:
+            with progress.step(BUILDING):
+                runtime = load(root, labs, root / COMPILED_DIR)
+            write_entry(entry, runtime)
+        else:
+            cache_entries.mark_newest(entry)  # the newest entries are the ones kept
+            progress.note(REUSED)
     _memory[key] = runtime
+    for old in list(_memory)[:-MEMORY]:
+        del _memory[old]
     return runtime
+
+
+@contextlib.contextmanager
+def taking_turns(lock: Path) -> Iterator[None]:
+    """Hold ``lock`` (an advisory lock on that file) while the block runs: one build at a time."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

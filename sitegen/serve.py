@@ -20,8 +20,10 @@ Three parts, standard library only:
   shows the errors of a failed one over the page. The page's
   Content-Security-Policy allows both (a script and a connection to 'self'),
   and nothing of this is in the built site or the zip. Files are sent with
-  ``Cache-Control: no-cache`` and an ETag, so a reload fetches only what changed
-  (the 17 MB runtime is revalidated, not re-sent), and never a stale wheel.
+  ``Cache-Control: no-cache`` and an ETag, so a reload fetches only what changed,
+  and never a stale page; the runtime's content-addressed files
+  (``sitegen/runtime_names.py``) are kept for a year, as a new build of the model
+  is a new name.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit
+
+from sitegen.runtime_names import cache_control
 
 HOST = "127.0.0.1"
 POLL_SECONDS = 0.1
@@ -241,13 +245,14 @@ def make_handler(folder: Path, hub: Hub) -> type[http.server.BaseHTTPRequestHand
                 self.send(200, inject(data, status.build), content_type, head, Cache_Control="no-store")
                 return
             etag = etags.of(file, data)
+            caching = cache_control(name)
             if self.headers.get("If-None-Match") == etag:
                 self.send_response(304)
                 self.send_header("ETag", etag)
-                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Cache-Control", caching)
                 self.end_headers()
                 return
-            self.send(200, data, content_type, head, Cache_Control="no-cache", ETag=etag)
+            self.send(200, data, content_type, head, Cache_Control=caching, ETag=etag)
 
         def stream_events(self) -> None:
             """Server-Sent Events: the status now, then every new one, with a keep-alive comment in between."""

@@ -8,21 +8,29 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Collection, Iterable
+import posixpath
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from kvpage.jsonvalue import JSONObject
 from kvpage.lab import Lab
+from sitegen.assets import Asset
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
-from sitegen.ids import prefix_ids, prefix_toc, single_file_clashes
+from sitegen.ids import Attributes, prefix_ids, prefix_toc, rewrite_attributes, single_file_clashes
 from sitegen.page_script import CONFIG_ID, SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import Loader, Runtime
+from sitegen.search_index import SCRIPT as SEARCH_INDEX
+from sitegen.search_index import SearchIndex
 from sitegen.source import Book
 from sitegen.templates import TemplateFailed, Templates
+
+SEARCH_SCRIPT = "static/search.js"
+"""The search box's script, on every page; it loads the index (sitegen/search_index.py) when first used."""
 
 
 def lab_script(name: str) -> str:
@@ -113,9 +121,14 @@ def static_files(folder: Path) -> dict[str, bytes]:
 
 
 def assemble_site(
-    pages: Pages, runtime: Runtime | None, book: Book, templates: Templates, download: Download | None = None
+    pages: Pages,
+    runtime: Runtime | None,
+    search: SearchIndex,
+    book: Book,
+    templates: Templates,
+    download: Download | None = None,
 ) -> Site:
-    """Render the index and every chapter through the templates, add static and runtime files.
+    """Render the index and every chapter through the templates, add static, search and runtime files.
 
     With ``download``, the zip is one of the site's files and the index links it.
 
@@ -131,7 +144,7 @@ def assemble_site(
 
     def render(url: str, name: str, **context: object) -> None:
         try:
-            files[url] = templates.render(name, **context).encode("utf-8")
+            files[url] = templates.render(name, search_index=SEARCH_INDEX, **context).encode("utf-8")
         except TemplateFailed as failed:
             failures.setdefault(failed.error, []).append(url)
 
@@ -158,6 +171,9 @@ def assemble_site(
             )
         )
     files |= static_files(templates.folder / "static")
+    files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
+    files |= {path: asset.data for path, asset in pages.assets.items()}
+    files[SEARCH_INDEX] = search.script()
     if runtime is not None:
         files |= runtime.files
     if download is not None:
@@ -174,7 +190,30 @@ def inline_script(code: bytes, name: str) -> str:
     return text
 
 
-def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, templates: Templates) -> bytes:
+def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
+    """A chapter's HTML with every image and link to a file of the book made a ``data:`` URI, for the
+    single file; a link gets ``download`` with the file's name (browsers open no ``data:`` page)."""
+
+    def rewrite(tag: str, attrs: Attributes) -> Attributes | None:
+        name = {"img": "src", "a": "href", "area": "href"}.get(tag)
+        value = next((value for key, value in attrs if key == name), None) if name else None
+        parts = urlsplit(value or "")
+        if value is None or parts.scheme or parts.netloc or not parts.path:
+            return None
+        asset = assets.get(posixpath.normpath(unquote(parts.path)))
+        if asset is None:
+            return None
+        changed = [(key, asset.data_uri() if key == name else value) for key, value in attrs]
+        if tag != "img" and not any(key == "download" for key, _ in attrs):
+            changed.append(("download", posixpath.basename(asset.path)))
+        return changed
+
+    return rewrite_attributes(body, rewrite)
+
+
+def assemble_single_file(
+    pages: Pages, runtime: Runtime | None, search: SearchIndex, book: Book, templates: Templates
+) -> bytes:
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
     Each chapter is an ``<article id=SLUG>`` whose ids are prefixed with its slug
@@ -182,25 +221,30 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
     in-page links, and each chapter keeps its table of contents. The runtime's
     scripts are inline, the binaries' after the page's own (the loader waits for
     each), so it loads nothing; the CSP allows exactly these inline scripts and
-    styles by hash.
+    styles by hash. Search comes first, its index inline too, so the box works while the
+    runtime still loads.
     """
     static = templates.folder / "static"
-    css = (static / "kvpage.css").read_text(encoding="utf-8")
-    scripts: list[str] = []
+    css = "\n".join([(static / "kvpage.css").read_text(encoding="utf-8"), *pages.stylesheets.values()])
+    scripts = [
+        inline_script(search.script(single_file=True), SEARCH_INDEX),
+        inline_script((templates.folder / SEARCH_SCRIPT).read_bytes(), SEARCH_SCRIPT),
+    ]
     config = ""
     uses = [use for page in pages.pages for use in page.labs]
     if runtime is not None and uses:
-        # The page's own scripts first, then the binaries in the order the worker needs them (the
-        # stdlib zip, needed only once the labs are live, last): the loader takes each as soon as
-        # its script has run, while the browser still reads the rest.
+        # The page's own scripts first, then the binaries in the order the worker needs them: the
+        # loader takes each as soon as its script has run, while the browser still reads the rest.
         static_code = static_files(static)
         names = page_scripts((use.kind.name for use in uses), static_code)
-        scripts = [inline_script(static_code[src], src) for src in names]
+        scripts += [inline_script(static_code[src], src) for src in names]
         scripts += [inline_script(runtime.files[path], path) for path in runtime.scripts]
         config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, inline=True)
     slugs = {page.url: page.source.meta.slug for page in pages.pages}
     chapters = [
-        replace(page, body=prefix_ids(page.body, slug, slugs), toc=prefix_toc(page.toc, slug))
+        replace(
+            page, body=inline_assets(prefix_ids(page.body, slug, slugs), pages.assets), toc=prefix_toc(page.toc, slug)
+        )
         for page, slug in zip(pages.pages, slugs.values(), strict=True)
     ]
     try:
@@ -212,6 +256,7 @@ def assemble_single_file(pages: Pages, runtime: Runtime | None, book: Book, temp
             scripts=scripts,
             config_id=CONFIG_ID,
             page_config=config,
+            search_index="",
             csp=policy(inline_scripts=scripts, inline_styles=[css]),
         )
     except TemplateFailed as failed:

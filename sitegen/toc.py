@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from markdown_it.token import Token
 
 LEVELS = {"h2": 2, "h3": 3}
-TEXT = {"text", "code_inline"}
+TEXT = {"text", "code_inline", "math_inline"}
+"""Inline tokens whose content is what a heading says (a formula as its TeX: the contents are plain text)."""
 
 
 @dataclass(frozen=True)

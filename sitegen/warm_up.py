@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from kvpage.lab import Lab
-from sitegen.model_imports import Import
+from sitegen.model_imports import Import, module_file
 
 LAB_LINE = re.compile(r"^LAB\b", re.MULTILINE)
 FRAME = re.compile(r'File "([^"]+\.py)", line (\d+)')
@@ -24,8 +24,8 @@ FRAME = re.compile(r'File "([^"]+\.py)", line (\d+)')
 
 def declared_at(project: Path, lab: Lab) -> tuple[str, int]:
     """(``kvpage/labs/decode.py``, 110): where ``lab``'s ``LAB`` is assigned (line 1 if it cannot be found)."""
-    path = project / Path(*lab.module.split(".")).with_suffix(".py")
-    shown = path.relative_to(project).as_posix()
+    shown = module_file(lab.module)
+    path = project / shown
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
 import sys
 import zipfile
@@ -20,6 +22,10 @@ import build  # noqa: E402  (the project's build.py, not PyPI's "build")
 from sitegen.source import ChapterSource, load_source  # noqa: E402
 
 CONTENT = ROOT / "content"
+KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
+"""A book whose one chapter uses every construct of the Markdown, the book's own files and a lab."""
+TWO_CHAPTERS = ROOT / "tests" / "books" / "two-chapters" / "content"
+"""A small book of two chapters: one without labs, one with the example lab (docs/authoring.md)."""
 
 
 def book_chapters(content: Path = CONTENT) -> tuple[ChapterSource, ...]:
@@ -50,6 +56,16 @@ class Built:
     zip: Path
     single: Path
     files: dict[str, bytes]
+
+    @property
+    def runtime(self) -> dict[str, Any]:
+        """The chapter's loader config (``sitegen.runtime.Loader``): what names Python's files have in this build."""
+        (config,) = page_configs(self.files["cache.html"].decode("utf-8"))
+        return dict(config["python"])
+
+    def packed(self, name: str) -> str:
+        """The site path of the packed binary ``name``: ``pyodide.asm.wasm`` → ``pyodide/pyodide.asm.HASH.wasm.bin``."""
+        return f"{self.runtime['index_url']}{self.runtime['packed'][name]}"
 
 
 def build_book(out: Path, content: Path = CONTENT, **options: Any) -> Built:
@@ -88,6 +104,33 @@ CONFIG = re.compile(r'<script type="application/json" id="kvpage-config">(.*?)</
 def page_configs(html: str) -> list[dict[str, Any]]:
     """Every config in a page (a page with labs has exactly one), as JSON."""
     return [json.loads(found) for found in CONFIG.findall(html)]
+
+
+@pytest.fixture(scope="session")
+def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The kitchen-sink book built strictly (a warning would fail it), with its single file: once for the
+    whole run, the first test worker that needs it building it under a lock for the others (xdist)."""
+    run = tmp_path_factory.getbasetemp()  # under xdist, each worker's folder inside the run's
+    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "kitchen-sink"
+    shared.mkdir(exist_ok=True)
+    options = build.Options(
+        content=KITCHEN_SINK, out=shared / "site", dist=shared / "dist", single_file=True, strict=True
+    )
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "done").exists():
+            build.build(options)
+            (shared / "done").touch()
+    files = {
+        path.relative_to(options.out).as_posix(): path.read_bytes() for path in options.out.rglob("*") if path.is_file()
+    }
+    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, files)
+
+
+@pytest.fixture(scope="session")
+def two_chapters(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The two-chapter book built by the real pipeline, strictly, with its zip and single file."""
+    return build_book(tmp_path_factory.mktemp("two-chapters"), TWO_CHAPTERS, strict=True)
 
 
 def unzipped(archive: Path, target: Path) -> Path:

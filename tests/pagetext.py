@@ -1,4 +1,4 @@
-"""Read a built page the way a reader does: its visible text, whitespace folded."""
+"""Read a built page the way a reader does (its visible text, whitespace folded) or a checker does (its elements)."""
 
 from __future__ import annotations
 
@@ -34,3 +34,26 @@ def visible_text(html: str) -> str:
     parser = _Text()
     parser.feed(html)
     return re.sub(r"\s+", " ", "".join(parser.parts)).strip()
+
+
+class Elements(HTMLParser):
+    """Each element's tag and attributes, in document order."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str]]] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, {name: value or "" for name, value in attrs}))
+
+    def ids(self) -> list[str]:
+        return [attrs["id"] for _, attrs in self.elements if "id" in attrs]
+
+    def of(self, tag: str) -> list[dict[str, str]]:
+        """The attributes of every ``tag`` element, in order."""
+        return [attrs for found, attrs in self.elements if found == tag]
+
+    def attribute(self, name: str, tag: str | None = None) -> list[str]:
+        return [attrs[name] for found, attrs in self.elements if name in attrs and tag in (None, found)]

@@ -123,8 +123,14 @@ def test_site_layout(built: Built) -> None:
     names = set(built.files)
     assert {"index.html", "cache.html", "static/kvpage.js", "static/kvpage.css"} <= names
     assert "pyodide/pyodide-lock.json" in names
-    for binary in ("pyodide.js", "pyodide.asm.wasm", "python.snapshot", "python_stdlib.zip"):
-        assert {f"pyodide/{binary}.bin", f"pyodide/{binary}.bin.js"} <= names  # over http, from disk
+    # Pyodide's JavaScript is a packed binary too (the worker runs it, the page never does): every
+    # script of the runtime is a binary's; and no standard library is shipped besides the snapshot.
+    runtime = [name for name in names if name.startswith("pyodide/")]
+    assert all(name.endswith(".bin.js") for name in runtime if name.endswith(".js"))
+    assert not any("stdlib" in name for name in runtime)
+    for binary in ("pyodide.js", "pyodide.asm.wasm", "python.snapshot"):
+        assert {built.packed(binary), f"{built.packed(binary)}.js"} <= names  # over http, from disk
+        assert re.fullmatch(r"pyodide/.+\.[0-9a-f]{8}\.[a-z]+\.bin", built.packed(binary))  # named after its bytes
         assert f"pyodide/{binary}" not in names  # packed only
     assert not any(name.startswith("static/kvpage/") for name in names)  # the script's stages: joined
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
@@ -134,7 +140,7 @@ def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(buil
     with zipfile.ZipFile(built.zip) as archive:
         zipped = {name.split("/", 1)[1]: archive.read(name) for name in archive.namelist()}
     packed = {name for name in built.files if name.endswith(".bin")}
-    assert len(packed) == 5 and not packed & set(zipped)  # from disk the page loads their scripts
+    assert len(packed) == 4 and not packed & set(zipped)  # from disk the page loads their scripts
     assert {f"{name}.js" for name in packed} <= set(zipped)
     assert zipped["cache.html"] == built.files["cache.html"]
 
@@ -251,12 +257,13 @@ def test_the_harness_link_resolves_once_the_book_has_that_chapter(tmp_path: Path
     assert back in site.files["harness.html"].decode()
 
 
-def test_a_two_chapter_book_builds_strictly_and_its_first_chapter_has_no_script(tmp_path: Path) -> None:
-    site = build.build(build.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist", strict=True))
-    index = site.files["index.html"].decode("utf-8")
+def test_a_two_chapter_book_builds_strictly_and_its_first_chapter_has_only_the_search_script(
+    two_chapters: Built,
+) -> None:
+    index = two_chapters.files["index.html"].decode("utf-8")
     assert re.findall(r'<li><a href="([^"]+)">', index) == ["first.html", "second.html"]
-    first, second = site.files["first.html"].decode("utf-8"), site.files["second.html"].decode("utf-8")
-    assert "<script" not in first
+    first, second = two_chapters.files["first.html"].decode("utf-8"), two_chapters.files["second.html"].decode("utf-8")
+    assert re.findall(r"<script[^>]*>", first) == ['<script src="static/search.js" defer>']
     assert '<a href="second.html#lab--the-square">the square lab</a>' in first
     assert '<a href="first.html#a-detail-worth-a-heading">a detail of the first chapter</a>' in second
     assert 'data-lab="square"' in second and '<script src="static/kvpage.js" defer></script>' in second

@@ -1,10 +1,11 @@
-"""docs/authoring.md shows the example lab's real code: each step's first code block is in the file it names."""
+"""docs/authoring.md shows real code: the lab's is in the files it names, the Markdown's in the kitchen-sink book."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from markdown_it import MarkdownIt
 
 from tests.conftest import ROOT
 
@@ -38,3 +39,35 @@ def test_every_step_of_adding_a_lab_is_found() -> None:
 @pytest.mark.parametrize(("path", "code"), shown_code(), ids=[path for path, _ in shown_code()])
 def test_the_code_shown_is_the_code_in_the_file(path: str, code: str) -> None:
     assert code in (ROOT / path).read_text(encoding="utf-8")
+
+
+KITCHEN_SINK_CHAPTER = ROOT / "tests" / "books" / "kitchen-sink" / "content" / "01-kitchen-sink.md"
+MARKDOWN_SECTIONS = ("Markdown", "The book's files")
+"""The guide's sections whose ```markdown examples are pieces of the kitchen-sink book."""
+
+
+def markdown_examples() -> list[tuple[int, str]]:
+    """(line, text) of each ```markdown example in the guide's sections on the Markdown and the book's files,
+    found by markdown-it itself (an example that holds a fence is fenced with four backticks)."""
+    tokens = MarkdownIt("commonmark").parse(GUIDE)
+    found: list[tuple[int, str]] = []
+    inside = False
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h2":
+            inside = tokens[index + 1].content in MARKDOWN_SECTIONS
+        elif inside and token.type == "fence" and token.info.strip() == "markdown" and token.map:
+            found.append((token.map[0] + 1, token.content))
+    return found
+
+
+def test_the_guide_shows_each_construct() -> None:
+    shown = "".join(text for _, text in markdown_examples())
+    for construct in ("-:|", "Table:", "```python", "![", '![""]', "$$", "$n^2$", "[^", "\n: ", "- [x]", "~~"):
+        assert construct in shown, f"docs/authoring.md shows no example of {construct!r}"
+
+
+@pytest.mark.parametrize(("line", "example"), markdown_examples(), ids=[str(line) for line, _ in markdown_examples()])
+def test_each_example_is_built_as_part_of_the_kitchen_sink(line: int, example: str) -> None:
+    """The kitchen-sink book is built strictly and read in three browsers (tests/test_kitchen_sink.py,
+    tests/e2e/test_kitchen_sink.py, tests/browsers/), so an example found in it word for word is built too."""
+    assert example in KITCHEN_SINK_CHAPTER.read_text(encoding="utf-8"), f"docs/authoring.md:{line}"

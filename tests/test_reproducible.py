@@ -79,7 +79,7 @@ def runtime_files(files: dict[str, bytes]) -> dict[str, bytes]:
 def test_the_cached_runtime_is_the_one_built_from_nothing(two_builds: tuple[Output, Output], built: Built) -> None:
     first, _ = two_builds
     from_nothing = runtime_files(first.files)
-    assert "pyodide/python.snapshot.bin" in from_nothing
+    assert any(name.startswith("pyodide/python.") and name.endswith(".snapshot.bin") for name in from_nothing)
     assert runtime_files(built.files) == from_nothing
 
 
@@ -95,7 +95,7 @@ def test_the_zip_holds_the_site_sorted_and_undated(two_builds: tuple[Output, Out
         infos = archive.infolist()
         # all but the packed binaries a served page fetches (from disk it loads their scripts)
         zipped = [name for name in first.files if not (name.startswith("pyodide/") and name.endswith(".bin"))]
-        assert len(zipped) == len(first.files) - 5
+        assert len(zipped) == len(first.files) - 4
         assert [info.filename for info in infos] == sorted(f"{build.ZIP_TOP}/{name}" for name in zipped)
         assert {info.date_time for info in infos} == {ZIP_DATE}
         for info in infos:

@@ -102,8 +102,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
         self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
     ) -> str:
         token = tokens[idx]
-        use = _use(token, env)
-        text = html.escape(use.text[token.content]) if use is not None else ""
+        text = html.escape(field_text(token, env))
         return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
 
     container(md, "lab", validate=lambda params, _markup: params.split()[:1] == ["lab"], render=render)
@@ -112,7 +111,13 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
     md.core.ruler.push("labs", resolve)
 
 
-def _use(token: Token, env: MutableMapping[str, Any]) -> LabUse | None:
+def field_text(token: Token, env: Mapping[str, Any]) -> str:
+    """What a ``[[field]]`` shows before Python is live: its lab's starting text ("" if it has none)."""
+    use = _use(token, env)
+    return use.text[token.content] if use is not None else ""
+
+
+def _use(token: Token, env: Mapping[str, Any]) -> LabUse | None:
     """The lab (with its starting view) that ``token`` belongs to, if the labs stage computed one."""
     placement: Placement | None = token.meta.get("lab")
     if placement is None:

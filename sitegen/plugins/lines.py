@@ -1,16 +1,24 @@
-"""Links learn their line: markdown-it maps blocks to lines, not inline tokens.
+"""Inline tokens learn their line: markdown-it maps blocks to lines, not inline tokens.
 
 A paragraph's inline source keeps its line breaks, so the number of newlines
 before the point where a link starts is how many lines into the paragraph it
-is. The ``link`` rule is wrapped to record that on its ``link_open`` token, so
-a broken link in the fifth line of a paragraph is reported at that line.
+is. The rules that make links, images, inline formulas and inline HTML are
+wrapped to record that on the token they make, so a broken link, an image
+without alt text or bad TeX in the fifth line of a paragraph is reported at
+that line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+
+InlineRule = Callable[[StateInline, bool], bool]
+WRAPPED = {"link": "link_open", "image": "image", "math_inline": "math_inline", "html_inline": "html_inline"}
+"""Inline rule → the token whose line it records (a rule the parser lacks is skipped)."""
 
 
 def line_offset(state: StateInline, position: int) -> int:
@@ -26,17 +34,26 @@ def mark_first(tokens: list[Token], kind: str, offset: int) -> None:
             return
 
 
-def link_lines_plugin(md: MarkdownIt) -> None:
-    """Record on each ``link_open`` the line it starts on, relative to its block."""
-    rules = dict(zip(md.inline.ruler.get_active_rules(), md.inline.ruler.getRules(""), strict=True))
-    link = rules["link"]
+def recording(rule: InlineRule, kind: str) -> InlineRule:
+    """``rule``, recording on the first ``kind`` token it makes how many lines into its block it starts."""
 
-    def link_with_line(state: StateInline, silent: bool) -> bool:
+    def with_line(state: StateInline, silent: bool) -> bool:
         count, start = len(state.tokens), state.pos
-        if not link(state, silent):
+        if not rule(state, silent):
             return False
         if not silent:
-            mark_first(state.tokens[count:], "link_open", line_offset(state, start))
+            mark_first(state.tokens[count:], kind, line_offset(state, start))
         return True
 
-    md.inline.ruler.at("link", link_with_line)
+    return with_line
+
+
+def inline_lines_plugin(md: MarkdownIt) -> None:
+    """Record on each link, image and inline formula the line it starts on, relative to its block.
+
+    Use it after the plugins that add those rules (mdit-py-plugins' dollarmath).
+    """
+    rules = dict(zip(md.inline.ruler.get_active_rules(), md.inline.ruler.getRules(""), strict=True))
+    for name, kind in WRAPPED.items():
+        if name in rules:
+            md.inline.ruler.at(name, recording(rules[name], kind))

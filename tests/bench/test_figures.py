@@ -24,7 +24,10 @@ import figures
 import figures_blocks as blocks
 
 DATA = ROOT / "docs" / "figures.json"
-REQUIRED = {"README.md": {"speed"}, "docs/performance.md": {"labs", "labs-webkit", "sizes", "make-test"}}
+REQUIRED = {
+    "README.md": {"speed", "search-summary"},
+    "docs/performance.md": {"labs", "labs-webkit", "sizes", "bytes", "lighthouse", "make-test", "search"},
+}
 """The blocks each document must hold: every figure they state about the current build."""
 
 
@@ -121,6 +124,50 @@ def test_labs_summary_groups_runs_by_page_and_mode() -> None:
         "bytes loaded, brotli q5": {"ours http": "6.00 MB", "stock http": "5.50 MB", "ours file://": "7.50 MB"}
         | {"stock file://": "5.45 MB"},
     }
+
+
+def test_lighthouse_summary_gathers_each_page_and_preset_and_what_failed() -> None:
+    def one(page: str, preset: str, performance: int, failure: str = "", attempts: int = 1) -> dict[str, Any]:
+        failing = {"performance": [{"id": "total-blocking-time", "title": "TBT", "score": 0.1, "items": []}]}
+        return {
+            "page": page,
+            "preset": preset,
+            "scores": {"performance": performance},
+            "metrics": {"total-blocking-time": 1881.38649},
+            "failing": failing if not failure else {},
+            "requests": 0 if failure else 25,
+            "outside": [],
+            "failure": failure,
+            "attempts": attempts,
+        }
+
+    runs = [one("ours", "mobile", 73), one("ours", "mobile", 61, attempts=2), one("stock", "mobile", 0, "timeout")]
+    summary = figures.lighthouse_summary(runs, 2)
+    assert summary["pages"] == {
+        "ours": {"mobile": {"scores": {"performance": [73, 61]}, "metrics": {"total-blocking-time": [1881.386] * 2}}}
+    }
+    assert summary["failing"] == {
+        "ours": {"performance/total-blocking-time": {"title": "TBT", "presets": ["mobile"], "items": []}}
+    }
+    assert (summary["requests"], summary["outside"], summary["retried"]) == (50, 0, 1)
+    assert summary["failures"] == ["stock mobile: timeout"]
+
+
+def test_search_summary_keeps_percentiles_of_every_keystroke_and_each_runs_times() -> None:
+    found = {
+        "browser": "Chromium 1",
+        "queries": ["a"],
+        "books": {},
+        "runs": [
+            {"keystroke_ms": [1.0, 2.0, 30.0], "first_results_ms": 200.04, "load_ms": 16.0, "index_in_browser_ms": 150},
+            {"keystroke_ms": [4.0], "first_results_ms": 190.0, "load_ms": 15.55, "index_in_browser_ms": 149.96},
+        ],
+    }
+    summary = figures.search_summary(found)
+    assert summary["keystroke_ms"] == {"count": 4, "p50": 4.0, "p95": 30.0, "max": 30.0}
+    assert summary["first_results_ms"] == [200.0, 190.0]
+    assert summary["load_ms"] == [16.0, 15.6]
+    assert summary["index_in_browser_ms"] == [150.0, 150.0]
 
 
 def test_a_table_without_byte_rows_gives_none() -> None:

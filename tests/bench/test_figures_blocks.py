@@ -173,12 +173,74 @@ def test_an_older_make_test_measurement_without_a_fresh_clone_says_so() -> None:
     assert "fresh clone was of" not in text
 
 
+def search_book(chapters: int, script: int, words: int) -> dict[str, Any]:
+    return {
+        "chapters": chapters,
+        "sections": 4 * chapters,
+        "words": words,
+        "terms": 150 * chapters,
+        "text_bytes": 2000 * chapters,
+        "script_bytes": script,
+        "script_gzip_bytes": script // 4,
+        "library_bytes": 87_436,
+        "library_gzip_bytes": 19_244,
+        "documents_only_bytes": 2100 * chapters,
+        "documents_only_gzip_bytes": 700 * chapters,
+        "index_seconds": 0.1 * chapters,
+    }
+
+
+SEARCH = {
+    "run": run(".venv/bin/python bench/search.py --runs 3 --json $TMP/search.json"),
+    "data": {
+        "browser": "Chromium 156.0.1.2",
+        "queries": ["prefill", "kavelo"],
+        "books": {
+            "this book": search_book(1, 95_100, 303),
+            "generated, 50 chapters": search_book(50, 2_252_341, 175_868),
+        },
+        "keystroke_ms": {"count": 240, "p50": 3.14, "p95": 7.0, "max": 38.25},
+        "first_results_ms": [200.0, 190.0, 230.0],
+        "load_ms": [16.5, 17.0, 20.0],
+        "index_in_browser_ms": [150.0, 160.0, 170.0],
+    },
+}
+
+
+def test_the_search_block_has_both_books_and_the_keystrokes() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["search"] = SEARCH
+    text = blocks.render_search(figures)
+    assert text.splitlines()[0] == "|  | this book (1 chapter) | generated, 50 chapters |"
+    assert "| sections, words, terms | 4, 303, 150 | 200, 175,868, 7,500 |" in text
+    assert "single file) | 95.1 kB / 23.8 kB | 2,252.3 kB / 563.1 kB |" in text
+    assert "| … of which MiniSearch itself | 87.4 kB / 19.2 kB | 87.4 kB / 19.2 kB |" in text
+    assert "over every section) | 0.10 s | 5.00 s |" in text
+    assert "(goal ≤ 50 ms) | 3.1 / 7.0 / 38.2 ms (240 keystrokes) |" in text
+    assert "(the index loads on focus) | 190–230 ms (median 200 ms, 3 runs) |" in text
+    assert "(`addAll`) | 150–170 ms (median 160 ms, 3 runs) |" in text
+    assert "In Chromium 156.0.1.2, over http" in text and "“prefill”, “kavelo”" in text
+    assert "- search: `.venv/bin/python bench/search.py --runs 3 --json $TMP/search.json`" in text
+
+
+def test_the_search_summary_is_a_sentence_of_the_same_figures() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    figures["measurements"]["search"] = SEARCH
+    text = blocks.render_search_summary(figures)
+    assert text.startswith("The search script is 95.1 kB (23.8 kB gzipped, 87.4 kB of it MiniSearch) for this book")
+    assert "2,252.3 kB (563.1 kB) for a generated book of 50 chapters and 175,868 words" in text
+    assert "3.1 ms at the median, 7.0 ms at p95 and 38.2 ms at the slowest (goal ≤ 50 ms) in Chromium 156.0.1.2" in text
+    assert "Measured by `.venv/bin/python bench/figures.py --quick`" in text
+
+
 def test_a_missing_measurement_says_how_to_make_it() -> None:
     assert blocks.render_make_test(SAMPLE) == (
         "Not measured yet: run `.venv/bin/python bench/figures.py --only make-test --with-make-test`."
     )
     assert blocks.render_labs({"measurements": {}}) == "Not measured yet: run `.venv/bin/python bench/figures.py`."
     assert "not measured" in blocks.render_sizes({"measurements": {}})
+    assert blocks.render_search({"measurements": {}}).startswith("Not measured yet")
+    assert blocks.render_search_summary({"measurements": {}}).startswith("Not measured yet")
 
 
 def test_the_sizes_block() -> None:
@@ -186,6 +248,65 @@ def test_the_sizes_block() -> None:
     assert "| bytes loaded, raw: over http / from file:// (stock http) | 21.85 MB / 28.69 MB (—) |" in text
     assert "| `dist/kvpage-site.zip` (goal: ≤ 12 MB) | 17.9 MB |" in text
     assert "the site folder" in text and "49.6 MB" in text
+
+
+def test_the_bytes_block_sets_now_against_before_stock_and_the_goals() -> None:
+    figures = copy.deepcopy(SAMPLE)
+    labs = figures["measurements"]["labs"]["data"]
+    assert blocks.render_bytes(figures).startswith("Measured by")  # an older labs measurement: no sizes, no table
+    labs["pages"]["ours http"] |= {"received_live": [7_120_000, 7_120_000], "received_all": [7_120_000]}
+    labs["pages"]["before http"] = {"received_live": [7_220_000, 7_230_000], "received_all": [7_980_000]}
+    labs["pages"]["stock http"] |= {"received_live": [12_450_000]}
+    labs["sizes"] = {
+        "ours": {"zip": 7_200_000, "single": 10_400_000},
+        "before": {"zip": 8_100_000, "single": 11_600_000},
+    }
+    labs["before"] = "528d0e4c0ffee528d0e4"
+    text = blocks.render_bytes(figures)
+    assert text.splitlines()[0] == "|  | before (528d0e4c0ffe) | now | stock Pyodide | goal |"
+    assert (
+        "| bytes received until the labs are live, over http (text gzipped) | 7.22 MB–7.23 MB (median 7.22 MB, 2 runs)"
+        " | 7.12 MB (2 runs) | 12.45 MB | ≤ 6.0 MB |"
+    ) in text
+    assert "| `dist/kvpage-site.zip` | 8.10 MB | 7.20 MB | — | ≤ 7 MB |" in text
+    assert "| `dist/kvpage.html`, the single file | 11.60 MB | 10.40 MB | — | ≤ 10 MB |" in text
+    assert "- labs: " in text
+
+
+def test_the_lighthouse_block_shows_both_presets_the_goals_and_the_deductions() -> None:
+    scores = {"performance": [61, 73, 75], "accessibility": [100] * 3, "best-practices": [100] * 3, "seo": [100] * 3}
+    metrics = {"total-blocking-time": [1300.0, 1881.4, 4300.0], "cumulative-layout-shift": [0.0] * 3}
+    stock = {"scores": {"best-practices": [82]}, "metrics": {"total-byte-weight": [12_460_000.0]}}
+    data = {
+        "runs": 3,
+        "pages": {"ours": {"mobile": {"scores": scores, "metrics": metrics}}, "stock": {"desktop": stock}},
+        "failing": {
+            "stock": {
+                "best-practices/deprecations": {
+                    "title": "Uses deprecated APIs",
+                    "presets": ["mobile", "desktop"],
+                    "items": ["`SharedArrayBuffer` will require cross-origin isolation. at pyodide/pyodide.asm.mjs"],
+                }
+            }
+        },
+        "requests": 120,
+        "outside": 0,
+        "retried": 1,
+        "failures": [],
+    }
+    figures = {
+        "measurements": {"lighthouse": {"run": run(".venv/bin/python bench/lighthouse.py --runs 3"), "data": data}}
+    }
+    text = blocks.render_lighthouse(figures)
+    assert "| mobile | now | stock Pyodide | goal |" in text and "| desktop | now | stock Pyodide | goal |" in text
+    assert "| performance | 61–75 (median 73, 3 runs) | not measured | ≥ 90 |" in text
+    assert "| accessibility | 100 (3 runs) | not measured | 100 |" in text
+    assert "| total blocking time | 1,300 ms–4,300 ms (median 1,881 ms, 3 runs) | not measured | ≤ 200 ms |" in text
+    assert "| total bytes | not measured | 12.46 MB | |" in text.replace("|  |", "| |")
+    assert "- now: none" in text
+    assert "  - best-practices/deprecations (Uses deprecated APIs; mobile, desktop): “SharedArrayBuffer will" in text
+    assert "requests checked: 120, outside the local server: 0; runs tried again after a Lighthouse error: 1." in text
+    assert "- lighthouse: `.venv/bin/python bench/lighthouse.py --runs 3`" in text
 
 
 def markers(name: str) -> tuple[str, str]:

@@ -30,3 +30,6 @@ def test_quick_run_prints_the_table(built: Built, tmp_path: Path) -> None:
     assert "stock file: The labs could not start" in result.stdout
     for row in ("first contentful paint (median)", "slider key p95", "Step click p95", "bytes loaded, brotli q5"):
         assert row in rows
+    received = [cell.strip() for cell in rows["bytes received until labs live (text gzipped)"][:4]]
+    assert all(re.fullmatch(r"\d+\.\d\d MB", cell) for cell in received[:2]), received  # measured over http
+    assert received[2:] == ["—", "—"]  # from disk nothing is received

@@ -15,9 +15,15 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Built, unzipped
-from tests.e2e.conftest import Server, serve
+from tests.e2e.conftest import Book, Server, book, book_http, book_unzipped, serve
+
+__all__ = ["Book", "book", "book_http", "book_unzipped"]
+"""The two-chapter book's fixtures, shared with the Chromium tests (tests/e2e/conftest.py)."""
 
 WAYS = ["http", "file", "single-file"]
+DOCUMENTS = ["http", "single-file"]
+"""The two documents a reader can be handed (tests/e2e/conftest.py says why these two suffice for
+what a page renders): the kitchen-sink book's rendering checks run on them."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,21 @@ def runaway_unzipped_site(runaway_built: Built, tmp_path_factory: pytest.TempPat
 def runaway_where(request: pytest.FixtureRequest, runaway_built: Built) -> Where:
     """The runaway book's chapter (tests/books/runaway/) the three ways."""
     return where_for(request, runaway_built, "runaway.html", "runaway_http_site", "runaway_unzipped_site")
+
+
+@pytest.fixture(scope="session")
+def kitchen_sink_server(kitchen_sink: Built) -> Iterator[Server]:
+    """The kitchen-sink book served on 127.0.0.1 at a free port."""
+    yield from serve(kitchen_sink.site)
+
+
+@pytest.fixture(params=DOCUMENTS)
+def kitchen_sink_where(request: pytest.FixtureRequest, kitchen_sink: Built) -> Where:
+    """The kitchen-sink chapter served over http, or the kitchen-sink book's single file."""
+    if request.param == "http":
+        server: Server = request.getfixturevalue("kitchen_sink_server")
+        return Where(server.base + "kitchen-sink.html", server.base)
+    return Where(kitchen_sink.single.as_uri(), kitchen_sink.single.as_uri())
 
 
 CONTROL_HTML = """<!doctype html>

@@ -48,12 +48,61 @@ async function until(check, describe) {
   }
 }
 
-async function step(page, s) {
+// The page's audit so far, taken out of it (null: no capture script in this document). Read
+// before any key press, which may leave the document, and at the end.
+async function drain(page) {
+  return page.evaluate(() => {
+    const seen = window[Symbol.for("kvpage.audit")];
+    return seen ? seen.splice(0) : null;
+  });
+}
+
+// Steps that need no region: the search flow (flows.py, search_flow), across pages.
+async function pageStep(page, s) {
+  if (s.op === "goto") {
+    await page.goto(s.url);
+    await page.waitForSelector(aria("combobox", s.label), { visible: true, timeout: READY_MS });
+  } else if (s.op === "key") {
+    await page.keyboard.press(s.key);
+  } else if (s.op === "type") {
+    await page.keyboard.type(s.text);
+  } else if (s.op === "set_query") {
+    const box = await page.waitForSelector(aria("combobox", s.label), { timeout: EXPECT_MS });
+    await box.evaluate((el, text) => {
+      el.value = text;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    }, s.text);
+  } else if (s.op === "expect_focused") {
+    const target = await page.waitForSelector(aria(s.role, s.name), { timeout: EXPECT_MS });
+    await until(async () => {
+      const seen = await target.evaluate((el) => el === document.activeElement);
+      return { ok: seen, seen };
+    }, `${s.role} "${s.name}" should have the focus`);
+  } else if (s.op === "expect_page") {
+    const check = new Function(`return (${s.js})()`);
+    // A page that is being left cannot answer: that is "not yet", not a failure.
+    await until(async () => {
+      const seen = await page.evaluate(check).catch((e) => `(no answer: ${e.message})`);
+      return { ok: seen === true, seen };
+    }, s.what);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+async function step(page, s, problems) {
   if (s.op === "open") {
     await page.goto(s.url);
     await page.waitForFunction(() => document.documentElement.dataset.python === "ready", { timeout: READY_MS });
     return;
   }
+  if (s.op === "key") {
+    const seen = await drain(page);
+    if (seen === null) problems.push("the capture script was not installed in the page");
+    else problems.push(...seen.map((text) => `page: ${text}`));
+  }
+  if (await pageStep(page, s)) return;
   const region = await find(page, aria("region", s.region), `region "${s.region}"`);
   if (s.op === "screenshot") {
     await region.screenshot({ path: s.path });
@@ -121,12 +170,12 @@ async function run({ origin, steps }) {
   page.on("pageerror", (e) => problems.push(`firefox page error: ${e}`));
   let error = null;
   try {
-    for (const s of steps) await step(page, s);
+    for (const s of steps) await step(page, s, problems);
   } catch (e) {
     error = String(e && e.message ? e.message : e);
   }
   try {
-    const seen = await page.evaluate(() => window[Symbol.for("kvpage.audit")] || null);
+    const seen = await drain(page);
     if (seen === null) problems.push("the capture script was not installed in the page");
     else problems.push(...seen.map((text) => `page: ${text}`));
   } catch (e) {

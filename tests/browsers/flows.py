@@ -17,6 +17,7 @@ from typing import Any
 
 from kvpage.labs import decode, next_request, runaway, square
 from sitegen.source import load_book
+from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "content" / "03-cache.md"
@@ -157,6 +158,7 @@ FLOWS = {"decode": decode_flow, "next-request": next_request_flow}
 
 RUNAWAY = "Lab · a call that never returns"
 SQUARE = "Lab · the square"
+"""The square lab's heading (the runaway book and the kitchen-sink book have it)."""
 
 SPARE_READY = """() => performance.getEntriesByName("kvpage:worker-ready").length >= 2"""
 """The page's second Python, which it starts when a call has been out a moment and no worker is free, is up."""
@@ -246,3 +248,129 @@ def squared(n: int) -> str:
 
 
 WORKER_FLOWS = {"worker": worker_flow}
+
+
+RENDERS = (Path(__file__).with_name("renders.js")).read_text(encoding="utf-8")
+"""The kitchen-sink book's rendering checks (JavaScript, run in the page): see renders.js."""
+
+
+def renders(js: str = RENDERS) -> Step:
+    """The page's JavaScript check ``js`` (a function returning the problems it found) finds none,
+    once the page has laid itself out; a failure shows the problems."""
+    holds = f"() => {{ const problems = ({js.strip().rstrip(';')})(); return problems.length === 0 || problems; }}"
+    return page_holds(holds, "every construct of the kitchen-sink book should render")
+
+
+def kitchen_sink_flow(url: str) -> list[Step]:
+    """Every construct rendered, once Python runs (the lab's own numbers are Chromium's to check:
+    tests/e2e/test_kitchen_sink.py; Firefox's accessibility lookups cost seconds each)."""
+    return [open_page(url), renders()]
+
+
+# ---- search, on the two-chapter book (tests/search_targets.py) ------------------------------------
+
+SEARCH_BOX = "Search the book"
+
+
+def goto(url: str) -> Step:
+    """Open a page of the book without waiting for Python (a chapter may have none): until the
+    search box is shown."""
+    return {"op": "goto", "url": url, "label": SEARCH_BOX}
+
+
+def key(name: str) -> Step:
+    """Press a key where the focus is: "/", "ArrowDown", "ArrowUp", "Enter", "Escape"."""
+    return {"op": "key", "key": name}
+
+
+def type_text(text: str) -> Step:
+    """Type ``text`` where the focus is, key by key."""
+    return {"op": "type", "text": text}
+
+
+def set_query(text: str) -> Step:
+    """Put ``text`` in the search box at once, as a paste does (100,000 keys would take minutes)."""
+    return {"op": "set_query", "label": SEARCH_BOX, "text": text}
+
+
+def search_focused() -> Step:
+    return {"op": "expect_focused", "role": "combobox", "name": SEARCH_BOX}
+
+
+def page_holds(js: str, what: str) -> Step:
+    """Wait until ``js`` (a JavaScript function of no arguments) returns true in the page."""
+    return {"op": "expect_page", "js": js, "what": what}
+
+
+OPTIONS = "[...document.querySelectorAll('[role=search] [role=listbox] [role=option]')]"
+STATUS = "document.querySelector('[role=search] [role=status]').textContent"
+
+
+def first_result_is(heading: str) -> Step:
+    js = f"() => {{ const first = {OPTIONS}[0]; return !!first && first.textContent.includes({json.dumps(heading)}); }}"
+    return page_holds(js, f"the first result should be under {heading!r}")
+
+
+def first_result_chosen() -> Step:
+    js = f"""() => {{
+  const first = {OPTIONS}[0], box = document.activeElement;
+  return !!first && first.getAttribute("aria-selected") === "true"
+    && box.getAttribute("aria-activedescendant") === first.id;
+}}"""
+    return page_holds(js, "Down should choose the first result, the focus staying in the box")
+
+
+def landed_on(url: str, heading: str, prefix: str) -> Step:
+    """The page is ``url`` at the anchor of the heading ``heading`` (its id starting ``prefix``),
+    and the heading is on the screen (its top may be a fraction of a pixel above it); and the search
+    box is shown again (a new page shows it once its script has run; "/" before that is Firefox's own
+    quick find)."""
+    js = f"""() => {{
+  const heading = [...document.querySelectorAll("h2, h3")].find((h) => h.textContent.trim() === {json.dumps(heading)});
+  if (!heading || !heading.id.startsWith({json.dumps(prefix)})) return false;
+  const top = heading.getBoundingClientRect().top;
+  const searchable = !document.querySelector("[role=search]").hidden;  // shown once its script has run
+  return location.href === {json.dumps(url)} + "#" + heading.id && top > -2 && top < innerHeight && searchable;
+}}"""
+    return page_holds(js, f"the page should be {url} at the heading {heading!r}, on screen")
+
+
+def status_is(text: str) -> Step:
+    return page_holds(f"() => {STATUS} === {json.dumps(text)}", f"the search status should read {text!r}")
+
+
+def search_flow(first: str, targets: list[Target], pages: dict[str, str], single: bool) -> list[Step]:
+    """Find a phrase of each chapter by keyboard and land on its heading (and back to the first);
+    then hostile queries, each shown back as text; nothing injected, and Escape closes the list."""
+    steps = [goto(first)]
+    for target in [*targets, targets[0]]:
+        steps += [
+            key("/"),
+            search_focused(),
+            type_text(target.phrase),
+            first_result_is(target.heading),
+            key("ArrowDown"),
+            first_result_chosen(),
+            key("Enter"),
+            landed_on(pages[target.slug], target.heading, f"{target.slug}--" if single else ""),
+        ]
+    steps += [key("/"), search_focused()]
+    for query in HOSTILE_QUERIES:
+        if len(query) > LONGEST_QUERY:
+            cut = f"(only the first {LONGEST_QUERY} characters were searched)"
+            steps += [
+                set_query(query),
+                page_holds(f"() => {STATUS}.endsWith({json.dumps(cut)})", f"the status should end {cut}"),
+            ]
+        else:
+            steps += [set_query(query), status_is(f"No results for “{quoted(query)}”")]
+    untouched = (
+        "() => window.__injected === undefined && !document.querySelector('.site-search img, .site-search script')"
+    )
+    steps += [page_holds(untouched, "nothing of the queries should have run or become an element")]
+    closed = (
+        "() => document.activeElement.getAttribute('aria-expanded') === 'false'"
+        " && document.querySelector('.search-popup').hidden"
+    )
+    steps += [key("Escape"), page_holds(closed, "Escape should close the list")]
+    return steps

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
-from tests.browsers.conftest import Outcome, Where, missed_by
-from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, open_page
+from tests.browsers.conftest import Book, Outcome, Where, missed_by
+from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, kitchen_sink_flow, open_page, search_flow
+from tests.conftest import TWO_CHAPTERS
+from tests.search_targets import search_targets
 
 pytestmark = pytest.mark.browsers
 
@@ -87,6 +89,18 @@ def test_try_this(firefox: Firefox, where: Where, flow: str) -> None:
 def test_pythons_worker(firefox: Firefox, runaway_where: Where, flow: str) -> None:
     """A runaway call stopped while the page and another lab answer; a stale answer never drawn."""
     outcome = firefox.run(runaway_where.origin, WORKER_FLOWS[flow](runaway_where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_kitchen_sink_renders(firefox: Firefox, kitchen_sink_where: Where) -> None:
+    """Every construct of the Markdown laid out (tests/browsers/renders.js), the lab live, the audit clean."""
+    outcome = firefox.run(kitchen_sink_where.origin, kitchen_sink_flow(kitchen_sink_where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_search_lands_on_each_chapters_heading_and_keeps_queries_as_text(firefox: Firefox, book: Book) -> None:
+    steps = search_flow(book.first, search_targets(TWO_CHAPTERS), book.pages, book.single)
+    outcome = firefox.run(book.origin, steps)
     assert not outcome.verdict(), outcome.verdict()
 
 

@@ -23,14 +23,17 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.browsers.conftest import Outcome, Where, missed_by
-from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, open_page
+from tests.browsers.conftest import Book, Outcome, Where, missed_by
+from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, kitchen_sink_flow, open_page, search_flow
+from tests.conftest import TWO_CHAPTERS
+from tests.search_targets import search_targets
 
 pytestmark = pytest.mark.browsers
 
@@ -38,11 +41,7 @@ DRIVER = Path("/usr/bin/WebKitWebDriver")
 BROWSER = Path(__file__).with_name("webkit_browser.py")
 READY_S = 60
 EXPECT_S = 15
-SETTLED = """return !document.getElementById("kvpage-config")
-  || document.documentElement.dataset.python !== "ready"
-  || performance.getEntriesByName("kvpage:stdlib-loaded").length > 0"""
-"""The page has loaded everything it will: one window serves every test, and a load the next
-test's navigation cut short would be reported in that test's audit."""
+KEYS = {"ArrowDown": Keys.ARROW_DOWN, "ArrowUp": Keys.ARROW_UP, "Enter": Keys.ENTER, "Escape": Keys.ESCAPE}
 
 
 class AuditBrowser(ArgOptions):
@@ -120,7 +119,7 @@ class WebKit:
             raise ValueError(f"no way to find a {role}")
         return self.checked(element, role, name)
 
-    def labelled(self, region: WebElement, role: str, label: str) -> WebElement:
+    def labelled(self, region: WebElement | webdriver.Remote, role: str, label: str) -> WebElement:
         tag = region.find_element("xpath", f".//label[normalize-space(.) = {xq(label)}]")
         element = region.find_element("id", tag.get_attribute("for") or "")
         return self.checked(element, role, label)
@@ -132,6 +131,44 @@ class WebKit:
 
     # The steps of flows.py.
 
+    def page_step(self, s: Step) -> bool:
+        """The steps that need no region (flows.search_flow), across pages; False for any other."""
+        wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
+        if s["op"] == "goto":
+            self.driver.get(s["url"])
+            WebDriverWait(self.driver, READY_S, poll_frequency=0.05).until(
+                lambda _: self.labelled(self.driver, "combobox", s["label"]).is_displayed()
+            )
+        elif s["op"] == "key":
+            ActionChains(self.driver).send_keys(KEYS.get(s["key"], s["key"])).perform()
+        elif s["op"] == "type":
+            ActionChains(self.driver).send_keys(s["text"]).perform()
+        elif s["op"] == "set_query":
+            box = self.labelled(self.driver, "combobox", s["label"])
+            self.driver.execute_script(
+                "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+                box,
+                s["text"],
+            )
+        elif s["op"] == "expect_focused":
+            box = self.labelled(self.driver, s["role"], s["name"])
+            wait.until(lambda _: self.driver.execute_script("return arguments[0] === document.activeElement", box))
+        elif s["op"] == "expect_page":
+            try:
+                wait.until(lambda _: self.answer(s["js"]) is True)
+            except TimeoutException as error:
+                raise AssertionError(f"{s['what']}, but it shows {self.answer(s['js'])!r}") from error
+        else:
+            return False
+        return True
+
+    def answer(self, js: str) -> object:
+        """What the function ``js`` returns in the page; a page being left cannot answer (None)."""
+        try:
+            return self.driver.execute_script(f"return ({js})()")
+        except WebDriverException:
+            return None
+
     def step(self, s: Step) -> None:
         wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
         if s["op"] == "open":
@@ -139,6 +176,8 @@ class WebKit:
             WebDriverWait(self.driver, READY_S, poll_frequency=0.05).until(
                 lambda d: d.execute_script("return document.documentElement.dataset.python") == "ready"
             )
+            return
+        if self.page_step(s):
             return
         region = self.region(s["region"])
         if s["op"] == "click":
@@ -193,7 +232,6 @@ class WebKit:
         try:
             for s in steps:
                 self.step(s)
-            WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05).until(lambda d: d.execute_script(SETTLED))
         except Exception as failure:  # noqa: BLE001 - reported with the audit, not instead of it
             error = f"{type(failure).__name__}: {failure}"
         installed = self.driver.execute_script("return Array.isArray(window[Symbol.for('kvpage.audit')])")
@@ -256,6 +294,18 @@ def test_try_this(webkit: WebKit, where: Where, flow: str) -> None:
 def test_pythons_worker(webkit: WebKit, runaway_where: Where, flow: str) -> None:
     """A runaway call stopped while the page and another lab answer; a stale answer never drawn."""
     outcome = webkit.run(runaway_where.origin, WORKER_FLOWS[flow](runaway_where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_kitchen_sink_renders(webkit: WebKit, kitchen_sink_where: Where) -> None:
+    """Every construct of the Markdown laid out (tests/browsers/renders.js), the lab live, the audit clean."""
+    outcome = webkit.run(kitchen_sink_where.origin, kitchen_sink_flow(kitchen_sink_where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
+def test_search_lands_on_each_chapters_heading_and_keeps_queries_as_text(webkit: WebKit, book: Book) -> None:
+    steps = search_flow(book.first, search_targets(TWO_CHAPTERS), book.pages, book.single)
+    outcome = webkit.run(book.origin, steps)
     assert not outcome.verdict(), outcome.verdict()
 
 

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, Request, expect
 
-from tests.conftest import Built, unzipped
+from sitegen.pages import page_url
+from tests.conftest import TWO_CHAPTERS, Built, book_chapters, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCHER = Path(__file__).with_name("chromium.py")
@@ -57,7 +58,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return args
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
@@ -78,7 +79,7 @@ class Server:
 
 
 def serve(
-    root: Path, handler: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler, path: str = "/"
+    root: Path, handler: type[http.server.SimpleHTTPRequestHandler] = QuietHandler, path: str = "/"
 ) -> Generator[Server]:
     """``root`` served by ``handler`` on 127.0.0.1 at a free port; ``path`` is where the site starts."""
     server = _HTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
@@ -101,7 +102,7 @@ SUBPATH = "/REPO/"
 """Where GitHub Pages puts a project's site: https://USER.github.io/REPO/."""
 
 
-class _SubpathHandler(_QuietHandler):
+class _SubpathHandler(QuietHandler):
     """The site under SUBPATH only, as GitHub Pages serves it: anything outside is a 404."""
 
     def translate_path(self, path: str) -> str:
@@ -182,7 +183,50 @@ def opened_book(way: str, book: Built, page_name: str, page: Page, tmp_path: Pat
             servers.close()  # shuts the server down, whether or not the audit passed
 
 
+@dataclass(frozen=True)
+class Book:
+    """The two-chapter book opened one way: its first page, each chapter's page by slug, the origin."""
+
+    first: str
+    pages: dict[str, str]
+    origin: str
+    single: bool
+
+
+@pytest.fixture(scope="session")
+def book_http(two_chapters: Built) -> Iterator[Server]:
+    yield from serve(two_chapters.site)
+
+
+@pytest.fixture(scope="session")
+def book_unzipped(two_chapters: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return unzipped(two_chapters.zip, tmp_path_factory.mktemp("two-chapters-unzipped"))
+
+
+@pytest.fixture(params=WAYS)
+def book(request: pytest.FixtureRequest, two_chapters: Built) -> Book:
+    """The two-chapter book (tests/books/two-chapters) served, from its unzipped zip, or as its single file."""
+    chapters = book_chapters(TWO_CHAPTERS)
+    if request.param == "single-file":
+        uri = two_chapters.single.as_uri()
+        return Book(uri, {chapter.meta.slug: uri for chapter in chapters}, uri, single=True)
+    if request.param == "http":
+        base = request.getfixturevalue("book_http").base
+    else:
+        base = request.getfixturevalue("book_unzipped").as_uri() + "/"
+    pages = {chapter.meta.slug: base + page_url(chapter) for chapter in chapters}
+    return Book(base + "first.html", pages, base, single=False)
+
+
 @dataclass
+def painted(page: Page) -> None:
+    """Wait until the page is on screen. Chromium drops key presses a page gets before its first
+    paint (a reader cannot press a key on a page not yet shown), so a key pressed right after a
+    navigation must wait for it; the page itself stays as it was.
+    """
+    page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+
+
 class Audit:
     """What a page asked for and complained about."""
 

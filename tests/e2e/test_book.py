@@ -8,25 +8,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Request, expect
 
-import build
-from tests.conftest import ROOT
+from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, Server, serve
 
 pytestmark = pytest.mark.e2e
 
-BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
-
 
 @pytest.fixture(scope="module")
-def book_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    out = tmp_path_factory.mktemp("two-chapters")
-    build.build(build.Options(content=BOOK, out=out / "site", dist=out / "dist", strict=True))
-    yield from serve(Path(out / "site"))
+def book_site(two_chapters: Built) -> Iterator[Server]:
+    yield from serve(two_chapters.site)
 
 
 @pytest.fixture
@@ -45,14 +39,20 @@ def test_index_lists_the_chapters_in_order(page: Page, book_site: Server) -> Non
     page.goto(book_site.base)
     links = page.get_by_role("navigation", name="Chapters").get_by_role("link")
     expect(links).to_have_text(["01 · Basics First steps", "02 · Basics The square"])
+    expect(page.get_by_role("search").get_by_role("combobox", name="Search the book")).to_be_visible()
 
 
 def test_a_chapter_without_labs_loads_no_python(page: Page, book_site: Server, requests: list[str]) -> None:
+    """Not even once the reader searches: search needs its own script and its index, nothing else."""
     page.goto(book_site.base + "first.html")
     expect(page.get_by_role("heading", level=1)).to_have_text("First steps")
     page.wait_for_load_state("load")
     names = [url.removeprefix(book_site.base) for url in requests]
-    assert names == ["first.html", "static/kvpage.css"]
+    assert names == ["first.html", "static/kvpage.css", "static/search.js"]
+    page.get_by_role("combobox", name="Search the book").fill("square")
+    expect(page.get_by_role("option").first).to_contain_text("The square")
+    names = [url.removeprefix(book_site.base) for url in requests]
+    assert names == ["first.html", "static/kvpage.css", "static/search.js", "search/index.js"]
 
 
 def test_table_of_contents_previous_next_and_cross_references(page: Page, book_site: Server) -> None:

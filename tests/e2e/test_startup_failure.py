@@ -42,11 +42,12 @@ def test_without_webassembly(browser: Browser, http_site: Server) -> None:
     page.close()
 
 
-def test_when_the_runtime_cannot_be_loaded(browser: Browser, http_site: Server) -> None:
+def test_when_the_runtime_cannot_be_loaded(browser: Browser, http_site: Server, built: Built) -> None:
     page = browser.new_page()
-    page.route("**/pyodide.asm.wasm.bin*", lambda route: route.abort())  # the file and its script
+    wasm = built.packed("pyodide.asm.wasm")
+    page.route(f"**/{wasm}*", lambda route: route.abort())  # the file and its script
     page.goto(http_site.base + "cache.html")
-    assert_prerendered_and_disabled(page, "could not load pyodide/pyodide.asm.wasm.bin")
+    assert_prerendered_and_disabled(page, f"could not load {wasm}")
     page.close()
 
 
@@ -62,15 +63,16 @@ def test_a_single_file_missing_a_binary_says_which(browser: Browser, built: Buil
     (tmp_path / "kvpage.html").write_text(cut, encoding="utf-8")
     page = browser.new_page()
     page.goto((tmp_path / "kvpage.html").as_uri())
-    assert_prerendered_and_disabled(page, "the page has no python.snapshot.bin")
+    assert_prerendered_and_disabled(page, f"the page has no {built.runtime['packed']['python.snapshot']}")
     page.close()
 
 
-def test_damaged_packed_bytes_fail_with_the_file_s_name(browser: Browser, http_site: Server) -> None:
+def test_damaged_packed_bytes_fail_with_the_file_s_name(browser: Browser, http_site: Server, built: Built) -> None:
     page = browser.new_page()
+    snapshot = built.packed("python.snapshot")
     # Not gzip: the download arrives, the decompressor refuses it, and so does the fallback script.
-    page.route("**/python.snapshot.bin", lambda route: route.fulfill(body=b"not gzip at all"))
-    page.route("**/python.snapshot.bin.js", lambda route: route.abort())
+    page.route(f"**/{snapshot}", lambda route: route.fulfill(body=b"not gzip at all"))
+    page.route(f"**/{snapshot}.js", lambda route: route.abort())
     page.goto(http_site.base + "cache.html")
-    assert_prerendered_and_disabled(page, "could not load pyodide/python.snapshot.bin")
+    assert_prerendered_and_disabled(page, f"could not load {snapshot}")
     page.close()

@@ -37,6 +37,8 @@ CHAPTERS = {"cache.html": "cache", "intro.html": "intro"}
         ('<input type="radio" name="x-mode" value="kv">', '<input type="radio" name="cache--x-mode" value="kv">'),
         ("<input type=radio id=r>", '<input type="radio" id="cache--r">'),
         ('<img id="i"/>', '<img id="cache--i"/>'),
+        ('<output form="f" for="a">', '<output form="cache--f" for="cache--a">'),
+        ('<a href="#fn1" id="fnref1">[1]</a>', '<a href="#cache--fn1" id="cache--fnref1">[1]</a>'),
     ],
 )
 def test_ids_and_what_refers_to_them_are_prefixed(before: str, after: str) -> None:
@@ -55,6 +57,7 @@ def test_ids_and_what_refers_to_them_are_prefixed(before: str, after: str) -> No
         '<script type="application/json">{"id": "<b id=\\"x\\">"}</script>',
         "<pre><code>&lt;h2 id=&quot;x&quot;&gt;</code></pre>",
         '<!-- <h2 id="x"> -->',
+        '<math><mo form="prefix" fence="true">(</mo><mi>x</mi><mo form="postfix">)</mo></math>',
     ],
 )
 def test_everything_else_is_kept_byte_for_byte(kept: str) -> None:

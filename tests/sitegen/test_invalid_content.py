@@ -6,11 +6,17 @@ mistakes, its own ``site_template/``; the others use the real templates. Each
 build must fail with exactly the listed ``path:line: message`` lines, in order,
 and write nothing. The project root is pointed at a folder that does not
 exist, so a fixture that reached the runtime stage (Pyodide, the wheel) would
-fail differently: every mistake here is caught before it, without node_modules.
+fail differently: every mistake here is caught before it, without the project's
+Pyodide. (Formulas are typeset by the build's own tool, Temml, found beside
+``sitegen/`` as its Python packages are.)
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -141,6 +147,38 @@ EXPECTED: dict[str, list[str]] = {
         "content/broken.md:8: link to '/index.html': a path from the server's root breaks "
         "when the site is opened from disk; write a relative link"
     ],
+    # The pages stage: images, files of the book, formulas, footnotes.
+    "image-without-alt": [
+        "content/broken.md:10: image 'img/layout.svg' has no alt text: say what it shows, "
+        'as in ![What it shows](img/layout.svg), or mark it decorative with ![""](img/layout.svg)'
+    ],
+    "image-missing": [
+        "content/broken.md:8: image 'img/layuot.svg': the book has no file 'img/layuot.svg' "
+        "(did you mean 'img/layout.svg'?)"
+    ],
+    "image-outside-book": [
+        "content/broken.md:8: image '../layout.svg': it is outside the book's folder, "
+        "and the site holds only the book's own files: move the file into content/"
+    ],
+    "image-remote": [
+        "content/broken.md:8: image 'https://example.org/layout.png': an image must be a file of the book "
+        "(the page loads nothing from outside itself): put it in content/"
+    ],
+    "svg-script": [
+        "content/img/layout.svg:3: the SVG holds a <script> element; an SVG that can run code is refused "
+        "(a browser opening the file on its own would run it): remove it"
+    ],
+    "download-missing": [
+        "content/broken.md:8: link to 'files/costs.cvs': the book has no file 'files/costs.cvs' "
+        "(did you mean 'files/costs.csv'?)"
+    ],
+    "bad-tex": [
+        "content/broken.md:9: the formula $\\frac{n^2 - p^2}{2$ cannot be typeset: "
+        "Unexpected end of input in a macro argument, expected '}'"
+    ],
+    "footnote-missing": [
+        "content/broken.md:11: footnote [^prefix] has no note: add a line '[^prefix]: …' (after a blank line)"
+    ],
     # Templates (Jinja2 StrictUndefined), named at the template line that failed.
     "lab-template-variable": [
         "site_template/labs/decode.html:2: 'lab_title' is undefined (rendering lab 'decode' in content/broken.md)"
@@ -165,17 +203,27 @@ WARNING_ONLY = "missing-chapter-link"
 
 
 def fixture_options(name: str, tmp_path: Path, *, strict: bool = False) -> build.Options:
-    """Build the fixture ``name`` into ``tmp_path``, with no project root (so no runtime)."""
+    """Build the fixture ``name`` into ``tmp_path``, in a project of only ``node_modules`` (the search
+    stage's MiniSearch; no kvpage, so no runtime)."""
     fixture = INVALID / name
     templates = fixture / "site_template"
     return build.Options(
-        root=tmp_path / "no-project",
+        root=search_only_project(),
         content=fixture / "content",
         templates=templates if templates.is_dir() else ROOT / "site_template",
         out=tmp_path / "site",
         dist=tmp_path / "dist",
         strict=strict,
     )
+
+
+@functools.cache
+def search_only_project() -> Path:
+    """A project folder holding only a link to the checkout's ``node_modules``, kept for the session."""
+    project = Path(tempfile.mkdtemp(prefix="kvpage-no-project-"))
+    atexit.register(shutil.rmtree, project, ignore_errors=True)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    return project
 
 
 def test_every_fixture_is_checked() -> None:

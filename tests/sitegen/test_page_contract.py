@@ -1,7 +1,8 @@
 """The page's HTML and its script agree on every name between them (sitegen/page_contract.py).
 
 The templates and the Markdown plugin print ``data-*`` attributes and the page's config; the
-page's script (its stages in static/kvpage/, the labs' own scripts in static/labs/) reads them.
+page's scripts (its stages in static/kvpage/, the labs' own scripts in static/labs/, search's
+static/search.js) read them.
 Both sides are read here as text, and each must use exactly the names the contract lists: no
 attribute printed and never read (a dead one, such as the old ``data-params``), none read and
 never printed, and no key of the config or of a lab's schema that the script reads but the
@@ -34,7 +35,7 @@ COMMENT = re.compile(r"(^|\s)//.*$", re.MULTILINE)
 
 def scripts() -> dict[Path, str]:
     """Every script of the page, comments left out (they name files, such as sitegen/runtime.py)."""
-    paths = [*STAGES.glob("*.js"), *LAB_SCRIPTS.glob("*.js")]
+    paths = [*STAGES.glob("*.js"), *LAB_SCRIPTS.glob("*.js"), TEMPLATES / "static" / "search.js"]
     return {path: COMMENT.sub("", path.read_text(encoding="utf-8")) for path in paths}
 
 

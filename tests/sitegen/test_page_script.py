@@ -34,7 +34,7 @@ def test_the_loader_block_bench_swaps_spans_assets_to_spawn() -> None:
     assert script.index("// ==== stage assets") < start < end < script.index("// ==== stage python")
     assert script.index("// ==== stage spawn") < end
     loader = script[start:end]
-    assert "function pythonWorker(" in loader and "function pythonLive(" in loader
+    assert "function pythonWorker(" in loader
     assert "function say(" in script[end:] and "function progress(" in script[end:]
 
 

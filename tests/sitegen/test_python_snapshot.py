@@ -1,4 +1,4 @@
-"""The memory snapshot's header and build id, the trimmed stdlib, the pins; the site's snapshot.
+"""The memory snapshot's header and build id, its check, the pins; the site's snapshot.
 
 The container format itself is tested in test_snapshot_format.py.
 """
@@ -6,23 +6,23 @@ The container format itself is tested in test_snapshot_format.py.
 from __future__ import annotations
 
 import gzip
-import io
-import zipfile
+import json
 from pathlib import Path
 
 import pytest
 
+import build
 from sitegen import python_snapshot
 from sitegen.errors import BuildError
-from sitegen.python_snapshot import build_id, check_header, page_stdlib
+from sitegen.python_snapshot import build_id, check_header, check_restored, shows_model_source
 from sitegen.snapshot_format import decode
-from tests.conftest import Built
+from tests.conftest import ROOT, Built
 from tests.sitegen.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
 
 
 def unpacked(built: Built, name: str) -> bytes:
     """A binary of the site as the page gets it: its gzipped ``.bin``, un-gzipped."""
-    return gzip.decompress(built.files[f"pyodide/{name}.bin"])
+    return gzip.decompress(built.files[built.packed(name)])
 
 
 def test_the_header_must_name_the_page_s_pyodide_build() -> None:
@@ -40,23 +40,9 @@ def test_build_id_is_read_from_pyodide_js() -> None:
         build_id(b"no id here")
 
 
-def test_the_page_stdlib_holds_the_listed_sources_stored_sorted_and_undated() -> None:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as source:
-        for name in ("os.py", "json/__init__.py", "json/decoder.py", "turtle.py"):
-            source.writestr(name, f"# {name}\n")
-    trimmed = page_stdlib(buffer.getvalue(), ["json/decoder.py", "os.py", "json/__init__.py", "os.py"])
-    with zipfile.ZipFile(io.BytesIO(trimmed)) as archive:
-        infos = archive.infolist()
-        assert [info.filename for info in infos] == ["json/__init__.py", "json/decoder.py", "os.py"]
-        assert {info.compress_type for info in infos} == {zipfile.ZIP_STORED}
-        assert {info.date_time for info in infos} == {(1980, 1, 1, 0, 0, 0)}
-        assert archive.read("os.py") == b"# os.py\n"
-
-
 def test_another_pyodide_version_fails_before_anything_runs(tmp_path: Path) -> None:
     with pytest.raises(BuildError, match=r"was written for 314\.0\.7"):
-        python_snapshot.make_python_snapshot(tmp_path, "314.0.8", {}, tmp_path / "kvpage.whl", tmp_path)
+        python_snapshot.make_python_snapshot(tmp_path, "314.0.8", {}, tmp_path / "kvpage.whl", tmp_path, {})
 
 
 def test_the_site_s_snapshot_restores_to_the_page_s_pyodide_build(built: Built) -> None:
@@ -71,9 +57,41 @@ def test_the_page_restores_the_site_s_snapshot_to_python_s_bytes(built: Built, t
     assert page_reader(encoded, wasm, len(snapshot), tmp_path) == snapshot
 
 
-def test_the_site_s_stdlib_is_sources_of_imported_modules_only(built: Built) -> None:
-    with zipfile.ZipFile(io.BytesIO(unpacked(built, "python_stdlib.zip"))) as archive:
-        names = archive.namelist()
-    assert all(name.endswith(".py") for name in names)
-    assert {"json/decoder.py", "re/__init__.py", "dataclasses.py", "typing.py"} <= set(names)
-    assert "turtle.py" not in names and "tkinter/__init__.py" not in names
+def test_the_site_ships_no_stdlib_zip_the_snapshot_holds_the_modules(built: Built) -> None:
+    assert not [name for name in built.files if "python_stdlib" in name]
+    runtime = build.render(build.Options()).runtime
+    assert runtime is not None
+    assert {"json/decoder.py", "re/__init__.py", "dataclasses.py", "typing.py"} <= set(runtime.modules)
+    assert "turtle.py" not in runtime.modules
+
+
+def test_a_traceback_must_show_the_model_s_own_line(tmp_path: Path) -> None:
+    (tmp_path / "kvpage").mkdir()
+    (tmp_path / "kvpage" / "m.py").write_text("x = 1\nraise ValueError(x)\n", encoding="utf-8")
+    frame = 'Traceback (most recent call last):\n  File "<exec>", line 3, in <module>\n'
+    frame += '  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/m.py", line 2, in <module>\n'
+    assert shows_model_source(frame + "    raise ValueError(x)\nValueError: 1\n", tmp_path)
+    assert not shows_model_source(frame + "ValueError: 1\n", tmp_path)  # no source line: no wheel source
+    assert not shows_model_source(frame.replace("line 2", "line 1") + "    raise ValueError(x)\n", tmp_path)
+    assert not shows_model_source('  File "/lib/python314.zip/json/decoder.py", line 2, in f\n    x\n', tmp_path)
+
+
+def test_the_check_requires_source_lines_and_a_missing_module_error(tmp_path: Path) -> None:
+    report = {"failures": [], "traceback": "Traceback (most recent call last):\nE: x\n", "missing": False}
+    with pytest.raises(BuildError) as raised:
+        check_restored(json.dumps(report), {}, tmp_path)
+    assert [problem.split(":")[1].strip() for problem in raised.value.errors] == [
+        "a traceback from the restored snapshot shows no source line of the model",
+        "importing a module that does not exist did not raise ModuleNotFoundError",
+    ]
+
+
+def test_the_snapshot_holds_the_book_s_labs_and_what_only_they_import() -> None:
+    # The turns lab (experimental) imports statistics inside a function; the book enables it.
+    book = build.render(build.Options()).runtime
+    turns = build.render(build.Options(content=ROOT / "tests" / "books" / "turns" / "content")).runtime
+    assert book is not None and turns is not None
+    assert "turns" not in book.labs and "square" not in book.labs
+    assert "statistics.py" not in book.modules
+    assert "turns" in turns.labs and "statistics.py" in turns.modules
+    assert set(book.labs) < set(turns.labs)

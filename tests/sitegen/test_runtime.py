@@ -19,7 +19,7 @@ import pytest
 
 from sitegen.errors import BuildError
 from sitegen.runtime import classic_module, pack, read_pinned
-from tests.conftest import ROOT, Built, page_configs
+from tests.conftest import ROOT, Built
 
 PINS = ROOT / "sitegen" / "pyodide-pins.json"
 NO_IO = {"os", "io", "sys", "socket", "subprocess", "pathlib", "shutil", "tempfile", "urllib", "http", "asyncio"}
@@ -95,20 +95,25 @@ def test_module_rewrite_asserts_what_it_replaces() -> None:
         classic_module(stock.replace(b"export default _createPyodideModule;", b"export { _createPyodideModule };"))
 
 
+def test_no_shared_memory_is_made_when_pyodide_loads() -> None:
+    # Made on load, it costs a deprecation warning on every page (Lighthouse: Best Practices).
+    stock = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_bytes()
+    rewritten = classic_module(stock).decode("utf-8")
+    assert stock.decode("utf-8").count("new WebAssembly.Memory({shared:!0") == 1
+    (made,) = re.finditer(r"new WebAssembly\.Memory\(\{shared:!0", rewritten)
+    inside = rewritten[rewritten.rindex("function so(t){try{", 0, made.start()) : made.start()]
+    assert inside == "function so(t){try{io??=new Int32Array(", "only syncSleep makes it, on its first call"
+    with pytest.raises(BuildError, match="has Pyodide changed"):
+        classic_module(stock.replace(b"var io=new Int32Array(", b"var io = new Int32Array("))
+
+
 ENCODING_SUFFIXES = {"gz", "gzip", "tgz", "z", "br", "zst", "zstd", "bz2", "xz", "lz", "lzma"}
 
 
 def test_every_binary_is_packed_as_deterministic_gzip_with_its_script_alongside(built: Built) -> None:
-    (config,) = page_configs(built.files["cache.html"].decode("utf-8"))
-    loader = config["python"]
+    loader = built.runtime
     pins = json.loads(PINS.read_text(encoding="utf-8"))["files"]
-    assert set(loader["packed"]) == {
-        "pyodide.js",
-        "pyodide.asm.wasm",
-        "python.snapshot",
-        "python_stdlib.zip",
-        loader["wheel"],
-    }
+    assert set(loader["packed"]) == {"pyodide.js", "pyodide.asm.wasm", "python.snapshot", loader["wheel"]}
     for name, file in loader["packed"].items():
         packed = built.files[f"pyodide/{file}"]
         # gzip, deflate, no flags (so no file name), mtime 0: the same bytes from every build
@@ -117,7 +122,7 @@ def test_every_binary_is_packed_as_deterministic_gzip_with_its_script_alongside(
         script = built.files[f"pyodide/{file}.js"].decode("ascii")
         assert base64.b64decode(re.search(r'base64:"([^"]*)"', script).group(1)) == packed  # type: ignore[union-attr]
         assert not set(file.lower().split(".")[1:]) & ENCODING_SUFFIXES, f"{file}: a host may add Content-Encoding"
-    wasm = gzip.decompress(built.files["pyodide/pyodide.asm.wasm.bin"])
+    wasm = gzip.decompress(built.files[built.packed("pyodide.asm.wasm")])
     assert hashlib.sha256(wasm).hexdigest() == pins["pyodide.asm.wasm"]
 
 

@@ -35,6 +35,9 @@ def server(tmp_path: Path) -> Iterator[tuple[Server, Hub, Path]]:
     (folder / "static").mkdir(parents=True)
     (folder / "index.html").write_bytes(b"<!doctype html><html><head><title>i</title></head><body>i</body></html>")
     (folder / "static" / "a.css").write_bytes(b"p{}")
+    (folder / "pyodide").mkdir()
+    (folder / "pyodide" / "pyodide.asm.0123abcd.wasm.bin").write_bytes(b"\x1f\x8b")
+    (folder / "pyodide" / "pyodide-lock.json").write_bytes(b"{}")
     hub = Hub()
     server = make_server(0, folder, hub)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
@@ -79,6 +82,18 @@ def test_pages_get_the_reload_script_and_files_an_etag(server: tuple[Server, Hub
     assert etag
     again = get(http_server, "/static/a.css", **{"If-None-Match": etag})
     assert (again.status, again.read()) == (304, b"")
+
+
+def test_content_addressed_runtime_files_are_kept_for_a_year(server: tuple[Server, Hub, Path]) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("s-1", True))
+    hashed = get(http_server, "/pyodide/pyodide.asm.0123abcd.wasm.bin")
+    assert (hashed.status, hashed.read()) == (200, b"\x1f\x8b")
+    assert hashed.getheader("Cache-Control") == "public, max-age=31536000, immutable"
+    again = get(http_server, "/pyodide/pyodide.asm.0123abcd.wasm.bin", **{"If-None-Match": hashed.getheader("ETag")})
+    assert again.status == 304 and again.getheader("Cache-Control") == "public, max-age=31536000, immutable"
+    lock = get(http_server, "/pyodide/pyodide-lock.json")  # not named after its content: revalidated
+    assert lock.getheader("Cache-Control") == "no-cache" and lock.getheader("ETag")
 
 
 def test_a_changed_file_gets_a_new_etag(server: tuple[Server, Hub, Path]) -> None:

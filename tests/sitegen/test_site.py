@@ -8,36 +8,19 @@ read with the standard library's parser here, not with sitegen's own.
 from __future__ import annotations
 
 from collections import Counter
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
 import build
+from sitegen.assets import Asset
+from sitegen.site import inline_assets
 from tests.conftest import ROOT
+from tests.pagetext import Elements
 
 BOOK = ROOT / "tests" / "books" / "same-headings" / "content"
 REFERENCES = ("for", "aria-labelledby", "aria-describedby", "aria-controls", "data-shows")
-
-
-class Elements(HTMLParser):
-    """Each element's tag and attributes, in document order."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.elements: list[tuple[str, dict[str, str]]] = []
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.elements.append((tag, {name: value or "" for name, value in attrs}))
-
-    def ids(self) -> list[str]:
-        return [attrs["id"] for _, attrs in self.elements if "id" in attrs]
-
-    def attribute(self, name: str, tag: str | None = None) -> list[str]:
-        return [attrs[name] for found, attrs in self.elements if name in attrs and tag in (None, found)]
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +70,18 @@ def test_the_pages_of_the_site_keep_their_own_ids(single: tuple[Path, Elements])
         assert "set-up" in ids and "lab--the-square" in ids
     two = Elements((site / "two.html").read_text(encoding="utf-8"))
     assert "one.html#lab--the-square" in two.attribute("href", "a")
+
+
+def test_the_single_file_inlines_the_book_s_files_as_data_uris() -> None:
+    svg = Asset("img/a b.svg", "content/img/a b.svg", b"<svg/>", "image/svg+xml", (1, 1))
+    csv = Asset("files/c.csv", "content/files/c.csv", b"1,2\n", "text/csv")
+    body = (
+        '<p><img src="img/a%20b.svg" alt="x"> <a href="./files/c.csv#row">numbers</a> '
+        '<a href="files/c.csv" download="mine.csv">mine</a> <a href="other.html">page</a> '
+        '<img src="https://example.org/x.png" alt="remote"></p>'
+    )
+    assert inline_assets(body, {svg.path: svg, csv.path: csv}) == (
+        f'<p><img src="{svg.data_uri()}" alt="x"> <a href="{csv.data_uri()}" download="c.csv">numbers</a> '
+        f'<a href="{csv.data_uri()}" download="mine.csv">mine</a> <a href="other.html">page</a> '
+        '<img src="https://example.org/x.png" alt="remote"></p>'
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
 
+from sitegen.plugins.formulas import formulas_plugin
 from sitegen.toc import Entry, table_of_contents
 
 
@@ -29,6 +30,11 @@ def test_entries_are_plain_text_without_markup() -> None:
     assert toc("## The *KV* `cache` and [links](x.html) <b>tags</b>\n") == (
         Entry("the-kv-cache-and-links-tags", "The KV cache and links tags"),
     )
+
+
+def test_a_formula_in_a_heading_is_its_tex() -> None:
+    md = MarkdownIt("commonmark").use(anchors_plugin, min_level=2, max_level=3).use(formulas_plugin)
+    assert table_of_contents(md.parse("## Why $n^2$ cells\n")) == (Entry("why--cells", "Why n^2 cells"),)
 
 
 def test_a_chapter_without_headings_has_no_contents() -> None:

@@ -3,15 +3,16 @@
 // The loader's whole interface with the stages after it, which bench/run.py's stock loader has too:
 //   pythonWorker(config) → Promise<Worker>   a new worker, told to start Python; its first message
 //                                            is "ready" or "failed" (stage "worker")
-//   pythonLive(config, workers)              once the labs are live; workers() lists the live ones
 //
 // Stage "assets": the packed (gzipped) bytes of each binary Python's worker needs (Pyodide's
-// JavaScript, the wasm, the snapshot, the wheel; the stdlib zip later), however the page was
-// opened, each as an ArrayBuffer, held by the page for every worker it makes and never un-gzipped
-// here (the worker un-gzips them, stage "spawn" lends them). The build gzips each
-// (sitegen/runtime.py: the same transfer on every host, and a smaller zip and single file). They
-// arrive
-//   "fetch"   over http(s): each fetched as NAME.bin, counted for the progress bar as it streams in;
+// JavaScript, the wasm, the snapshot, the wheel; no standard library besides what is in the
+// snapshot's memory, sitegen/python_snapshot.py), however the page was opened, each as an
+// ArrayBuffer, held by the page for every worker it makes and never un-gzipped here (the worker
+// un-gzips them, stage "spawn" lends them). The build gzips each (sitegen/runtime.py: the same
+// transfer on every host, and a smaller zip and single file) and names each file after its
+// content (sitegen/runtime_names.py). They arrive
+//   "fetch"   over http(s): each fetched as NAME.HASH.bin, counted for the progress bar as it
+//             streams in (a host sends them as they are: they are gzip already);
 //   "scripts" from a folder (file://, where fetch of sibling files is refused): each as a classic
 //             script, NAME.bin.js, that hands its gzip bytes, base64-encoded, to `kvpageAssets`
 //             (also the fallback over http when a NAME.bin is missing: an unzipped zip, which
@@ -67,28 +68,34 @@ function takeAsset(python, name) {
   return decodeBase64(entry.base64).buffer;
 }
 
-// Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives over
-// http. Returns {total, packed(name), later(name)}: `total` bytes to load before Python can start;
-// `packed(name)` resolves to a binary's gzip bytes (an ArrayBuffer); `later(name)` loads a binary
-// nobody waits for (the stdlib zip), off the critical path.
+// Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
+// Returns {total, packed(name)}: `total` bytes to load before Python can start, as far as known
+// yet; `packed(name)` resolves to a binary's gzip bytes (an ArrayBuffer).
 function openAssets(config, onLoaded) {
   if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
   const python = config.python;
   const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
   const indexURL = new URL(python.index_url, document.baseURI).href;
-  const script = (name) => `${python.index_url}${python.packed[name]}.js`;
+  const binary = (name) => `${python.index_url}${python.packed[name]}`;
+  const script = (name) => `${binary(name)}.js`;
   const needed = [python.code, python.wasm, python.snapshot, python.wheel];
-  const paths = needed.map((name) => (mode === "fetch" ? `${python.index_url}${python.packed[name]}` : script(name)));
-  const total = mode === "inline" ? 0 : paths.reduce((sum, path) => sum + python.sizes[path], 0);
-  const failure = (name) => new Error(`could not load ${python.index_url}${python.packed[name]}`);
+  // Bytes to load: over http what the host sends for each NAME.bin ("sent"), from a folder each
+  // script's size; corrected by what the browser reports receiving when a binary comes another way.
+  const estimate = (path) => (mode === "fetch" ? python.sent[path] : undefined) ?? python.sizes[path];
+  const expected = (name) => estimate(mode === "fetch" ? binary(name) : script(name));
+  let total = mode === "inline" ? 0 : needed.reduce((sum, name) => sum + expected(name), 0);
+  const received = (src) =>
+    performance.getEntriesByName(new URL(src, document.baseURI).href)[0]?.encodedBodySize || python.sizes[src];
+  const failure = (name) => new Error(`could not load ${binary(name)}`);
 
-  // Over http: the response, counted for progress as it streams in.
-  async function download(name, counted) {
+  // Over http: the response, counted for progress as it streams in; `got` counts it for a fallback.
+  async function download(name, got) {
     const response = await fetch(new URL(python.packed[name], indexURL));
     if (!response.ok) throw failure(name);
     const counter = new TransformStream({
       transform(chunk, controller) {
-        if (counted) onLoaded(chunk.length);
+        got.bytes += chunk.length;
+        onLoaded(chunk.length);
         controller.enqueue(chunk);
       },
     });
@@ -97,20 +104,28 @@ function openAssets(config, onLoaded) {
     });
   }
   const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
-  const scripted = (name, counted) => {
-    const loaded = loadScript(script(name)).then(() => counted && onLoaded(python.sizes[script(name)]));
+  // A binary's script, counted once it has run: what the browser received for it, instead of what
+  // was expected for the binary (`counted` bytes of which arrived already, from a download that failed).
+  const scripted = (name, counted = 0) => {
+    const loaded = loadScript(script(name)).then(() => {
+      const bytes = received(script(name));
+      total += counted + bytes - expected(name);
+      onLoaded(bytes);
+    });
     return fromScript(name, loaded);
   };
-  const load = (name, counted) => {
+  const load = (name) => {
     if (mode === "inline") return fromScript(name, arrived(python, name));
-    if (mode === "scripts") return scripted(name, counted);
-    return download(name, counted).catch(() => fromScript(name, loadScript(script(name))));
+    if (mode === "scripts") return scripted(name);
+    const got = { bytes: 0 };
+    return download(name, got).catch(() => scripted(name, got.bytes));
   };
-  const loading = new Map(needed.map((name) => [name, load(name, true)]));
+  const loading = new Map(needed.map((name) => [name, load(name)]));
   for (const promise of loading.values()) promise.catch(() => {}); // each is awaited by whoever needs it
   return {
-    total,
+    get total() {
+      return total;
+    },
     packed: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
-    later: (name) => load(name, false),
   };
 }

@@ -32,7 +32,6 @@ Promise.all([pool.ready, wired]).then(
     document.documentElement.dataset.python = "ready";
     performance.mark("kvpage:labs-live");
     progress("ready");
-    pythonLive(config, pool.workers);
   },
   (error) => {
     wired.then((labs) => {

@@ -4,9 +4,9 @@
 // WebAssembly.instantiateStreaming. While it starts, the wasm's request gets an empty response
 // that instantiateStreaming recognises and answers with the module stage "worker" compiled
 // already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
-// (the real one is written once the labs are live: the "file" message of stage "worker"). Any
-// other request goes to the network as usual. Relies on private Pyodide behaviour, checked for
-// PYODIDE_VERSION only.
+// (every module the labs use is in the snapshot's memory: the site has no stdlib zip, see
+// sitegen/python_snapshot.py). Any other request goes to the network as usual. Relies on private
+// Pyodide behaviour, checked for PYODIDE_VERSION only.
 
 // Installs the hooks; returns the function that removes them again.
 function interceptPyodide(wasmURL, stdlibURL, compiled) {

@@ -144,6 +144,5 @@ function pythonPool(config) {
         waiting.push({ id: next, request, resolve, reject });
         dispatch();
       }),
-    workers: () => [...workers].filter((entry) => entry.state !== "starting").map((entry) => entry.worker),
   };
 }

@@ -16,7 +16,6 @@ globalThis.importScripts = undefined;
 
 let opened = null; // the assets, opened for the first worker and shared by every later one
 let workerURL = null; // the Blob URL of the worker's code, made once
-let stdlib = null; // the stdlib zip's gzip bytes, once the labs are live
 let compiledWasm = null; // the WebAssembly.Module the first worker compiled: later workers skip compiling
 // The packed wasm, snapshot and wheel are lent to one worker at a time: transferred to it (not
 // copied), and transferred back once it has un-gzipped them ("returned"), in about a tenth of a
@@ -79,29 +78,8 @@ function pythonWorker(config) {
     worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
     const start = { type: "start", runtime: python, page: document.baseURI, assets: packed, module: compiledWasm };
     worker.postMessage(start, Object.values(packed));
-    if (stdlib !== null) worker.postMessage(stdlibMessage(python));
     return worker;
   })();
 }
 
-// Every worker gets its own copy of the stdlib zip's 0.8 MB: it stays with the worker.
-function stdlibMessage(python) {
-  return { type: "file", path: python.stdlib_path, packed: stdlib, size: python.unpacked[python.stdlib] };
-}
-
-// Nothing at start-up reads the stdlib zip: every module the labs use is in the snapshot. It
-// serves a later import of some other module and the source lines of tracebacks, so it comes once
-// the labs are live, off the critical path (until then each worker has an empty file there, stage
-// "hooks"; the build checks all this). If it cannot be loaded, tracebacks lack source lines. Once it
-// is here, the page has loaded everything it will (the "kvpage:stdlib-loaded" mark).
-function pythonLive(config, workers) {
-  opened.later(config.python.stdlib).then(
-    (bytes) => {
-      stdlib = bytes;
-      performance.mark("kvpage:stdlib-loaded");
-      for (const worker of workers()) worker.postMessage(stdlibMessage(config.python));
-    },
-    () => {},
-  );
-}
 // ---- end of loader ----

@@ -15,8 +15,6 @@
 //                                                           packed bytes, transferred (lent); module, if
 //                                                           the page has it, the wasm compiled already
 //                  call {id, request}                       request: the JSON text kvpage.bridge.handle takes
-//                  file {path, packed: ArrayBuffer, size}   un-gzip into Python's file system (the stdlib zip,
-//                                                           once the labs are live)
 //   worker → page  returned {assets}                        the lent bytes, transferred back once un-gzipped
 //                  compiled {module}                        the compiled wasm, which later workers start from
 //                  progress {phase: "decoded"}              every binary is in and decoded
@@ -146,11 +144,6 @@ const handlers = {
       reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
     }
     post({ type: "reply", id, reply });
-  },
-  async file({ path, packed, size }) {
-    const { pyodide } = await restored;
-    // If it cannot be read, the labs are not affected (the stdlib zip serves tracebacks' source lines).
-    unpack(packed, size, path).then((bytes) => pyodide.FS.writeFile(path, bytes), () => {});
   },
 };
 

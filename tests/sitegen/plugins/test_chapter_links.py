@@ -6,11 +6,11 @@ from markdown_it import MarkdownIt
 
 from sitegen.plugins.chapter_links import chapter_links_plugin
 from sitegen.plugins.env import new_env
-from sitegen.plugins.lines import link_lines_plugin
+from sitegen.plugins.lines import inline_lines_plugin
 
 
 def test_links_resolve_or_become_plain_text_with_a_warning() -> None:
-    md = MarkdownIt("commonmark").use(link_lines_plugin).use(chapter_links_plugin, pages={"cache": "cache.html"})
+    md = MarkdownIt("commonmark").use(inline_lines_plugin).use(chapter_links_plugin, pages={"cache": "cache.html"})
     env = new_env("x.md")
     text = "See [the cache](chapter:cache#prefill)\nand [the harness](chapter:harness).\n"
     tokens = md.parse(text, env)

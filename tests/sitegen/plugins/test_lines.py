@@ -6,7 +6,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from sitegen.plugins.env import line_of
-from sitegen.plugins.lines import link_lines_plugin
+from sitegen.plugins.lines import inline_lines_plugin
 
 TEXT = """Intro line.
 
@@ -35,9 +35,9 @@ def link_lines(tokens: list[Token]) -> dict[str, int]:
 
 
 def test_each_link_knows_its_line() -> None:
-    md = MarkdownIt("commonmark").use(link_lines_plugin)
+    md = MarkdownIt("commonmark").use(inline_lines_plugin)
     assert link_lines(md.parse(TEXT)) == {"a.html": 3, "b.html": 5, "e.html": 6, "c.html": 9, "d.html": 12}
 
 
 def test_the_rendered_html_is_unchanged() -> None:
-    assert MarkdownIt("commonmark").use(link_lines_plugin).render(TEXT) == MarkdownIt("commonmark").render(TEXT)
+    assert MarkdownIt("commonmark").use(inline_lines_plugin).render(TEXT) == MarkdownIt("commonmark").render(TEXT)

@@ -1,0 +1,258 @@
+// kvpage search: the search box in the page header (partials/search.html), as the reader types.
+//
+// The box is a WAI-ARIA combobox (the APG's "editable combobox with list autocomplete"): typing
+// lists the sections that match in its listbox, each with its chapter, its heading and a snippet
+// with the matched words marked; Down and Up move through them (aria-activedescendant, so focus
+// stays in the box), Enter goes to the one chosen (or the first), Escape closes the list, then
+// clears the box. "/" anywhere outside a text field focuses it. A status line, a live region,
+// says how many sections matched.
+//
+// The index (search/index.js: MiniSearch and the book's sections, indexed at build time by
+// sitegen/search_index.py) is a classic script, loaded the first time the box is used, so it
+// loads from disk (file://) as over http; the single file holds it inline. It needs no Python
+// and no network. A query is only ever text here: results are built with createElement and
+// textContent, and nothing of the query becomes markup or a regular expression.
+"use strict";
+
+(() => {
+  const box = document.querySelector(".site-search");
+  if (!box) return;
+  const input = box.querySelector("input");
+  const popup = box.querySelector(".search-popup");
+  const list = box.querySelector("[role=listbox]");
+  const status = box.querySelector("[role=status]");
+
+  const SHOWN = 10; // results listed
+  const LONGEST = 200; // characters of the query searched; the rest is said to be left out
+  const QUOTED = 60; // characters of the query quoted back in "no results"
+  const AROUND = 70; // characters of a snippet before the first match (about), and twice that after
+
+  let engine = null;
+  let loading = null;
+  let results = [];
+  let active = -1;
+
+  // ---- the index -----------------------------------------------------------------------------------
+
+  function loadIndex() {
+    if (!loading) {
+      loading = new Promise((resolve, reject) => {
+        if (globalThis.kvpageSearchData) return resolve();
+        const script = document.createElement("script");
+        script.src = box.dataset.index;
+        script.onload = resolve;
+        script.onerror = () => reject(new Error(`could not load ${box.dataset.index}`));
+        document.head.append(script);
+      }).then(() => {
+        const data = globalThis.kvpageSearchData;
+        const terms = globalThis.kvpageSearchTerms;
+        engine = { index: MiniSearch.loadJS(data.index, terms.options), chapters: data.chapters, terms };
+      });
+      loading.catch((error) => {
+        status.textContent = "Search could not load its index.";
+        console.warn("kvpage search:", error);
+      });
+    }
+    return loading;
+  }
+
+  // ---- searching -----------------------------------------------------------------------------------
+
+  function search(query) {
+    const typing = /[\p{L}\p{N}\p{M}]$/u.test(query); // the last word may be unfinished
+    return engine.index.search(query, {
+      combineWith: "AND",
+      prefix: (term, i, all) => typing && i === all.length - 1 && term.length >= 2,
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      maxFuzzy: 2,
+      boost: { h: 2 },
+    });
+  }
+
+  function hrefOf(result) {
+    const chapter = engine.chapters[result.c];
+    return result.a ? chapter.anchor + result.a : chapter.page;
+  }
+
+  // Text with every word whose term the result matched in <mark>, from `start` to `end`.
+  function marked(text, matched, start = 0, end = text.length) {
+    const out = document.createDocumentFragment();
+    let done = start;
+    for (const { word, at } of engine.terms.words(text.slice(start, end))) {
+      if (!matched.has(engine.terms.term(word))) continue;
+      out.append(text.slice(done, start + at));
+      const mark = document.createElement("mark");
+      mark.textContent = word;
+      out.append(mark);
+      done = start + at + word.length;
+    }
+    out.append(text.slice(done, end));
+    return out;
+  }
+
+  // Some of the section's text where most of the matched terms are, cut at spaces, with "…"
+  // where cut: the window that starts at a matched word and holds the most different ones.
+  function snippet(text, matched) {
+    const hits = engine.terms.words(text).filter(({ word }) => matched.has(engine.terms.term(word)));
+    let best = null;
+    let most = 0;
+    for (const [i, hit] of hits.entries()) {
+      const inside = new Set();
+      for (let j = i; j < hits.length && hits[j].at < hit.at + 2 * AROUND; j++) {
+        inside.add(engine.terms.term(hits[j].word));
+      }
+      if (inside.size > most) [best, most] = [hit, inside.size];
+      if (most === matched.size) break;
+    }
+    let start = best ? Math.max(0, best.at - AROUND) : 0;
+    let end = Math.min(text.length, start + 3 * AROUND);
+    const space = text.indexOf(" ", start);
+    if (start > 0 && space >= 0 && space < (best ? best.at : end)) start = space + 1;
+    if (end < text.length && text.lastIndexOf(" ", end) > start) end = text.lastIndexOf(" ", end);
+    const out = document.createDocumentFragment();
+    if (start > 0) out.append("… ");
+    out.append(marked(text, matched, start, end));
+    if (end < text.length) out.append(" …");
+    return out;
+  }
+
+  function option(result, number) {
+    const matched = new Set(result.terms);
+    const chapter = engine.chapters[result.c];
+    const item = document.createElement("li");
+    item.id = `kvpage-search-option-${number}`;
+    item.setAttribute("role", "option");
+    item.setAttribute("aria-selected", "false");
+    const where = document.createElement("span");
+    where.className = "search-chapter";
+    where.append(`${chapter.headline} — `, result.a ? chapter.title : marked(chapter.title, matched));
+    item.append(where);
+    if (result.a) {
+      const heading = document.createElement("span");
+      heading.className = "search-heading";
+      heading.append(marked(result.h, matched));
+      item.append(heading);
+    }
+    const text = document.createElement("span");
+    text.className = "search-snippet";
+    text.append(snippet(result.t, matched));
+    item.append(text);
+    return item;
+  }
+
+  function quoted(query) {
+    return query.length > QUOTED ? `${query.slice(0, QUOTED)}…` : query;
+  }
+
+  function update() {
+    const typed = input.value;
+    const query = typed.slice(0, LONGEST);
+    results = [];
+    active = -1;
+    input.removeAttribute("aria-activedescendant");
+    list.replaceChildren();
+    list.hidden = true;
+    if (!query.trim()) {
+      status.textContent = "";
+      return close();
+    }
+    popup.hidden = false;
+    if (!engine) {
+      status.textContent = "Loading the index…";
+      loadIndex().then(() => input.value === typed && update(), () => {});
+      return close(false);
+    }
+    const found = search(query);
+    results = found.slice(0, SHOWN);
+    list.replaceChildren(...results.map(option));
+    list.hidden = results.length === 0;
+    input.setAttribute("aria-expanded", String(!list.hidden));
+    const cut = typed.length > LONGEST ? ` (only the first ${LONGEST} characters were searched)` : "";
+    if (found.length === 0) status.textContent = `No results for “${quoted(query)}”${cut}`;
+    else if (found.length > SHOWN) status.textContent = `${found.length} results, the first ${SHOWN} shown${cut}`;
+    else status.textContent = `${found.length} result${found.length === 1 ? "" : "s"}${cut}`;
+  }
+
+  // ---- the combobox --------------------------------------------------------------------------------
+
+  // The list is "expanded" only while it shows options; the status line alone is not a list.
+  function close(popupToo = true) {
+    if (popupToo) popup.hidden = true;
+    input.setAttribute("aria-expanded", "false");
+  }
+
+  function choose(index) {
+    const items = list.children;
+    if (active >= 0 && items[active]) items[active].setAttribute("aria-selected", "false");
+    active = index;
+    const item = items[active];
+    item.setAttribute("aria-selected", "true");
+    input.setAttribute("aria-activedescendant", item.id);
+    item.scrollIntoView({ block: "nearest" });
+  }
+
+  function go(result, newTab = false) {
+    const url = new URL(hrefOf(result), location.href);
+    close();
+    if (newTab) {
+      window.open(url.href, "_blank", "noopener");
+      return;
+    }
+    const here = url.pathname === location.pathname && url.search === location.search;
+    if (!here) {
+      location.assign(url.href);
+      return;
+    }
+    location.hash = url.hash;
+    const target = document.getElementById(decodeURIComponent(url.hash.slice(1)));
+    if (target) {
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus();
+    }
+  }
+
+  input.addEventListener("input", update);
+  input.addEventListener("focus", () => {
+    loadIndex();
+    if (input.value.trim()) update();
+  });
+  input.addEventListener("blur", close);
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      if (popup.hidden && input.value.trim()) update();
+      if (!results.length) return;
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      choose(active < 0 ? (step > 0 ? 0 : results.length - 1) : (active + step + results.length) % results.length);
+    } else if (event.key === "Enter") {
+      if (popup.hidden || !results.length) return;
+      event.preventDefault();
+      go(results[Math.max(active, 0)], event.ctrlKey || event.metaKey);
+    } else if (event.key === "Escape") {
+      if (!popup.hidden) close();
+      else if (input.value) {
+        input.value = "";
+        update();
+      } else return;
+      event.preventDefault();
+    }
+  });
+  // A click in the list keeps the focus in the box (mousedown), then goes where the option says.
+  popup.addEventListener("mousedown", (event) => event.preventDefault());
+  list.addEventListener("click", (event) => {
+    const item = event.target.closest("[role=option]");
+    if (item) go(results[Array.prototype.indexOf.call(list.children, item)], event.ctrlKey || event.metaKey);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    const target = event.target;
+    if (target.closest && target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])"))
+      return;
+    event.preventDefault();
+    input.focus();
+    input.select();
+  });
+
+  box.hidden = false;
+})();

@@ -1,0 +1,106 @@
+"""The book's own files besides its chapters: images, SVG drawings, downloads.
+
+Everything under ``content/`` that is not a chapter (``*.md`` at the top), ``book.toml`` or
+hidden (a name starting with ``.``) is an asset. All of them are read here, before any
+page is rendered, so the pages stage can check every image and link against them; the
+ones a chapter refers to are then copied into the site at the same relative path (a
+chapter's page sits at the site's top as its Markdown file sits at the book's top, so
+``img/x.svg`` means the same file in both), and inlined as ``data:`` URIs in the
+single-file book. The ones nothing refers to are only warned about.
+
+Images are measured here (their width and height go into ``<img>``), and SVGs are
+checked for anything that could run code (:mod:`sitegen.svg`), each problem at its file
+and line.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from sitegen.errors import ContentError
+from sitegen.images import IMAGE_TYPES, ImageError, raster_size
+from sitegen.svg import read_svg
+
+BOOK_FILES = ("book.toml",)
+"""Files at the book's top that are the book's settings, not assets."""
+DEFAULT_TYPES = mimetypes.MimeTypes()
+"""Python's built-in table only (the system's mime.types differs between machines, and the
+single file must not)."""
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file of the book: where it is (relative to ``content/``), its bytes, and what it holds."""
+
+    path: str
+    shown: str
+    """The path messages name it by, beside the chapters: ``content/img/x.svg``."""
+    data: bytes
+    media_type: str
+    size: tuple[int, int] | None = None
+    """Width and height in CSS pixels, for an image whose size could be read."""
+
+    @property
+    def is_image(self) -> bool:
+        return self.media_type in IMAGE_TYPES.values()
+
+    def data_uri(self) -> str:
+        """The file as a ``data:`` URI, for the single-file book."""
+        return f"data:{self.media_type};base64,{base64.b64encode(self.data).decode('ascii')}"
+
+
+@dataclass(frozen=True)
+class Assets:
+    """Every asset of the book by its path, and the problems found reading them."""
+
+    files: Mapping[str, Asset]
+    errors: tuple[ContentError, ...] = ()
+
+
+def media_type(path: str) -> str:
+    """The media type a file is served and inlined as, from its name."""
+    suffix = PurePosixPath(path).suffix.lower()
+    guessed = IMAGE_TYPES.get(suffix) or DEFAULT_TYPES.guess_type(path, strict=False)[0]
+    return guessed or "application/octet-stream"
+
+
+def is_asset(relative: PurePosixPath) -> bool:
+    """Whether a file of ``content/`` (relative to it) is an asset, rather than a chapter, the settings or hidden."""
+    if any(part.startswith(".") for part in relative.parts):
+        return False
+    at_top = len(relative.parts) == 1
+    return not (at_top and (relative.suffix == ".md" or relative.name in BOOK_FILES))
+
+
+def read_asset(path: str, shown: str, data: bytes) -> tuple[Asset, list[ContentError]]:
+    """One file as an asset: measured if it is an image, checked if it is an SVG."""
+    kind = media_type(path)
+    if kind == "image/svg+xml":
+        svg = read_svg(data)
+        problems = [ContentError(shown, line, text) for line, text in svg.problems]
+        return Asset(path, shown, data, kind, svg.size), problems
+    if kind in IMAGE_TYPES.values():
+        try:
+            return Asset(path, shown, data, kind, raster_size(kind, data)), []
+        except ImageError as error:
+            return Asset(path, shown, data, kind), [ContentError(shown, 0, f"{error} (by its name, {kind})")]
+    return Asset(path, shown, data, kind), []
+
+
+def load_assets(content: Path) -> Assets:
+    """Read every asset under ``content``; problems are kept on the result, none is raised."""
+    files: dict[str, Asset] = {}
+    errors: list[ContentError] = []
+    base = content.parent
+    for file in sorted(content.rglob("*")):
+        relative = PurePosixPath(file.relative_to(content).as_posix())
+        if not file.is_file() or not is_asset(relative):
+            continue
+        asset, problems = read_asset(str(relative), file.relative_to(base).as_posix(), file.read_bytes())
+        files[asset.path] = asset
+        errors.extend(problems)
+    return Assets(files, tuple(errors))
