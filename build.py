@@ -4,7 +4,8 @@
 The pipeline reads top to bottom as stages, each taking and returning a typed
 value: source (book, chapters and the book's other files read) → chapters
 (Markdown parsed, labs placed) → labs (every lab's starting view, through
-``kvpage.bridge.handle``, the call the page's Python answers) → pages (HTML
+``kvpage.bridge.handle``, the call the page's Python answers, and every action's
+warm-up call, each in a model process stopped after the book's ``build_timeout``) → pages (HTML
 rendered with those views, formulas typeset, links and images checked) →
 runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
 enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
@@ -30,7 +31,7 @@ from sitegen import serve as serving
 from sitegen.assets import load_assets
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError, ContentError, sorted_unique
-from sitegen.labs import declaration_errors, enabled_labs, starting_views
+from sitegen.labs import declaration_errors, enabled_labs, lab_stage, model_failure
 from sitegen.output import publish, zip_bytes
 from sitegen.pages import Pages, parse_chapters, render_pages
 from sitegen.progress import SILENT, Progress
@@ -38,7 +39,7 @@ from sitegen.runtime import Runtime
 from sitegen.runtime_cache import cached_runtime
 from sitegen.search_index import SearchIndex, search_index
 from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
-from sitegen.source import Book, load_book, load_source
+from sitegen.source import BUILD_TIMEOUT, Book, load_book, load_source
 from sitegen.templates import Templates, make_templates
 
 ROOT = Path(__file__).resolve().parent
@@ -81,13 +82,18 @@ class Rendered:
 
 def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
+    broken = model_failure()  # every stage below reads the labs: a model that does not import stops here
+    if broken is not None:
+        raise BuildError([broken])
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
     source = load_source(options.content)
     assets = load_assets(options.content)
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
     chapters = parse_chapters(source, book.experimental_labs if book else ())
-    labs = starting_views(chapters.placements)
+    experimental = book.experimental_labs if book else ()
+    timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
+    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout)
     pages = render_pages(chapters, labs, templates, static, assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
     errors: list[ContentError] = [
