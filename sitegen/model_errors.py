@@ -11,8 +11,10 @@ Standard library only, and no import of kvpage: ``build.py`` uses it when import
 
 from __future__ import annotations
 
+import sys
 import traceback
 from pathlib import Path
+from typing import NoReturn
 
 from sitegen.errors import ContentError
 
@@ -42,6 +44,19 @@ def import_failure(error: BaseException, home: Path) -> ContentError | None:
         width = max(1, frame.end_colno - frame.colno) if frame.end_lineno == frame.lineno else 1
         caret = "\n    " + " " * (frame.colno - indent) + "^" * width
     return ContentError(shown, frame.lineno or 0, f"{what}{source}{caret}", column)
+
+
+def exit_if_model_failed(error: BaseException, home: Path) -> NoReturn:
+    """Print ``error`` as the build prints errors and exit with status 1, if it is the model's; else raise it.
+
+    For ``build.py`` itself, whose imports import kvpage: there is no build to report it yet.
+    """
+    found = import_failure(error, home)
+    if found is None:
+        raise error
+    print(f"error: {found}", file=sys.stderr)
+    print("build failed: 1 error(s); nothing was written", file=sys.stderr)
+    sys.exit(1)
 
 
 def in_folder(file: str, folder: Path) -> bool:

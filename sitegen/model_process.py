@@ -3,10 +3,10 @@
 The labs stage computes every lab's starting view and warms up every action through
 ``kvpage.bridge.handle`` (:mod:`sitegen.labs`). In the build's own process a model that loops would
 hang the build, and ``serve`` with it, for good: Python cannot stop a thread that spins. So the calls
-go to one child process (``python -S``: the model is the standard library and kvpage only, as in the
-page), one JSON line each way, and a call that has not answered within the book's ``build_timeout``
-is stopped by killing the child, whose replacement takes the next call. One child serves every call
-of a build, so the limit costs a single Python start (about 50 ms) and nothing per call.
+go to one child process (the build's own Python), one JSON line each way, and a call that has
+not answered within the book's ``build_timeout`` is stopped by killing the child, whose
+replacement takes the next call. One child serves every call of a build, so the limit costs a
+single Python start (about 50 ms) and nothing per call.
 
 The child imports the same ``kvpage`` the build imported (its folder goes on ``PYTHONPATH``), and
 writes its replies to a copy of its stdout taken before anything else runs: a ``print`` in the model
@@ -74,7 +74,7 @@ class ModelProcess:
     def start(self) -> subprocess.Popen[str]:
         env = {**os.environ, "PYTHONPATH": str(self.home), "PYTHONDONTWRITEBYTECODE": "1"}
         process = subprocess.Popen(
-            [sys.executable, "-S", "-c", CHILD],
+            [sys.executable, "-c", CHILD],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=self.home,

@@ -97,14 +97,23 @@ NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8"}
 
 
 NO_NODE = "node: not found; the build runs Pyodide under Node.js to make the snapshot"
+NODE_TIMEOUT = 900
+"""Seconds one run of Pyodide under Node may take, as a backstop: every lab action's warm-up call has
+already run in CPython under the book's ``build_timeout`` (the labs stage), so only a model that
+loops in Pyodide alone, or a stuck Node, gets here; minutes on a loaded 2-core machine are normal."""
 
 
 def run_node(*args: str) -> str:
     env = {**os.environ, **NODE_ENV}
+    command = ["node", str(SCRIPT), *args]
     try:
-        result = subprocess.run(["node", str(SCRIPT), *args], env=env, capture_output=True, text=True, check=False)
+        result = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=NODE_TIMEOUT)
     except FileNotFoundError:
         raise BuildError([NO_NODE]) from None
+    except subprocess.TimeoutExpired:
+        raise BuildError(
+            [f"{SCRIPT.name} {args[0]} did not finish in {NODE_TIMEOUT} s (Pyodide under Node) and was stopped"]
+        ) from None
     if result.returncode != 0:
         raise BuildError([f"{SCRIPT.name} {args[0]} failed:\n{result.stderr.strip()}"])
     return result.stdout

@@ -5,17 +5,25 @@ The whole command, with a page open in Chromium, is tested in tests/e2e/test_ser
 
 from __future__ import annotations
 
+import html
 import http.client
 import io
 import json
+import queue
+import shutil
+import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
+from sitegen.project_copy import project_copy
 from sitegen.serve import Builder, Hub, Report, Server, Status, Watcher, inject, make_server, worker_loop
+from tests.conftest import ROOT
 
 
 def test_the_reload_script_goes_at_the_end_of_the_head() -> None:
@@ -211,3 +219,52 @@ def test_a_builder_is_a_warm_process_that_stops_when_asked() -> None:
     assert builder.process is process  # the same process, still warm
     builder.stop()
     assert process is not None and process.returncode == 0
+
+
+def test_serve_reports_a_looping_lab_over_the_page_and_builds_again_on_the_next_save(tmp_path: Path) -> None:
+    """The lab-loop fixture (book.toml: build_timeout = 1) under the real ``serve``: the first build
+    stops the loop and serve shows why; a save builds again (here to another error, as a good build
+    of a new lab would make a runtime, minutes of Pyodide: the e2e suite's model edit covers that)."""
+    fixture = ROOT / "tests" / "invalid" / "lab-loop"
+    project = project_copy(ROOT, tmp_path / "project", caches=())
+    shutil.copytree(fixture / "kvpage", project / "kvpage", dirs_exist_ok=True)
+    content = shutil.copytree(fixture / "content", tmp_path / "content")
+    command = [sys.executable, "build.py", "serve", "--port", "0", "--content", str(content)]
+    process = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = urlsplit(read_line(process, 60).split()[1])  # "serving http://127.0.0.1:PORT/ (Ctrl-C stops)"
+        loop = "content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"
+        assert loop in page_text(url.port or 0)
+        chapter = content / "broken.md"
+        chapter.write_text(chapter.read_text(encoding="utf-8").replace("tokens=0", "tokens=5000"), encoding="utf-8")
+        wanted = "content/broken.md:8: tokens (Tokens) must be between 0 and 4096, not 5000"
+        assert wait_for(lambda: wanted in page_text(url.port or 0), 60)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def read_line(process: subprocess.Popen[str], seconds: float) -> str:
+    """The next line of ``process``'s stdout, or a failure after ``seconds`` (serve hung)."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: lines.put(process.stdout.readline() if process.stdout else ""), daemon=True).start()
+    try:
+        return lines.get(timeout=seconds)
+    except queue.Empty:
+        pytest.fail(f"serve printed nothing in {seconds} s")
+
+
+def page_text(port: int) -> str:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", "/broken.html")
+    return html.unescape(connection.getresponse().read().decode("utf-8"))
+
+
+def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass (serve rebuilds on its own clock)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
