@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sitegen.model_errors import exit_if_model_failed
@@ -41,7 +41,7 @@ try:  # the build imports kvpage (kvpage/lab.py, say): a model file that does no
     from sitegen.pages import Pages, parse_chapters, render_pages
     from sitegen.progress import SILENT, Progress
     from sitegen.runtime import Runtime
-    from sitegen.runtime_cache import cached_runtime
+    from sitegen.runtime_cache import cached_runtime, hot_runtime, runtime_key
     from sitegen.search_index import SearchIndex, search_index
     from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
     from sitegen.source import BUILD_TIMEOUT, Book, load_book, load_source
@@ -71,6 +71,9 @@ class Options:
     """Also put the zip into the site and link it from the index page (GitHub Pages)."""
     cache: bool = True
     """Reuse the runtime stage from .cache/runtime/ when kvpage/, Pyodide and the build code are unchanged."""
+    hot_base: str = ""
+    """``serve`` after a model edit: the cache key of the runtime whose snapshot the new wheel may run
+    on (``sitegen.runtime_cache.hot_runtime``), so only the wheel is built; "" builds as usual."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,11 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     if errors or book is None:
         raise BuildError(sorted_unique(errors), warnings)
     enabled = enabled_labs(book.experimental_labs)  # the snapshot holds these labs, and only these
-    runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache) if pages.has_labs else None
+    runtime = None
+    if pages.has_labs and options.hot_base:
+        runtime = hot_runtime(options.root, options.hot_base, enabled, progress)
+    if pages.has_labs and runtime is None:
+        runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache)
     search = search_index(options.root, pages)
     site = assemble_site(pages, runtime, search, book, templates)
     return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
@@ -186,9 +193,15 @@ def run_build(options: Options, progress: Progress) -> int:
     return 0
 
 
-def rebuild_for_serve(options: Options, progress: Progress) -> serving.Report:
-    """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file."""
+def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") -> serving.Report:
+    """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file.
+
+    ``hot_base`` is serve's word that only the model changed since the build whose runtime had that
+    key: the runtime stage then builds only the wheel. The report names the runtime whose snapshot
+    the site holds, for serve's next such word.
+    """
     started = time.perf_counter()
+    options = replace(options, hot_base=hot_base)
     try:
         rendered = render(options, progress)
         publish(rendered.site, options.out, {})
@@ -197,7 +210,14 @@ def rebuild_for_serve(options: Options, progress: Progress) -> serving.Report:
             ok=False, errors=[str(problem) for problem in error.errors], warnings=[str(w) for w in error.warnings]
         )
     seconds = time.perf_counter() - started
-    return serving.Report(ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings])
+    runtime = rendered.runtime
+    if runtime is None:
+        snapshot = ""
+    else:
+        snapshot = runtime.snapshot_key or runtime_key(options.root, enabled_labs(rendered.book.experimental_labs))
+    return serving.Report(
+        ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings], runtime=snapshot
+    )
 
 
 def serve_config(options: Options, port: int) -> serving.Config:
@@ -209,6 +229,7 @@ def serve_config(options: Options, port: int) -> serving.Config:
         port=port,
         worker=[sys.executable, str(Path(__file__).resolve()), WORKER, *flags],
         book=[options.content, options.templates],
+        model=options.root / "kvpage",
         code=[
             options.root / "kvpage",
             options.root / "sitegen",
@@ -225,7 +246,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if args.command == "serve":
         return serving.serve(serve_config(options, args.port))
     if args.command == WORKER:
-        return serving.run_worker(lambda: rebuild_for_serve(options, Progress(sys.stderr)))
+        return serving.run_worker(lambda hot_base: rebuild_for_serve(options, Progress(sys.stderr), hot_base))
     return run_build(options, SILENT if args.quiet else Progress(sys.stderr))
 
 

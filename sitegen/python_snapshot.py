@@ -82,6 +82,8 @@ class PythonSnapshot:
     """Absolute path of kvpage's wheel inside the page's Python file system."""
     size: int
     """Bytes of the restored snapshot (Pyodide's format): the wasm memory the page allocates."""
+    imports: tuple[str, ...] = ()
+    """The standard-library modules imported for the model before the snapshot was taken."""
 
 
 def build_id(pyodide_js: bytes) -> str:
@@ -220,7 +222,8 @@ def make_python_snapshot(
         key = compiled_key(pinned, SCRIPT.read_bytes(), {**NODE_ENV, **SNAPSHOT_ENV}, node_version())
         compiled_stdlib(pyc, key, compiled_cache, lambda out: run_node("compile-stdlib", *common, "--out", str(out)))
         wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path, "--labs", json.dumps(sorted(labs)))
-        wanted = json.dumps(book_imports(imports, labs))
+        imported = tuple(book_imports(imports, labs))
+        wanted = json.dumps(list(imported))
         made = json.loads(
             run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--imports", wanted, "--out", str(raw))
         )
@@ -235,4 +238,6 @@ def make_python_snapshot(
     encoded = encode(snapshot, heap_offset, wasm)
     if decode(encoded, wasm) != snapshot:
         raise BuildError(["memory snapshot: the encoded snapshot does not decode to itself"])
-    return PythonSnapshot(encoded=encoded, modules=tuple(made["modules"]), wheel_path=wheel_path, size=len(snapshot))
+    return PythonSnapshot(
+        encoded=encoded, modules=tuple(made["modules"]), wheel_path=wheel_path, size=len(snapshot), imports=imported
+    )

@@ -84,6 +84,8 @@ class Config:
     """Python code whose changes need a fresh builder process: the model, the build."""
     root: Path
     """The project, to show changed paths relative to it."""
+    model: Path | None = None
+    """The model (``kvpage/``): an edit of it alone builds only the wheel, which the open page swaps in."""
 
 
 @dataclass
@@ -94,6 +96,9 @@ class Report:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    runtime: str = ""
+    """The cache key of the runtime whose snapshot the site holds ("" if it has none): serve passes it
+    back with the next build after a model edit, which then builds only the wheel."""
 
 
 @dataclass(frozen=True)
@@ -104,9 +109,22 @@ class Status:
     """The id of the site being served ("" before the first good build); a page reloads when it changes."""
     ok: bool
     errors: tuple[str, ...] = ()
+    kind: str = "page"
+    """What changed since ``previous``: "model" (only kvpage/: the open page swaps in the new wheel and
+    recomputes its labs), "css" (only stylesheets: it reloads them), or "page" (it reloads)."""
+    previous: str = ""
+    """The build this one follows: a page showing another (it missed one) reloads, whatever ``kind``."""
 
     def event(self) -> bytes:
-        data = json.dumps({"build": self.build, "ok": self.ok, "errors": list(self.errors)})
+        data = json.dumps(
+            {
+                "build": self.build,
+                "ok": self.ok,
+                "errors": list(self.errors),
+                "kind": self.kind,
+                "previous": self.previous,
+            }
+        )
         return f"event: status\ndata: {data}\n\n".encode()
 
 
@@ -316,11 +334,12 @@ class Builder:
             sys.stderr.write(line)
             sys.stderr.flush()
 
-    def build(self) -> Report:
+    def build(self, hot_base: str = "") -> Report:
+        """One build; ``hot_base`` says only the model changed since the build of that runtime."""
         process = self.process if self.process is not None and self.process.poll() is None else self.start()
         assert process.stdin is not None and process.stdout is not None
         try:
-            process.stdin.write("build\n")
+            process.stdin.write(f"build {hot_base}".rstrip() + "\n")
             process.stdin.flush()
             line = process.stdout.readline()
         except (BrokenPipeError, OSError):
@@ -345,24 +364,27 @@ class Builder:
             process.wait()
 
 
-def run_worker(rebuild: Callable[[], Report]) -> int:
+def run_worker(rebuild: Callable[[str], Report]) -> int:
     """The builder process's main: Ctrl-C in serve's terminal reaches it too, but serve stops it
     by closing its stdin, after the build under way has answered."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     return worker_loop(rebuild)
 
 
-def worker_loop(rebuild: Callable[[], Report], requests: IO[str] | None = None, replies: IO[str] | None = None) -> int:
+def worker_loop(
+    rebuild: Callable[[str], Report], requests: IO[str] | None = None, replies: IO[str] | None = None
+) -> int:
     """The builder's side: one JSON report on ``replies`` per line on ``requests``, until it closes.
 
+    A line is ``build``, or ``build KEY`` after a model edit (``Builder.build``'s ``hot_base``).
     Anything the build prints goes to stderr, so that stdout carries only the reports.
     """
     requests = requests or sys.stdin
     replies = replies or sys.stdout
-    for _ in requests:
+    for line in requests:
         with redirect_stdout(sys.stderr):
             try:
-                report = rebuild()
+                report = rebuild(line.removeprefix("build").strip())
             except Exception:  # noqa: BLE001 - a bug in the build must reach the page, not kill serve
                 report = Report(ok=False, errors=[traceback.format_exc()])
         replies.write(json.dumps(asdict(report)) + "\n")
@@ -408,6 +430,16 @@ def shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
+def change_kind(changed: Iterable[Path], model: Path | None) -> str:
+    """How the open page takes these changes (``Status.kind``): "model", "css" or "page"."""
+    paths = list(changed)
+    if model is not None and paths and all(path.is_relative_to(model) for path in paths):
+        return "model"
+    if paths and all(path.suffix == ".css" for path in paths):
+        return "css"
+    return "page"
+
+
 def serve(config: Config) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); returns the exit status."""
     folder = Path(tempfile.mkdtemp(prefix="kvpage-serve-"))
@@ -430,15 +462,21 @@ def serve(config: Config) -> int:
 
     signal.signal(signal.SIGTERM, stop)
 
-    def rebuild(reason: str) -> None:
-        nonlocal builds
+    runtime = ""  # the snapshot the last good build holds
+    pending = ""  # the kind of the changes since the last good build (a failed one's too)
+
+    def rebuild(reason: str, kind: str = "page") -> None:
+        nonlocal builds, runtime, pending
         started = time.perf_counter()
-        report = builder.build()
+        pending = kind if pending in ("", kind) else "page"
+        kind = pending
+        report = builder.build(runtime if kind == "model" else "")
         for warning in report.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if report.ok:
             builds += 1
-            hub.publish(Status(f"{session}-{builds}", True))
+            runtime, pending = report.runtime, ""
+            hub.publish(Status(f"{session}-{builds}", True, kind=kind, previous=hub.status.build))
             print(f"{reason}: built in {time.perf_counter() - started:.2f} s", file=sys.stderr, flush=True)
         else:
             hub.publish(Status(hub.status.build, False, tuple(report.errors)))
@@ -458,7 +496,7 @@ def serve(config: Config) -> int:
             if any(path.is_relative_to(code) or path == code for path in changed for code in config.code):
                 builder.stop()
             names = ", ".join(shown(path, config.root) for path in changed[:3]) + (" …" if len(changed) > 3 else "")
-            rebuild(f"{names} changed")
+            rebuild(f"{names} changed", change_kind(changed, config.model))
     except KeyboardInterrupt:
         print("serve: stopped", file=sys.stderr)
     finally:

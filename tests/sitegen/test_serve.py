@@ -22,7 +22,18 @@ from urllib.parse import urlsplit
 import pytest
 
 from sitegen.project_copy import project_copy
-from sitegen.serve import Builder, Hub, Report, Server, Status, Watcher, inject, make_server, worker_loop
+from sitegen.serve import (
+    Builder,
+    Hub,
+    Report,
+    Server,
+    Status,
+    Watcher,
+    change_kind,
+    inject,
+    make_server,
+    worker_loop,
+)
 from tests.conftest import ROOT
 
 
@@ -150,11 +161,25 @@ def test_the_event_stream_sends_the_status_now_and_every_change(server: tuple[Se
         assert lines[0] == b"event: status\n" and lines[2] == b"\n"
         return dict(json.loads(lines[1].removeprefix(b"data: ")))
 
-    assert event() == {"build": "s-1", "ok": True, "errors": []}
+    assert event() == {"build": "s-1", "ok": True, "errors": [], "kind": "page", "previous": ""}
     hub.publish(Status("s-1", False, ("content/a.md:1: broken",)))
-    assert event() == {"build": "s-1", "ok": False, "errors": ["content/a.md:1: broken"]}
-    hub.publish(Status("s-2", True))
-    assert event() == {"build": "s-2", "ok": True, "errors": []}
+    assert event() == {
+        "build": "s-1",
+        "ok": False,
+        "errors": ["content/a.md:1: broken"],
+        "kind": "page",
+        "previous": "",
+    }
+    hub.publish(Status("s-2", True, kind="model", previous="s-1"))
+    assert event() == {"build": "s-2", "ok": True, "errors": [], "kind": "model", "previous": "s-1"}
+
+
+def test_what_changed_says_how_the_open_page_takes_the_build(tmp_path: Path) -> None:
+    model = tmp_path / "kvpage"
+    assert change_kind([model / "labs" / "decode.py", model / "costs.py"], model) == "model"
+    assert change_kind([tmp_path / "site_template" / "static" / "kvpage.css"], model) == "css"
+    assert change_kind([model / "costs.py", tmp_path / "content" / "03-cache.md"], model) == "page"
+    assert change_kind([tmp_path / "content" / "03-cache.md"], model) == "page"
 
 
 def test_the_watcher_sees_added_changed_and_removed_files_but_not_editor_droppings(tmp_path: Path) -> None:
@@ -174,25 +199,28 @@ def test_the_watcher_sees_added_changed_and_removed_files_but_not_editor_droppin
 
 
 def test_the_worker_answers_one_report_per_request() -> None:
-    outcomes = iter([Report(ok=True, seconds=0.5), Report(ok=False, errors=["content/a.md:1: x"])])
+    outcomes = iter([Report(ok=True, seconds=0.5, runtime="k1"), Report(ok=False, errors=["content/a.md:1: x"])])
     replies = io.StringIO()
+    asked: list[str] = []
 
-    def rebuild() -> Report:
+    def rebuild(hot_base: str) -> Report:
         print("progress goes to stderr, never into the replies")
+        asked.append(hot_base)
         return next(outcomes)
 
-    assert worker_loop(rebuild, io.StringIO("build\nbuild\n"), replies) == 0
+    assert worker_loop(rebuild, io.StringIO("build\nbuild k1\n"), replies) == 0
     lines = [json.loads(line) for line in replies.getvalue().splitlines()]
     assert lines == [
-        {"ok": True, "errors": [], "warnings": [], "seconds": 0.5},
-        {"ok": False, "errors": ["content/a.md:1: x"], "warnings": [], "seconds": 0.0},
+        {"ok": True, "errors": [], "warnings": [], "seconds": 0.5, "runtime": "k1"},
+        {"ok": False, "errors": ["content/a.md:1: x"], "warnings": [], "seconds": 0.0, "runtime": ""},
     ]
+    assert asked == ["", "k1"]  # after a model edit, the runtime whose snapshot the wheel may run on
 
 
 def test_a_crash_in_the_build_is_reported_not_raised() -> None:
     replies = io.StringIO()
 
-    def rebuild() -> Report:
+    def rebuild(hot_base: str) -> Report:
         raise KeyError("boom")
 
     worker_loop(rebuild, io.StringIO("build\n"), replies)

@@ -240,6 +240,10 @@ function wireLab(section, schema, pool, seconds) {
     failed(error) {
       sayIn(section, `The labs could not start (${error.message}); the numbers shown were computed when this page was built.`);
     },
+    // A new model is in (serve): the lab computed again at the values and state it has now.
+    refresh() {
+      if (live) request(schema.update);
+    },
   };
 }
 
