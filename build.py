@@ -49,6 +49,27 @@ try:  # the build imports kvpage (kvpage/lab.py, say): a model file that does no
 except Exception as failed:  # noqa: BLE001 - only a model failure is caught; anything else is raised again
     exit_if_model_failed(failed, ROOT)
 
+PRELOAD = (
+    "numpy",
+    "pyodide_lock.spec",
+    "pyodide_lock.utils",
+    "hatchling.builders.wheel",
+    "jinja2",
+    "markupsafe",
+    "markdown_it",
+    "mdit_py_plugins.anchors",
+    "mdit_py_plugins.container",
+    "mdit_py_plugins.deflist",
+    "mdit_py_plugins.dollarmath",
+    "mdit_py_plugins.footnote",
+    "mdit_py_plugins.front_matter",
+    "mdit_py_plugins.gfm_autolink",
+    "mdit_py_plugins.tasklists",
+    "pygments.formatters",
+    "pygments.lexers",
+    "yaml",
+)
+"""The third-party modules the build imports: serve's standby builder imports them ahead of time."""
 ZIP_TOP = "kvpage-site"
 SINGLE_FILE = "kvpage.html"
 
@@ -230,6 +251,7 @@ def serve_config(options: Options, port: int) -> serving.Config:
         worker=[sys.executable, str(Path(__file__).resolve()), WORKER, *flags],
         book=[options.content, options.templates],
         model=options.root / "kvpage",
+        preload=PRELOAD,
         code=[
             options.root / "kvpage",
             options.root / "sitegen",

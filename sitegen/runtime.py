@@ -211,6 +211,25 @@ def build_wheel(project: Path, out: Path) -> Path:
     return wheels[0]
 
 
+def build_wheel_here(project: Path, out: Path) -> Path:
+    """The same wheel as :func:`build_wheel`, byte for byte, built by hatchling in this process: no
+    Python to start, for ``serve``'s model edits (its build process has hatchling imported already)."""
+    from hatchling.builders.wheel import WheelBuilder
+
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    try:
+        (made,) = WheelBuilder(str(project)).build(directory=str(out), versions=["standard"])
+    except Exception as error:  # noqa: BLE001 - pyproject.toml or the package, as the frontend would say
+        raise BuildError([f"building the kvpage wheel failed: {type(error).__name__}: {error}"]) from None
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+    return Path(made)
+
+
 def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
     """Pyodide's lock file with our wheel as its only package.
 
@@ -361,7 +380,7 @@ def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
         return None
     old = base.loader
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
-        wheel = build_wheel(project, Path(tmp))
+        wheel = build_wheel_here(project, Path(tmp))
         if wheel.name != base.wheel:
             return None
         wheel_bytes = wheel.read_bytes()

@@ -175,8 +175,16 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         decode.get_by_role("button", name="Reset").click()  # the last good model still answers
         expect(decode.get_by_text("cache empty")).to_be_visible()
 
-        edit(model, ('return "cache empty" +', 'return "cache bare"'))
+        edit(model, ('return "cache empty" +', 'return "cache bare"'), ('f"nothing kept · ', 'f"none kept · '))
         expect(alert).to_have_count(0, timeout=MODEL_RELOAD_MS)
         expect(decode.get_by_text("cache bare")).to_be_visible()
         assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
+
+        # A page opened now restores the snapshot (the model before the edits) and runs the new wheel.
+        with page.expect_event("load", timeout=RELOAD_MS):
+            edit(project / "content" / "03-cache.md", (LEDE, "Edited after the model."))
+        expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
+        decode.get_by_role("radio", name="Recompute").check()
+        step.click()
+        expect(decode.get_by_text(after_step.replace("no cache kept · ", "none kept · "))).to_be_visible()
         assert errors == []

@@ -20,7 +20,7 @@ import pytest
 from sitegen.errors import BuildError
 from sitegen.labs import enabled_labs
 from sitegen.project_copy import project_copy
-from sitegen.runtime import classic_module, pack, read_pinned, with_new_wheel
+from sitegen.runtime import build_wheel, build_wheel_here, classic_module, pack, read_pinned, with_new_wheel
 from sitegen.runtime_cache import cached_runtime
 from tests.conftest import ROOT, Built
 
@@ -159,6 +159,12 @@ def test_a_model_edit_under_serve_is_a_new_wheel_on_the_same_snapshot(tmp_path: 
         json.loads(hot.files["pyodide/pyodide-lock.json"])["packages"]["kvpage"]["sha256"]
         == hashlib.sha256(hot.files[f"pyodide/{hot.wheel}"]).hexdigest()
     )
+
+    (tmp_path / "frontend").mkdir()
+    (tmp_path / "here").mkdir()
+    assert build_wheel_here(project, tmp_path / "here").read_bytes() == (
+        build_wheel(project, tmp_path / "frontend").read_bytes()
+    ), "serve's wheel is not the build's"
 
     model.write_text(model.read_text(encoding="utf-8") + "\n\ndef later() -> None:\n    import wave\n")
     assert with_new_wheel(base, project) is None

@@ -296,3 +296,26 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+def test_a_standby_builder_imports_the_code_only_when_its_first_build_is_asked_for(tmp_path: Path) -> None:
+    """The standby takes over at a restart: it has imported the preloaded modules, and imports the
+    code (here a script that says which version of a file it read) only at its first request."""
+    (tmp_path / "version.txt").write_text("old", encoding="utf-8")
+    script = tmp_path / "worker.py"
+    script.write_text(
+        "import json, pathlib, sys\n"
+        "version = (pathlib.Path(__file__).parent / 'version.txt').read_text()\n"
+        "preloaded = 'wave' in sys.modules\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'ok': True, 'errors': [version, str(preloaded), sys.path[0]]}), flush=True)\n",
+        encoding="utf-8",
+    )
+    builder = Builder([sys.executable, str(script)], preload=("wave",))
+    assert builder.build().errors == ["old", "True", str(tmp_path)]
+    assert builder.standby is not None
+    (tmp_path / "version.txt").write_text("new", encoding="utf-8")  # an edit, after the standby started
+    builder.stop()
+    assert builder.build().errors == ["new", "True", str(tmp_path)]
+    builder.stop(standby=True)
+    assert builder.standby is None
