@@ -15,7 +15,7 @@ from kvpage.tokenizer import tokenize
 from sitegen.labs import all_labs
 from sitegen.pages import page_url
 from sitegen.source import load_book
-from tests.browsers.flows import lab_params
+from tests.chapter_labs import lab_params
 from tests.conftest import ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
 
