@@ -79,6 +79,44 @@ def test_over_http_the_binaries_come_packed_as_themselves(page: Page, http_site:
     assert not any("stdlib" in name for name in names), "every module the labs use is in the snapshot"
 
 
+FIRST_FRAME = """
+window.__firstFrame = null;
+requestAnimationFrame(() => (window.__firstFrame ??= performance.now()));
+"""
+"""Registered before the page's own scripts run: the time of the page's first frame."""
+
+BINARIES_REQUESTED = """() => performance.getEntriesByType("resource")
+  .filter((entry) => /\\.bin(\\.js)?$/.test(entry.name))
+  .map((entry) => ({ name: entry.name.split("/").pop(), start: entry.startTime }))"""
+
+
+@pytest.mark.parametrize("way", ["http", "file"])
+def test_python_is_requested_after_the_first_frame_at_low_priority(
+    page: Page, http_site: Server, unzipped_site: Path, built: Built, way: str
+) -> None:
+    """Python's bytes never hold up the chapter: the page asks for them once it has drawn its first
+    frame (its text and CSS are on screen), and at low priority (Chromium's network stack says which)."""
+    priorities: dict[str, str] = {}
+    cdp = page.context.new_cdp_session(page)
+    cdp.on(
+        "Network.requestWillBeSent",
+        lambda event: priorities.setdefault(
+            event["request"]["url"].rsplit("/", 1)[-1], event["request"]["initialPriority"]
+        ),
+    )
+    cdp.send("Network.enable")
+    page.add_init_script(FIRST_FRAME)
+    url = http_site.base + "cache.html" if way == "http" else (unzipped_site / "cache.html").as_uri()
+    load(page, url)
+    first_frame = page.evaluate("window.__firstFrame")
+    binaries = page.evaluate(BINARIES_REQUESTED)
+    expected = packed(built) if way == "http" else {f"{name}.js" for name in packed(built)}
+    assert {binary["name"] for binary in binaries} == expected
+    assert first_frame is not None
+    assert all(binary["start"] > first_frame for binary in binaries), (first_frame, binaries)
+    assert {priorities[name] for name in expected} == {"Low"}, priorities
+
+
 def test_an_unzipped_copy_served_over_http_falls_back_to_the_scripts(
     page: Page, unzipped_site: Path, built: Built
 ) -> None:

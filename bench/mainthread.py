@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """What the page's main thread does while Python starts: a Chromium trace at 4× CPU slowdown.
 
-    .venv/bin/python bench/trace.py                    # builds the site; 3 cold runs over http, then a warm one each
-    .venv/bin/python bench/trace.py --site site --runs 5
-    .venv/bin/python bench/trace.py --site site --file   # from disk (file://) instead
-    .venv/bin/python bench/trace.py --quick             # one run: a smoke test of the harness
+    .venv/bin/python bench/mainthread.py                    # builds the site; 3 cold runs over http, then a warm one each
+    .venv/bin/python bench/mainthread.py --site site --runs 5
+    .venv/bin/python bench/mainthread.py --site site --file   # from disk (file://) instead
+    .venv/bin/python bench/mainthread.py --quick             # one run: a smoke test of the harness
 
 Each run is a fresh browser context (cold caches), the CPU slowed 4× (DevTools'
 ``Emulation.setCPUThrottlingRate``, as Lighthouse's mobile preset and the issue's targets use),
@@ -159,10 +159,21 @@ def analyse(events: list[dict[str, Any]], navigation_ts: float | None, until_ms:
                 own[label(stack[-1])] -= event["dur"] / 1000
             own[label(event)] += event["dur"] / 1000
             stack.append(event)
-        covered = sum(c["dur"] for c in inside if not any(p is not c and p["ts"] <= c["ts"] and c["ts"] + c["dur"] <= p["ts"] + p["dur"] for p in inside)) / 1000
+        covered = (
+            sum(
+                c["dur"]
+                for c in inside
+                if not any(
+                    p is not c and p["ts"] <= c["ts"] and c["ts"] + c["dur"] <= p["ts"] + p["dur"] for p in inside
+                )
+            )
+            / 1000
+        )
         own["(task, unattributed)"] += duration - covered
         parts = sorted(((name, round(ms, 1)) for name, ms in own.items() if ms >= 5), key=lambda item: -item[1])
-        trace.tasks.append(Task(start=round((task["ts"] - navigation_ts) / 1000, 1), duration=round(duration, 1), parts=parts[:6]))
+        trace.tasks.append(
+            Task(start=round((task["ts"] - navigation_ts) / 1000, 1), duration=round(duration, 1), parts=parts[:6])
+        )
     trace.longest_ms = max((task.duration for task in trace.tasks), default=0.0)
     trace.blocking_ms = round(sum(task.duration - LONG_TASK_MS for task in trace.tasks), 1)
     return trace
@@ -261,8 +272,7 @@ def report(traces: list[Trace]) -> str:
         lines.append("")
         for number, trace in enumerate(ran, 1):
             binaries = ", ".join(
-                f"{b['name'].split('.')[0]} {b['start']:.0f}–{b['end']:.0f} ms"
-                f" ({trace.priorities.get(b['name'], '?')})"
+                f"{b['name'].split('.')[0]} {b['start']:.0f}–{b['end']:.0f} ms ({trace.priorities.get(b['name'], '?')})"
                 for b in trace.binaries
             )
             lines.append(f"run {number}: binaries {binaries or 'none fetched'}")
@@ -307,7 +317,10 @@ def main(argv: list[str] | None = None) -> int:
                 trace = once(browser, url, mode, work, index)
                 traces.append(trace)
                 shown = f"{trace.live_ms:,.0f} ms" if trace.live_ms is not None else f"never ({trace.failure[:80]})"
-                print(f"run {index + 1}/{runs} {mode}: labs live {shown}, longest task {trace.longest_ms:,.0f} ms", file=sys.stderr)
+                print(
+                    f"run {index + 1}/{runs} {mode}: labs live {shown}, longest task {trace.longest_ms:,.0f} ms",
+                    file=sys.stderr,
+                )
             browser.close()
         print(report(traces))
         if args.json:
