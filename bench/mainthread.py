@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """What the page's main thread does while Python starts: a Chromium trace at 4× CPU slowdown.
 
-    .venv/bin/python bench/mainthread.py                    # builds the site; 3 cold runs over http, then a warm one each
+    .venv/bin/python bench/mainthread.py                 # builds the site; 3 cold runs over http, each then warm
     .venv/bin/python bench/mainthread.py --site site --runs 5
-    .venv/bin/python bench/mainthread.py --site site --file   # from disk (file://) instead
-    .venv/bin/python bench/mainthread.py --quick             # one run: a smoke test of the harness
+    .venv/bin/python bench/mainthread.py --site site --file  # from disk (file://) instead
+    .venv/bin/python bench/mainthread.py --quick         # one run: a smoke test of the harness
 
 Each run is a fresh browser context (cold caches), the CPU slowed 4× (DevTools'
 ``Emulation.setCPUThrottlingRate``, as Lighthouse's mobile preset and the issue's targets use),
@@ -100,6 +100,8 @@ class Trace:
     decoded_ms: float | None = None
     warm_live_ms: float | None = None
     longest_ms: float = 0.0
+    longest_starting_ms: float = 0.0
+    """The longest task from the first binary's request to labs live: while Python starts."""
     blocking_ms: float = 0.0
     tasks: list[Task] = field(default_factory=list)
     binaries: list[dict[str, Any]] = field(default_factory=list)
@@ -110,7 +112,7 @@ class Trace:
 def label(event: dict[str, Any]) -> str:
     """A trace event's name, with the script URL or function that says whose work it was."""
     data = event.get("args", {}).get("data", {}) or {}
-    name = event["name"]
+    name = str(event["name"])
     where = data.get("url") or data.get("scriptName") or ""
     if where:
         where = where.rsplit("/", 1)[-1][:60]
@@ -220,6 +222,10 @@ def once(browser: Any, url: str, mode: str, work: Path, index: int) -> Trace:
         trace.live_ms, trace.fcp_ms, trace.dcl_ms = found["live"], found["fcp"], found["dcl"]
         trace.decoded_ms = found["decoded"]
         trace.binaries = found["binaries"]
+        requested = min((binary["start"] for binary in trace.binaries), default=None)
+        if requested is not None:
+            starting = [task.duration for task in trace.tasks if task.start + task.duration >= requested]
+            trace.longest_starting_ms = max(starting, default=0.0)
         trace.priorities = priorities(events)
         if found["live"] is None:
             trace.failure = found["status"]
@@ -253,13 +259,14 @@ def report(traces: list[Trace]) -> str:
         lines.append("")
         lines.append("| figure | value |")
         lines.append("| --- | --- |")
-        rows = {
+        rows: dict[str, list[float | None]] = {
             "first contentful paint": [t.fcp_ms for t in ran],
             "DOMContentLoaded": [t.dcl_ms for t in ran],
             "binaries decoded (worker)": [t.decoded_ms for t in ran],
             "labs live": [t.live_ms for t in ran],
             "labs live, second visit (warm cache)": [t.warm_live_ms for t in ran],
             "longest main-thread task until live": [t.longest_ms for t in ran],
+            "longest main-thread task while Python starts": [t.longest_starting_ms for t in ran],
             f"blocking time until live (tasks' time over {LONG_TASK_MS:.0f} ms)": [t.blocking_ms for t in ran],
             "long tasks until live": [float(len(t.tasks)) for t in ran],
         }
