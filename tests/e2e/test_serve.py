@@ -32,7 +32,7 @@ RELOAD_MS = 30_000
 """Generous: a prose edit shows in well under a second here (bench/serve_reload.py)."""
 MODEL_RELOAD_MS = 120_000
 """A deadline, not a goal: a model edit restarts serve's build process and builds the wheel, seconds
-on a loaded 2-core machine (bench/serve_reload.py measures it)."""
+on a loaded 2-core machine (bench/serve_reload.py measures it; docs/performance.md, "Writing")."""
 START_SECONDS = 120
 LEDE = "Attention needs every previous key."
 
