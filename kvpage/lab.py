@@ -306,7 +306,10 @@ class Lab:
             for name, _ in self.warm_up
             if name not in self.actions
         ]
-        for what, control in [*(("control", c) for c in self.controls), *(("linked state", s) for s in self.linked_state)]:
+        for what, control in [
+            *(("control", c) for c in self.controls),
+            *(("linked state", s) for s in self.linked_state),
+        ]:
             if isinstance(control, Whole) and not control.low <= control.default <= control.high:
                 found.append(
                     f"{what} {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
@@ -382,7 +385,9 @@ class Lab:
         for linked in self.linked_state:
             value = state.get(linked.name) if isinstance(state, dict) else None
             if not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"its view's state has no whole number {linked.name!r}, which a link to the lab carries")
+                problems.append(
+                    f"its view's state has no whole number {linked.name!r}, which a link to the lab carries"
+                )
         for name in sorted(set(parts) & self.parts):
             tree = parts[name]
             try:

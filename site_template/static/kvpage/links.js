@@ -128,7 +128,7 @@ function readValue(setting, text) {
 }
 
 // A lab's segment read against its schema: {controls, state, problems}. A field that names no
-// setting, comes twice or does not fit its setting is left out, with a problem saying why.
+// setting, does not fit its setting or names one already read is left out, with a problem saying why.
 function readLab(schema, fields) {
   const settings = new Map(linkSettings(schema).map((setting) => [setting.name, setting]));
   const read = { controls: {}, state: {}, problems: [] };
@@ -144,9 +144,11 @@ function readLab(schema, fields) {
     else {
       const value = readValue(setting, text);
       if ("problem" in value) problem = `${name}=${quoted(text)} (${value.problem})`;
-      else (setting.kind === "state" ? read.state : read.controls)[name] = value.value;
+      else {
+        (setting.kind === "state" ? read.state : read.controls)[name] = value.value;
+        seen.add(name);
+      }
     }
-    seen.add(name);
     if (problem !== null) read.problems.push(problem);
   }
   return read;
