@@ -218,7 +218,6 @@ def book(request: pytest.FixtureRequest, two_chapters: Built) -> Book:
     return Book(base + "first.html", pages, base, single=False)
 
 
-@dataclass
 def painted(page: Page) -> None:
     """Wait until the page is on screen. Chromium drops key presses a page gets before its first
     paint (a reader cannot press a key on a page not yet shown), so a key pressed right after a
@@ -227,6 +226,7 @@ def painted(page: Page) -> None:
     page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
 
 
+@dataclass
 class Audit:
     """What a page asked for and complained about."""
 
