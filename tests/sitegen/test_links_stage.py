@@ -126,8 +126,8 @@ def test_text_past_its_limit_and_markup_in_names_are_problems_and_notes_stay_sho
 
 def test_a_note_lists_a_few_problems_and_counts_the_rest() -> None:
     assert stage("linkNote", []) == ""
-    note = stage("linkNote", ["a", "b", "c", "d", "e"])
-    assert note == "From this page's link, ignored: a; b; c; and 2 more."
+    note = stage("linkNote", list("abcdefgh"))
+    assert note == "From this page's link, ignored: a; b; c; d; e; f; and 2 more."
 
 
 def test_labs_the_page_does_not_have_are_named_for_the_note() -> None:

@@ -189,14 +189,14 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
     out = action;
     const given = values();
     const carried = "state" in call ? call.state : state;
-    const request = JSON.stringify({ lab: name, action, args: carried === undefined ? given : { ...given, state: carried } });
+    const message = JSON.stringify({ lab: name, action, args: carried === undefined ? given : { ...given, state: carried } });
     const slow = setTimeout(() => sayIn(section, STILL_WORKING), SLOW_MS);
     const done = () => {
       clearTimeout(slow);
       sayIn(section, LIVE);
       out = null;
     };
-    pool.call(request).then(
+    pool.call(message).then(
       (text) => {
         done();
         let reply;
@@ -242,7 +242,7 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
   // A link's values for this lab ({controls, state, problems}, stage "links"); `others` are the
   // link's problems the page gives this lab to tell (labs it does not have).
   function follow(read, others = []) {
-    const problems = [...others, ...read.problems];
+    const problems = [...read.problems, ...others];
     showNote(section, linkNote(problems));
     if (Object.keys(read.controls).length === 0 && Object.keys(read.state).length === 0) return false;
     for (const hook of before) hook();
@@ -253,7 +253,7 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
       linkWaiting = { state: { ...linkedOf(started.state), ...read.state }, problems };
       for (const field of texts) for (const element of section.querySelectorAll(`[data-field="${field}"]`)) element.textContent = "—";
       for (const tree of trees) for (const element of section.querySelectorAll(`[data-part="${tree}"]`)) element.replaceChildren();
-      sayIn(section, LINKED);
+      showNote(section, [LINKED, linkNote(problems)].filter(Boolean).join(" "));
     }
     showLink();
     return true;
@@ -265,7 +265,7 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
     const field = section.querySelector("[data-role=link]");
     const status = section.querySelector("[data-role=copied]");
     field.value = link();
-    field.closest("label").hidden = false;
+    field.parentElement.hidden = false;
     field.focus();
     field.select();
     status.textContent = "";
@@ -348,12 +348,16 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
       if (linkWaiting !== null) {
         const { state: linked, problems } = linkWaiting;
         linkWaiting = null;
+        showNote(section, linkNote(problems));
         resume(linked, problems);
       }
     },
     failed(error) {
       const given = linkWaiting !== null;
-      if (given) putBack();
+      if (given) {
+        showNote(section, linkNote(linkWaiting.problems));
+        putBack();
+      }
       const shown = given
         ? "this link's values need Python, so the lab shows the numbers computed when this page was built"
         : "the numbers shown were computed when this page was built";

@@ -15,10 +15,11 @@
 // tests/sitegen/links_stage.mjs); stage "labs" applies what it reads and writes what it formats.
 
 const NOTE_WORDS = 40; // how much of a name or value a note quotes
-const NOTES_SHOWN = 3; // problems a note lists before "and N more"
+const NOTES_SHOWN = 6; // problems a note lists before "and N more"
 
+// `text` percent-encoded, a space as "+"; a lone surrogate (which no URL can hold) as U+FFFD.
 function encodeValue(text) {
-  return encodeURIComponent(text).replace(/%20/g, "+");
+  return encodeURIComponent(text.toWellFormed()).replace(/%20/g, "+");
 }
 
 // The text of an encoded value, or null if it is not percent-encoded UTF-8.
