@@ -118,7 +118,7 @@ def steps(runs: list[dict[str, Any]], step: str) -> list[float]:
 
 
 def render_speed(figures: Figures) -> str:
-    """README "How fast": edit → page under serve, the builds and their long steps, sizes."""
+    """docs/performance.md "Writing": edit → page under serve, the builds and their long steps, sizes."""
     build = data(figures, "build") or {"cold": [], "warm": [], "serve": [], "sizes": {}}
     serve = data(figures, "serve") or {}
     sizes = build["sizes"]
@@ -439,7 +439,7 @@ def render_search(figures: Figures) -> str:
 
 
 def render_search_summary(figures: Figures) -> str:
-    """README: the search figures in a sentence."""
+    """docs/performance.md "Search": its figures in a sentence, before the tables."""
     found = data(figures, "search")
     if found is None:
         return provenance(figures, ["search"])

@@ -3,7 +3,7 @@
 The command line is the build's (``build.py`` and ``sitegen/`` beside this
 package), which needs Jinja2 and markdown-it; the browser gets neither. So this
 one module is left out of the wheel that runs in the browser (``exclude`` in
-``[tool.hatch.build.targets.wheel]`` of pyproject.toml; ``tests/test_cli.py``
+``[tool.hatch.build.targets.wheel]`` of pyproject.toml; ``tests/sitegen/test_cli.py``
 checks the built wheel), and it imports the build only when it runs.
 """
 

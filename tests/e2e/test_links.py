@@ -17,18 +17,8 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from kvpage.jsonvalue import LabInputError
 from kvpage.labs import decode
-from tests.browsers.flows import (
-    DECODE,
-    DECODE_READOUTS,
-    HOSTILE_FRAGMENT,
-    LINK_FIELD,
-    LINK_NOTE,
-    NEXT,
-    NEXT_READOUTS,
-    decode_view,
-    lab_params,
-    one_letter_changed,
-)
+from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
+from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed
 from tests.conftest import Built
 from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Server, Where, audit_page
 
