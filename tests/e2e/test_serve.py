@@ -10,6 +10,7 @@ itself is asserted.
 from __future__ import annotations
 
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -147,6 +148,10 @@ def test_a_model_edit_reloads_the_page_with_the_new_python(page: Page, project: 
         expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
         step.click()
         expect(decode.get_by_text("cache warm · 16 slots")).to_be_visible()
+        # Back to the start, so the reload shows the build's view (a lab's state in the URL would be resumed).
+        decode.get_by_role("button", name="Reset").click()
+        expect(decode.get_by_text("cache cold")).to_be_visible()
+        expect(page).not_to_have_url(re.compile("decode:"))
 
         model = project / "kvpage" / "labs" / "decode.py"
         with page.expect_event("load", timeout=MODEL_RELOAD_MS):  # the page reloads
