@@ -33,6 +33,7 @@ REQUIRED = {
         "sizes",
         "bytes",
         "lighthouse",
+        "mainthread",
         "make-test",
         "search",
         "search-summary",
