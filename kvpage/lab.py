@@ -258,6 +258,12 @@ class Lab:
     buttons: tuple[Button, ...] = ()
     warm_up: tuple[tuple[str, JSONObject], ...] = ()
     """Extra (action, args) calls for the snapshot; every other action is called with the defaults."""
+    linked_state: tuple[Whole, ...] = ()
+    """What of a view's ``state`` a link to the lab carries beside its controls, each a whole number
+    under its name in the state (decode's ``steps``): a reader's link to a run in progress."""
+    resume: str = ""
+    """The action that builds the view a link names: the controls' values plus ``state`` holding
+    just the ``linked_state`` fields. "" for the update action (when it reads the state itself)."""
     experimental: bool = False
     """Off unless a book's ``book.toml`` lists it in ``experimental_labs``."""
     problems: tuple[str, ...] = field(init=False, default=())
@@ -278,6 +284,14 @@ class Lab:
             found += [f"{what} {name!r} is declared twice" for name in sorted({n for n in names if names.count(n) > 1})]
         if self.update not in self.actions:
             found.append(f"update action {self.update!r} is not one of its actions")
+        if self.resume and self.resume not in self.actions:
+            found.append(f"resume action {self.resume!r} is not one of its actions")
+        linked = [state.name for state in self.linked_state]
+        found += [f"linked state {name!r} is not a lower-case identifier" for name in linked if not KEY.match(name)]
+        found += [
+            f"linked state {name!r} is declared twice, or is also a control's name (a link names both alike)"
+            for name in sorted({n for n in linked if [*linked, *(c.name for c in self.controls)].count(n) > 1})
+        ]
         kinds = get_args(OutputKind)
         found += [
             f"output {output.name!r} has kind {output.kind!r}; kinds: {', '.join(kinds)}"
@@ -292,10 +306,13 @@ class Lab:
             for name, _ in self.warm_up
             if name not in self.actions
         ]
-        for control in self.controls:
+        for what, control in [
+            *(("control", c) for c in self.controls),
+            *(("linked state", s) for s in self.linked_state),
+        ]:
             if isinstance(control, Whole) and not control.low <= control.default <= control.high:
                 found.append(
-                    f"control {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
+                    f"{what} {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
                 )
             if isinstance(control, Choice) and control.default not in [value for value, _ in control.options]:
                 found.append(f"control {control.name!r}: default {control.default!r} is not one of its options")
@@ -336,11 +353,16 @@ class Lab:
         The templates print its controls, buttons and outputs from this, and the page's
         script wires them from it: the action every input calls (``update``), each
         control's kind, each button's action, and which outputs are texts and which trees.
+        A link to the lab (``static/kvpage/links.js``) is written and read from it too: the
+        controls and the ``linked_state`` by name, checked against their kinds and ranges,
+        and the view it names built by the ``resume`` action.
         """
         return {
             "name": self.name,
             "update": self.update,
+            "resume": self.resume or self.update,
             "controls": [control.schema() for control in self.controls],
+            "linked_state": [state.schema() for state in self.linked_state],
             "buttons": [button.schema() for button in self.buttons],
             "outputs": [output.schema() for output in self.outputs],
         }
@@ -359,6 +381,13 @@ class Lab:
                 problems.append(f"its view has no {what} for output(s) {', '.join(sorted(wanted - got))}")
             if sorted(got - wanted):
                 problems.append(f"its view has {what} for no output: {', '.join(sorted(got - wanted))}")
+        state = view.get("state")
+        for linked in self.linked_state:
+            value = state.get(linked.name) if isinstance(state, dict) else None
+            if not isinstance(value, int) or isinstance(value, bool):
+                problems.append(
+                    f"its view's state has no whole number {linked.name!r}, which a link to the lab carries"
+                )
         for name in sorted(set(parts) & self.parts):
             tree = parts[name]
             try:

@@ -22,11 +22,15 @@ ATTRIBUTES: dict[str, str] = {
     "data-action": "a lab's button: the button's name (what it calls is in the schema)",
     "data-field": "where a text output is shown: a readout, a status line, a [[field]] in the prose",
     "data-part": "the element a tree output fills: a picture's frame, a table, a list",
-    "data-role": "a lab's runtime line (runtime), its message (error), its loading bar (loading)",
+    "data-role": (
+        "a lab's runtime line (runtime), its message (error), its loading bar (loading), its note on a link's"
+        " ignored fields (note), its Copy link button (copy), the link's field (link), whether it was copied"
+        " (copied), and the link printed with the page (address)"
+    ),
     "data-python": "<html>: ready or failed, once Python has started or could not (CSS hides the loading bars)",
     "data-phase": "a loading bar: the phase of the last progress event",
     "data-index": "the search box (partials/search.html): where static/search.js loads the index from",
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
-ROLES = ("runtime", "error", "loading")
+ROLES = ("runtime", "error", "loading", "note", "copy", "copied", "link", "address")
 """The values of ``data-role``."""

@@ -6,7 +6,7 @@ page still makes one request for it: the build joins the stages into one IIFE, w
 one scope, after the constants it generates from the Python that owns them (``contract``). The
 stages of Python's worker (``WORKER_STAGES``) are joined into one function of it,
 ``kvpageWorker``, whose text the page runs as the worker (stage "spawn"); it shares nothing with
-the page's stages. Stage "image" uses nothing from the others, so the tests run it alone under Node.
+the page's stages. Stages "image" and "links" use nothing from the others, so the tests run them alone under Node.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ STAGE_DIR = "static/kvpage"
 """The stage sources, relative to the template folder; not copied into the site as they are."""
 CONFIG_ID = "kvpage-config"
 """The id of the page's config, a ``<script type="application/json">`` (``sitegen.site.PageConfig``)."""
-STAGES = ("draw", "labs", "assets", "spawn", "python", "boot")
-"""On the page, in order: element trees built as DOM; the labs wired from their schemas; the
+STAGES = ("draw", "links", "labs", "assets", "spawn", "python", "boot")
+"""On the page, in order: element trees built as DOM; a lab's state as a link; the labs wired from their schemas; the
 binaries' bytes; Python's workers made; the calls through them; start. Everything from the start of
 "assets" to the end-of-loader mark in "spawn" is the loader that ``bench/run.py`` swaps."""
 WORKER_STAGES = ("image", "hooks", "worker")

@@ -12,13 +12,15 @@ from typing import cast
 
 from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, LabInputError, count, field
-from kvpage.lab import Button, Choice, Lab, Output, Slider
+from kvpage.lab import Button, Choice, Lab, Output, Slider, Whole
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
 from kvpage.labs.grid import grid_picture, grid_view, slots_picture
 
 PROMPT = Slider("prompt", "Prefix length", low=1, high=128, default=16)
 TOKENS = Slider("tokens", "Tokens to generate", low=1, high=64, default=16)
 MODE = Choice("mode", "Mode", options=(("kv", "KV cache"), ("recompute", "Recompute")), default="kv")
+STEPS = Whole("steps", "Steps taken", low=0, high=TOKENS.high, default=0)
+"""How far a run has come: what a link to the lab carries beside the controls (``#decode:…,steps=7``)."""
 
 
 @dataclass(frozen=True)
@@ -122,13 +124,26 @@ def finish(args: JSONObject) -> JSONObject:
     return view(DecodeRun.from_json(cast(JSONObject, state)).finish())
 
 
+def resume(args: JSONObject) -> JSONObject:
+    """The view of the run a link names: the controls' prompt, tokens and mode, ``state["steps"]`` taken.
+
+    The link's page checked each value against its control's range; whether the steps fit the
+    tokens is the run's to say, and a refusal comes back as a value like any other.
+    """
+    state = cast(JSONObject, field(args, "state", dict))
+    steps = STEPS.check(cast(int, field(state, "steps", int)))
+    return view(DecodeRun(PROMPT.read(args), TOKENS.read(args), cast(Mode, MODE.read(args)), steps))
+
+
 _COLD_RUN: JSONObject = {"prompt": PROMPT.default, "tokens": TOKENS.default, "mode": MODE.default, "steps": 0}
 
 LAB = Lab(
     name="decode",
-    actions={"start": start, "step": advance, "finish": finish},
+    actions={"start": start, "step": advance, "finish": finish, "resume": resume},
     update="start",
     controls=(PROMPT, TOKENS, MODE),
+    linked_state=(STEPS,),
+    resume="resume",
     outputs=(
         Output("this_step", "This step"),
         Output("paid", "Paid so far"),
@@ -147,5 +162,9 @@ LAB = Lab(
     ),
     # Generate and Reset are the lab's own script (static/labs/decode.js): a timer, and start again.
     buttons=(Button("generate", "Generate", action=""), Button("step", "Step"), Button("reset", "Reset", "start")),
-    warm_up=(("step", {"state": _COLD_RUN}), ("finish", {"state": _COLD_RUN})),
+    warm_up=(
+        ("step", {"state": _COLD_RUN}),
+        ("finish", {"state": _COLD_RUN}),
+        ("resume", {**_COLD_RUN, "state": {"steps": 7}}),
+    ),
 )

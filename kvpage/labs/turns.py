@@ -13,13 +13,15 @@ from typing import cast
 
 from kvpage.costs import prefill_cost
 from kvpage.jsonvalue import JSONObject, LabInputError, count
-from kvpage.lab import Button, Checkbox, Lab, Output, Slider, Text
+from kvpage.lab import Button, Checkbox, Lab, Output, Slider, Text, Whole
 from kvpage.tokenizer import tokenize
 
 MAX_TURNS = 64
 SYSTEM = Text("system", "System prompt", limit=500, default="You are a precise assistant.")
 TURN = Slider("turn", "Tokens per turn", low=1, high=256, default=32)
 CACHE = Checkbox("cache", "Keep the KV cache between turns", default=True)
+TURNS = Whole("turns", "Turns", low=1, high=MAX_TURNS, default=1)
+"""How many turns the conversation has: what a link to the lab carries beside the controls."""
 
 
 def _turns(args: JSONObject) -> int:
@@ -80,6 +82,7 @@ LAB = Lab(
     actions={"compute": compute, "add": add, "restart": restart},
     update="compute",
     controls=(SYSTEM, TURN, CACHE),
+    linked_state=(TURNS,),  # its update action reads the state: a link's view is an update's
     outputs=(
         Output("turns", "Turns"),
         Output("context", "Tokens in context"),

@@ -92,9 +92,28 @@ async function pageStep(page, s) {
 }
 
 async function step(page, s, problems) {
+  const ready = () => page.waitForFunction(() => document.documentElement.dataset.python === "ready", { timeout: READY_MS });
   if (s.op === "open") {
     await page.goto(s.url);
-    await page.waitForFunction(() => document.documentElement.dataset.python === "ready", { timeout: READY_MS });
+    found.delete(page); // a new document: its elements are new
+    await ready();
+    return;
+  }
+  if (s.op === "reload") {
+    await page.reload();
+    found.delete(page); // a new document: its elements are new
+    await ready();
+    return;
+  }
+  if (s.op === "open_copied") {
+    // Afresh, as a new tab would: the link differs from this page's URL only in its fragment.
+    const region = await find(page, aria("region", s.region), `region "${s.region}"`);
+    const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    const link = await box.evaluate((el) => el.value);
+    await page.goto("about:blank");
+    found.delete(page);
+    await page.goto(link);
+    await ready();
     return;
   }
   if (s.op === "key") {

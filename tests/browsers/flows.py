@@ -123,7 +123,90 @@ def next_request_flow(url: str) -> list[Step]:
     ]
 
 
-FLOWS = {"decode": decode_flow, "next-request": next_request_flow}
+def reload() -> Step:
+    """Load the page's URL afresh, as a reader's new tab would, and wait for Python."""
+    return {"op": "reload"}
+
+
+def open_copied(region: str, label: str) -> Step:
+    """Open the link in the text box labelled ``label`` afresh (as a new tab would), and wait for Python."""
+    return {"op": "open_copied", "region": region, "role": "textbox", "label": label}
+
+
+LINK_FIELD = "Link to this lab's state"
+LINK_NOTE = "From this page's link, ignored:"
+NOTED = """(region) => [...region.querySelectorAll("p")].some((p) => !p.hidden && p.textContent.startsWith({note})
+  && {words}.every((word) => p.textContent.includes(word)))"""
+UNTOUCHED = "() => window.__injected === undefined && !document.querySelector('section.lab img, section.lab script')"
+HOSTILE_FRAGMENT = (
+    "#decode:prompt=9999,mode=%3Cimg+src%3Dx+onerror%3Dwindow.__injected%3D1%3E,colour=red,steps=2"
+    "&turns:turn=3&%3Cscript%3E:x=1&next-request:request2=" + "x" * 100_000
+)
+"""A stale and hostile link: a prompt out of range, markup for a mode, a setting and labs the page
+lacks, a request of 100,000 characters; only ``steps=2`` fits."""
+
+
+def decode_view(prompt: int, tokens: int, mode: str, steps: int) -> dict[str, str]:
+    """What the decode lab shows ``steps`` into a run: the model's resume action, in CPython."""
+    text = decode.resume({"prompt": prompt, "tokens": tokens, "mode": mode, "state": {"steps": steps}})["text"]
+    return text  # type: ignore[return-value]
+
+
+def shows_decode(view: dict[str, str]) -> list[Step]:
+    """Two of decode's readouts (which steps and mode both change): Firefox's lookups cost a second each."""
+    return [shows(DECODE, label, view[name]) for label, name in DECODE_READOUTS[:2]]
+
+
+DECODE_READOUTS = (("This step", "this_step"), ("Paid so far", "paid"), ("If every step recomputed", "recompute_total"))
+NEXT_READOUTS = (("Shared prefix", "shared"), ("Cold prefill", "cold"), ("With prefix cache", "cached"))
+
+
+def link_flow(url: str) -> list[Step]:
+    """A hostile link: the page works, the field that fits is applied, a quiet note names the
+    others, nothing of it runs. Then explore both labs: the page's URL carries both (in one history
+    entry), and loaded afresh shows both again; decode's Copy link, opened afresh, shows decode's
+    state and next-request as the chapter has it. Three loads of the page in all."""
+    decode_at, next_at = lab_params("decode"), lab_params("next-request")
+    prompt, tokens = int(decode_at["prompt"]), int(decode_at["tokens"])
+    mode = next(value for value, _ in decode.MODE.options if value != decode.MODE.default)
+    mode_label = dict(decode.MODE.options)[mode]
+    steps = 3
+    explored = decode_view(prompt, tokens, mode, steps)
+    edited = one_letter_changed(next_at["request2"])
+    compared = next_request.compare({"request1": next_at["request1"], "request2": edited})["text"]
+    seed = next_request.compare({"request1": next_at["request1"], "request2": next_at["request2"]})["text"]
+    shows_next = lambda view: [shows(NEXT, label, view[name]) for label, name in NEXT_READOUTS[:1]]  # noqa: E731
+    hostile = decode_view(prompt, tokens, decode.MODE.default, 2)
+    in_url = json.dumps([f"mode={mode}", f"steps={steps}", "request2="])
+    return [
+        open_page(url + HOSTILE_FRAGMENT),
+        *shows_decode(hostile),
+        *shows_next(seed),
+        holds(DECODE, NOTED.format(note=json.dumps(LINK_NOTE), words=json.dumps(["prompt=9999", "colour", "turns"]))),
+        holds(NEXT, NOTED.format(note=json.dumps(LINK_NOTE), words=json.dumps(["request2=xxx"]))),
+        page_holds(UNTOUCHED, "nothing of the link should have run or become an element"),
+        # Explored on from there (another mode starts a fresh run):
+        page_holds("() => { window.__entries = history.length; return true; }", "history can be counted"),
+        click(DECODE, "radio", mode_label),
+        *[click(DECODE, "button", "Step") for _ in range(steps)],
+        *shows_decode(explored),
+        fill(NEXT, "Request 2", edited),
+        *shows_next(compared),
+        page_holds(
+            f"() => {in_url}.every((word) => location.hash.includes(word)) && history.length === window.__entries",
+            "the URL should carry both labs, in the page's one history entry",
+        ),
+        reload(),
+        *shows_decode(explored),
+        *shows_next(compared),
+        click(DECODE, "button", "Copy link"),
+        open_copied(DECODE, LINK_FIELD),
+        *shows_decode(explored),
+        *shows_next(seed),
+    ]
+
+
+FLOWS = {"decode": decode_flow, "next-request": next_request_flow, "link": link_flow}
 
 
 # ---- Python's worker, on the runaway book --------------------------------------------------

@@ -173,15 +173,24 @@ class WebKit:
 
     def step(self, s: Step) -> None:
         wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
-        if s["op"] == "open":
-            self.driver.get(s["url"])
+        if s["op"] in ("open", "reload", "open_copied"):
+            if s["op"] == "open":
+                self.driver.get(s["url"])
+            elif s["op"] == "reload":
+                self.driver.refresh()
+            else:  # afresh, as a new tab would: the link differs from this page's URL only in its fragment
+                link = self.labelled(self.region(s["region"]), s["role"], s["label"]).get_property("value")
+                self.driver.get("about:blank")
+                self.driver.get(str(link))
             try:
                 WebDriverWait(self.driver, READY_S, poll_frequency=0.05).until(
                     lambda d: d.execute_script("return document.documentElement.dataset.python") == "ready"
                 )
             except TimeoutException as error:
                 state = self.answer("() => document.documentElement.dataset.python || 'not started'")
-                raise AssertionError(f"{s['url']}: Python not ready after {READY_S} s ({state})") from error
+                raise AssertionError(
+                    f"{self.driver.current_url}: Python not ready after {READY_S} s ({state})"
+                ) from error
             return
         if self.page_step(s):
             return

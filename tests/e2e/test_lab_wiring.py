@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from kvpage.lab import Button, Checkbox, Choice, Lab, Output, Slider, Text
+from kvpage.lab import Button, Checkbox, Choice, Lab, Output, Slider, Text, Whole
 from sitegen.page_script import page_script
 from tests.conftest import ROOT
 
@@ -28,8 +28,10 @@ pytestmark = pytest.mark.e2e
 
 LAB = Lab(
     "fake",
-    {"compute": lambda args: args, "grow": lambda args: args},
+    {"compute": lambda args: args, "grow": lambda args: args, "at": lambda args: args},
     "compute",
+    linked_state=(Whole("k", "K", 0, 99, 1),),
+    resume="at",
     controls=(
         Slider("n", "Count", 1, 9, 3),
         Checkbox("c", "Cached", True),
@@ -48,6 +50,10 @@ PAGE = """
 <h2 id="h">Lab · fake</h2>
 <p data-role="runtime" role="status">not started</p>
 <p data-role="error" role="alert" hidden></p>
+<p data-role="note" hidden></p>
+<button type="button" data-role="copy">Copy link</button> <span data-role="copied" role="status"></span>
+<div hidden><label for="link">Link</label><input id="link" data-role="link" readonly></div>
+<p data-role="address" hidden></p>
 <label for="n">Count</label><input type="range" id="n" data-control="n" min="1" max="9" value="3" disabled>
 <span data-shows="n">3</span>
 <input type="checkbox" id="c" data-control="c" checked disabled><label for="c">Cached</label>
@@ -117,10 +123,14 @@ def config() -> dict[str, Any]:
     return {"labs": {"fake": LAB.schema()}, "call_timeout": TIMEOUT_S, "inline": True, "python": python}
 
 
-@pytest.fixture
-def wired(page: Page) -> Page:
+def wire(page: Page, fragment: str = "", answer: str = "") -> Page:
+    """The stand-in page opened at ``fragment``, its worker answering by ``answer`` if given, until live."""
     page.set_content(PAGE)
+    if fragment:
+        run(page, f"history.replaceState(null, '', 'about:blank' + {json.dumps(fragment)})")
     page.add_script_tag(content=FAKE_WORKER)
+    if answer:
+        run(page, answer)
     config_tag = f"s = document.createElement('script'); s.type = 'application/json'; s.id = 'kvpage-config'; \
 s.textContent = {json.dumps(json.dumps(config()))}; document.head.append(s);"
     page.add_script_tag(content=config_tag)
@@ -129,6 +139,11 @@ s.textContent = {json.dumps(json.dumps(config()))}; document.head.append(s);"
     page.add_script_tag(content=page_script(ROOT / "site_template" / "static" / "kvpage").decode("utf-8"))
     expect(page.get_by_label("Count")).to_be_enabled()
     return page
+
+
+@pytest.fixture
+def wired(page: Page) -> Page:
+    return wire(page)
 
 
 def run(page: Page, statements: str) -> None:
@@ -157,7 +172,7 @@ def test_nothing_is_sent_at_start_and_every_control_goes_as_its_kind_with_the_st
     expect(wired.get_by_label("Total")).to_have_text("50")
     assert sent(wired)[-1]["args"] == {"n": 5, "c": False, "m": "b", "t": "hi", "state": {"k": 3}}
     wired.get_by_role("button", name="More").click()
-    expect(wired.get_by_text("n=5")).to_be_visible()
+    expect(wired.get_by_text("n=5", exact=True)).to_be_visible()
     assert sent(wired)[-1]["action"] == "grow"
 
 
@@ -251,7 +266,7 @@ def test_a_call_with_no_answer_in_time_is_stopped_and_the_lab_reset(wired: Page)
     # Reset: the controls and the outputs as the page started, and the state it started with.
     expect(wired.get_by_label("Count")).to_have_value("3")
     expect(wired.get_by_label("Total")).to_have_text("9")
-    expect(wired.get_by_text("n=5")).to_have_count(0)
+    expect(wired.get_by_text("n=5", exact=True)).to_have_count(0)
     run(wired, "window.answer = window.real")
     wired.get_by_label("Count").fill("7")
     expect(wired.get_by_label("Total")).to_have_text("70")
@@ -294,3 +309,29 @@ def test_the_lab_is_plain_json_and_back(wired: Page) -> None:
     expect(wired.get_by_label("Total")).to_have_text("80")
     assert sent(wired)[-1]["args"] == {"n": 8, "c": False, "m": "b", "t": "yo", "state": {"k": 41}}
     expect(wired.get_by_role("radio", name="B")).to_be_checked()
+
+
+def test_a_link_is_resumed_once_python_is_live_with_its_state_and_a_note_for_what_did_not_fit(page: Page) -> None:
+    wire(page, "#fake:n=5,k=7,zz=1,m=c")
+    expect(page.get_by_label("Count")).to_have_value("5")
+    expect(page.get_by_label("Total")).to_have_text("50")
+    assert sent(page) == [
+        {"lab": "fake", "action": "at", "args": {"n": 5, "c": True, "m": "a", "t": "hi", "state": {"k": 7}}}
+    ]
+    expect(page.get_by_text("From this page's link, ignored:")).to_have_text(
+        "From this page's link, ignored: zz (this lab has no such setting); m=c (Mode is one of a, b)."
+    )
+    # The URL follows what the lab shows: its controls and the state the model answered with.
+    page.wait_for_function("location.hash === '#fake:n=5,c=on,m=a,t=hi,k=8'")
+
+
+def test_a_link_state_the_model_refuses_is_noted_and_the_controls_view_shown(page: Page) -> None:
+    refuse = """window.real = window.answer;
+      window.answer = (request) => request.action === "at" ? {ok: false, error: "K is too big for 6"} : real(request)"""
+    wire(page, "#fake:n=6,k=99", refuse)
+    expect(page.get_by_label("Total")).to_have_text("60")
+    expect(page.get_by_text("From this page's link, ignored:")).to_have_text(
+        "From this page's link, ignored: k=99 (K is too big for 6)."
+    )
+    assert [call["action"] for call in sent(page)] == ["at", "compute"]
+    expect(page.get_by_role("alert")).to_be_hidden()

@@ -10,6 +10,7 @@ itself is asserted.
 from __future__ import annotations
 
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -169,8 +170,10 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         expect(decode.get_by_text(after_step.replace("no cache kept · ", "nothing kept · "))).to_be_visible()
 
         edit(model, ('return "cache empty"', 'return "cache empty" +'))
+        broken = model.read_text(encoding="utf-8").splitlines()
+        line = next(number for number, text in enumerate(broken, 1) if 'return "cache empty" +' in text)
         alert = page.get_by_role("alert", name="Build failed")
-        expect(alert).to_contain_text("kvpage/labs/decode.py:73:", timeout=MODEL_RELOAD_MS)
+        expect(alert).to_contain_text(f"kvpage/labs/decode.py:{line}:", timeout=MODEL_RELOAD_MS)
         expect(alert).to_contain_text("SyntaxError")
         decode.get_by_role("button", name="Reset").click()  # the last good model still answers
         expect(decode.get_by_text("cache empty")).to_be_visible()
@@ -184,7 +187,9 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         with page.expect_event("load", timeout=RELOAD_MS):
             edit(project / "content" / "03-cache.md", (LEDE, "Edited after the model."))
         expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
-        decode.get_by_role("radio", name="Recompute").check()
+        # The reloaded page resumes the lab from its link (Recompute, reset), and steps by the new wheel.
+        expect(page).to_have_url(re.compile("decode:"))
+        expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
         step.click()
         expect(decode.get_by_text(after_step.replace("no cache kept · ", "none kept · "))).to_be_visible()
         assert errors == []

@@ -1,11 +1,13 @@
 """The decode lab's state machine, as the page drives it, and the view it answers with."""
 
+import json
 from typing import Any
 
 import pytest
 
+from kvpage.bridge import handle
 from kvpage.jsonvalue import JSONObject, LabInputError
-from kvpage.labs.decode import LAB, DecodeRun, advance, finish, start
+from kvpage.labs.decode import LAB, DecodeRun, advance, finish, resume, start
 
 
 def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
@@ -107,3 +109,36 @@ def test_view_draws_the_grid_and_chart_of_the_same_step() -> None:
     points = [shape[1] for shape in chart[2:] if shape[0] == "circle" and shape[1]["data-series"] == "current"]
     assert [point["data-step"] for point in points] == ["1", "2", "3", "4", "5"]
     assert points[-1]["data-value"] == str(number(view["text"]["this_step"]))
+
+
+def test_a_link_resumes_the_run_it_names_as_the_steps_would_have_built_it() -> None:
+    for mode in ("kv", "recompute"):
+        linked = resume({"prompt": 24, "tokens": 16, "mode": mode, "state": {"steps": 7}})
+        assert linked == run(24, 16, mode, 7)
+        assert LAB.view_problems(linked) == []
+
+
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        ({"steps": 17}, "steps taken must be between 0 and 16, not 17"),
+        ({"steps": -1}, "Steps taken must be between 0 and 64, not -1"),
+        ({"steps": "7"}, "steps"),
+        ({}, "steps"),
+    ],
+)
+def test_a_link_whose_steps_do_not_fit_its_run_is_refused_as_a_value(state: JSONObject, message: str) -> None:
+    with pytest.raises(LabInputError, match=message):
+        resume({"prompt": 24, "tokens": 16, "mode": "kv", "state": state})
+    reply = json.loads(
+        handle(
+            json.dumps(
+                {
+                    "lab": "decode",
+                    "action": "resume",
+                    "args": {"prompt": 24, "tokens": 16, "mode": "kv", "state": state},
+                }
+            )
+        )
+    )
+    assert reply["ok"] is False and "traceback" not in reply

@@ -60,6 +60,15 @@ def test_bad_input_is_refused_with_a_message(args: JSONObject, message: str) -> 
         add(args)
 
 
+def test_a_link_to_a_conversation_is_its_update_with_the_linked_turns() -> None:
+    assert LAB.schema()["resume"] == LAB.update
+    linked = LAB.actions[LAB.update]({**ARGS, "state": {"turns": 5}})
+    grown = restart(ARGS)
+    for _ in range(4):
+        grown = add({**ARGS, "state": grown["state"]})
+    assert linked == grown and LAB.view_problems(linked) == []
+
+
 def test_its_declaration_is_sound() -> None:
     assert LAB.problems == ()
     assert {control.widget for control in LAB.controls} == {"text", "slider", "checkbox"}

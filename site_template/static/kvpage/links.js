@@ -1,0 +1,169 @@
+// Stage "links": a lab's state as a part of the page's URL fragment, written and read from its schema.
+//
+// A fragment is segments joined by "&". A segment with a ":" is one lab's state, every setting of
+// the lab by name, each checked against its kind and range (Lab.schema: its controls, then its
+// linked_state):
+//
+//   #lab--prefill-once-then-decode&decode:prompt=24,tokens=16,mode=recompute,steps=7
+//
+// A segment without one is a heading's id, where the page scrolls to; a fragment that is an
+// element's id as a whole is an anchor as it always was, so every heading link, search result and
+// id an author wrote keeps working. A lab is named by its lab's name, or by its heading's id when the
+// page shows that lab more than once. Values are percent-encoded, a space as "+" (as in a form).
+//
+// Everything here is a pure function of its arguments (the tests run this stage alone under Node:
+// tests/sitegen/links_stage.mjs); stage "labs" applies what it reads and writes what it formats.
+
+const NOTE_WORDS = 40; // how much of a name or value a note quotes
+const NOTES_SHOWN = 6; // problems a note lists before "and N more"
+
+// `text` percent-encoded, a space as "+"; a lone surrogate (which no URL can hold) as U+FFFD.
+function encodeValue(text) {
+  return encodeURIComponent(text.toWellFormed()).replace(/%20/g, "+");
+}
+
+// The text of an encoded value, or null if it is not percent-encoded UTF-8.
+function decodeValue(text) {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, "%20"));
+  } catch {
+    return null;
+  }
+}
+
+// An id from its fragment text (percent-encoded, or not).
+function decodeId(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+// `text` shortened for a note, its line breaks shown as spaces.
+function quoted(text) {
+  const flat = String(text).replace(/\s+/g, " ");
+  return flat.length > NOTE_WORDS ? `${flat.slice(0, NOTE_WORDS)}…` : flat;
+}
+
+// What each lab on a page is called in a link, in page order: [{name, heading}] → ["decode", …].
+function linkKeys(labs) {
+  const count = new Map();
+  for (const lab of labs) count.set(lab.name, (count.get(lab.name) ?? 0) + 1);
+  return labs.map((lab) => (count.get(lab.name) === 1 ? lab.name : lab.heading));
+}
+
+// The settings a link may name, in the order it writes them: the controls, then the linked state.
+function linkSettings(schema) {
+  return [...schema.controls, ...(schema.linked_state ?? []).map((state) => ({ ...state, kind: "state" }))];
+}
+
+function formatValue(setting, value) {
+  if (setting.kind === "checkbox") return value ? "on" : "off";
+  return encodeValue(String(value));
+}
+
+// One lab's segment: every control's value and every linked state's, by name.
+function formatLab(key, schema, controls, state) {
+  const fields = linkSettings(schema).map((setting) => {
+    const value = setting.kind === "state" ? state?.[setting.name] : controls[setting.name];
+    return value === undefined ? null : `${setting.name}=${formatValue(setting, value)}`;
+  });
+  return `${encodeValue(key)}:${fields.filter((field) => field !== null).join(",")}`;
+}
+
+// A fragment (without "#") from the heading segment as it was (raw, or "") and the labs' segments.
+function formatFragment(heading, labs) {
+  return [heading, ...labs].filter((segment) => segment !== "").join("&");
+}
+
+// A fragment (location.hash) as {heading, labs: [{key, fields: [[name, raw value]]}], anchor}:
+// `heading` is its heading segment as written ("" for none), `anchor` whether the whole fragment
+// is an element's id (`isId(text)` says), which is then all it is.
+function parseFragment(hash, isId) {
+  const raw = hash.startsWith("#") ? hash.slice(1) : hash;
+  const found = { heading: "", labs: [], anchor: false };
+  if (raw === "") return found;
+  if (isId(decodeId(raw))) return { ...found, heading: raw, anchor: true };
+  for (const segment of raw.split("&")) {
+    const colon = segment.indexOf(":");
+    if (colon < 0) {
+      if (found.heading === "" && segment !== "") found.heading = segment;
+      continue;
+    }
+    const fields = segment
+      .slice(colon + 1)
+      .split(",")
+      .filter((field) => field !== "")
+      .map((field) => {
+        const equals = field.indexOf("=");
+        return equals < 0 ? [field, null] : [field.slice(0, equals), field.slice(equals + 1)];
+      });
+    found.labs.push({ key: decodeValue(segment.slice(0, colon)) ?? segment.slice(0, colon), fields });
+  }
+  return found;
+}
+
+// One setting's value from its text, or {problem} saying why it is not one.
+function readValue(setting, text) {
+  if (setting.kind === "slider" || setting.kind === "number" || setting.kind === "state") {
+    const value = /^-?[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
+    if (!(value >= setting.low && value <= setting.high)) {
+      return { problem: `${setting.label} is a whole number from ${setting.low} to ${setting.high}` };
+    }
+    return { value };
+  }
+  if (setting.kind === "choice") {
+    const option = setting.options.find((candidate) => candidate.value === text);
+    if (!option) return { problem: `${setting.label} is one of ${setting.options.map((o) => o.value).join(", ")}` };
+    return { value: option.value };
+  }
+  if (setting.kind === "checkbox") {
+    const value = { on: true, true: true, off: false, false: false }[text];
+    return value === undefined ? { problem: `${setting.label} is on or off` } : { value };
+  }
+  if (text.length > setting.limit) {
+    return { problem: `${setting.label} takes at most ${setting.limit.toLocaleString("en")} characters` };
+  }
+  return { value: text };
+}
+
+// A lab's segment read against its schema: {controls, state, problems}. A field that names no
+// setting, does not fit its setting or names one already read is left out, with a problem saying why.
+function readLab(schema, fields) {
+  const settings = new Map(linkSettings(schema).map((setting) => [setting.name, setting]));
+  const read = { controls: {}, state: {}, problems: [] };
+  const seen = new Set();
+  for (const [rawName, rawValue] of fields) {
+    const name = decodeValue(rawName) ?? rawName;
+    const setting = settings.get(name);
+    const text = rawValue === null ? null : decodeValue(rawValue);
+    let problem = null;
+    if (setting === undefined) problem = `${quoted(name)} (this lab has no such setting)`;
+    else if (seen.has(name)) problem = `${name} (given twice; the first is kept)`;
+    else if (text === null) problem = `${name} (${rawValue === null ? "no value" : "not readable text"})`;
+    else {
+      const value = readValue(setting, text);
+      if ("problem" in value) problem = `${name}=${quoted(text)} (${value.problem})`;
+      else {
+        (setting.kind === "state" ? read.state : read.controls)[name] = value.value;
+        seen.add(name);
+      }
+    }
+    if (problem !== null) read.problems.push(problem);
+  }
+  return read;
+}
+
+// The quiet note a lab shows for a link's problems ("" for none).
+function linkNote(problems) {
+  if (problems.length === 0) return "";
+  const shown = problems.slice(0, NOTES_SHOWN).join("; ");
+  const more = problems.length > NOTES_SHOWN ? `; and ${problems.length - NOTES_SHOWN} more` : "";
+  return `From this page's link, ignored: ${shown}${more}.`;
+}
+
+// Each lab segment's key that names none of `keys`, quoted for a note.
+function unknownLabs(parsed, keys) {
+  return parsed.labs.filter((lab) => !keys.includes(lab.key)).map((lab) => `${quoted(lab.key)} (no such lab on this page)`);
+}

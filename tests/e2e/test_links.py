@@ -1,0 +1,220 @@
+"""Every lab state is a link, in Chromium: the URL follows the reader, a copied link opens the same
+lab, and a hostile or stale fragment is ignored field by field.
+
+The round trip runs every way (served, from the unzipped zip, the single file); the rest on the two
+documents (tests/e2e/conftest.py says why). Expected numbers are the page's own (what the first
+page showed) or the model's, run in CPython (tests/browsers/flows.py, which the Firefox and WebKit
+suites perform too).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, Route, expect
+
+from kvpage.jsonvalue import LabInputError
+from kvpage.labs import decode
+from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
+from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed
+from tests.conftest import Built
+from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Server, Where, audit_page
+
+pytestmark = pytest.mark.e2e
+
+OTHER_MODE = next(value for value, _ in decode.MODE.options if value != decode.MODE.default)
+OTHER_MODE_LABEL = dict(decode.MODE.options)[OTHER_MODE]
+LINKED = "Python has not started yet: the controls show this link's values, and their numbers appear once it runs."
+
+
+def live(page: Page) -> tuple[Locator, Locator]:
+    """The two labs, once Python is live."""
+    lab = page.get_by_role("region", name=DECODE)
+    expect(lab.get_by_role("button", name="Step")).to_be_enabled(timeout=PYTHON_READY_MS)
+    return lab, page.get_by_role("region", name=NEXT)
+
+
+def readouts(region: Locator, labels: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    return {label: region.get_by_label(label).inner_text() for label, _ in labels}
+
+
+def expect_readouts(region: Locator, shown: dict[str, str]) -> None:
+    for label, text in shown.items():
+        expect(region.get_by_label(label)).to_have_text(text)
+
+
+@pytest.mark.parametrize("site_url", WAYS, indirect=True)
+def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
+    audited: tuple[Page, str], browser: Browser, site_url: Where
+) -> None:
+    page, url = audited
+    page.goto(url)
+    lab, other = live(page)
+    seed = readouts(other, NEXT_READOUTS)
+    entries = page.evaluate("history.length")
+
+    lab.get_by_label("Prefix length").fill(str((decode.PROMPT.low + decode.PROMPT.high) // 2))
+    lab.get_by_role("radio", name=OTHER_MODE_LABEL).check()
+    for steps in range(1, 4):
+        lab.get_by_role("button", name="Step").click()
+        expect(lab.get_by_text(re.compile(rf"^step {steps} of "))).to_be_visible()
+    params = lab_params("next-request")
+    other.get_by_label("Request 2", exact=True).fill(one_letter_changed(params["request2"]))
+    expect(other.get_by_label("Shared prefix")).not_to_have_text(seed["Shared prefix"])
+    # The URL carries both labs, readably, and exploring added no history entry.
+    expect(page).to_have_url(re.compile(rf"#decode:prompt=\d+,tokens=\d+,mode={OTHER_MODE},steps=3&next-request:"))
+    assert page.evaluate("history.length") == entries
+    shown = readouts(lab, DECODE_READOUTS) | {"progress": lab.get_by_text(re.compile(r"^step \d+ of ")).inner_text()}
+    shown_other = readouts(other, NEXT_READOUTS)
+
+    lab.get_by_role("button", name="Copy link").click()
+    expect(
+        lab.get_by_role("status").filter(has_text=re.compile(r"^(Link copied\.|The link is selected)"))
+    ).to_be_visible()
+    link = lab.get_by_label(LINK_FIELD).input_value()
+    whole = page.url
+
+    context = browser.new_context()
+    opened = context.new_page()
+    with audit_page(opened, site_url.origin):
+        opened.goto(link)
+        again, its_other = live(opened)
+        expect(again.get_by_text(shown.pop("progress"), exact=True)).to_be_visible()
+        expect_readouts(again, shown)
+        expect_readouts(its_other, seed)  # the copied link is decode's alone
+        expect(again.get_by_label("Prefix length")).to_have_value(lab.get_by_label("Prefix length").input_value())
+        expect(again).to_be_in_viewport()  # the link names the lab's heading: the page opens there
+
+        opened.goto("about:blank")
+        opened.goto(whole)  # the page's own URL: both labs
+        again, its_other = live(opened)
+        expect_readouts(again, shown)
+        expect_readouts(its_other, shown_other)
+    context.close()
+
+
+@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
+def test_a_hostile_or_stale_link_is_ignored_field_by_field_with_a_quiet_note(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    page.goto(url + HOSTILE_FRAGMENT)
+    lab, other = live(page)
+    params = lab_params("decode")
+    prompt, tokens = int(params["prompt"]), int(params["tokens"])
+    expect_readouts(
+        lab, {label: decode_view(prompt, tokens, decode.MODE.default, 2)[name] for label, name in DECODE_READOUTS}
+    )
+    note = lab.get_by_text(LINK_NOTE)
+    expect(note).to_contain_text("prompt=9999 (Prefix length is a whole number from 1 to 128)")
+    expect(note).to_contain_text("colour (this lab has no such setting)")
+    expect(note).to_contain_text("turns (no such lab on this page)")
+    expect(other.get_by_text(LINK_NOTE)).to_contain_text("takes at most 2,000 characters")
+    assert page.evaluate("window.__injected") is None
+    assert page.locator("section.lab img, section.lab script").count() == 0
+    # The URL keeps what the page shows, not what the link asked for.
+    expect(page).to_have_url(
+        re.compile(rf"#decode:prompt={prompt},tokens={tokens},mode={decode.MODE.default},steps=2$")
+    )
+
+    # A state its run cannot hold (more steps than tokens), followed within the page: refused by the
+    # model, said in the note, and the run its values start.
+    fewer = decode.TOKENS.low + 3
+    with pytest.raises(LabInputError) as refused:
+        decode.resume({"prompt": prompt, "tokens": fewer, "mode": "kv", "state": {"steps": fewer + 1}})
+    page.goto(f"{url}#decode:tokens={fewer},steps={fewer + 1}")
+    expect(lab.get_by_text(LINK_NOTE)).to_contain_text(f"steps={fewer + 1} ({refused.value})")
+    expect(lab.get_by_text(f"step 0 of {fewer}", exact=True)).to_be_visible()
+
+    # A heading beside a lab's state: the page goes to the heading, the lab takes the state; and a
+    # heading's own link keeps the labs' state in the URL.
+    heading = page.get_by_role("heading", name="In English")
+    anchor = heading.get_attribute("id")
+    assert anchor
+    page.goto(f"{url}#{anchor}&decode:prompt=24")
+    expect(lab.get_by_label("Prefix length")).to_have_value("24")
+    expect(heading).to_be_in_viewport()
+    expect(page).to_have_url(re.compile(rf"#{re.escape(anchor)}&decode:prompt=24,"))
+    other_heading = other.get_attribute("aria-labelledby") or ""
+    page.goto(f"{url}#{other_heading}")
+    expect(page).to_have_url(re.compile(rf"#{re.escape(other_heading)}&decode:prompt=24,"))
+    expect(other).to_be_in_viewport()
+
+
+def test_before_python_the_controls_show_the_link_and_the_readouts_no_numbers(
+    browser: Browser, http_site: Server, built: Built
+) -> None:
+    page = browser.new_page()
+    held: list[Route] = []
+    failing = False
+    wasm = built.packed("pyodide.asm.wasm")
+
+    def hold(route: Route) -> None:
+        """Held, not answered: Python cannot start until it is; once ``failing``, refused."""
+        if failing:
+            route.abort()
+        else:
+            held.append(route)
+
+    page.route(f"**/{wasm}*", hold)
+    with page.expect_request(lambda request: wasm in request.url):
+        page.goto(http_site.base + f"cache.html#decode:prompt=24,mode={OTHER_MODE},steps=5")
+    lab = page.get_by_role("region", name=DECODE)
+    expect(lab.get_by_label("Prefix length")).to_have_value("24")
+    expect(lab.get_by_role("radio", name=OTHER_MODE_LABEL)).to_be_checked()
+    expect(lab.get_by_text(LINKED)).to_be_visible()
+    for label, _ in DECODE_READOUTS:
+        expect(lab.get_by_label(label)).to_have_text("—")
+    # Copy link works without Python: the link is the one the page was opened with.
+    lab.get_by_role("button", name="Copy link").click()
+    expect(lab.get_by_label(LINK_FIELD)).to_have_value(
+        re.compile(rf"decode:prompt=24,tokens=16,mode={OTHER_MODE},steps=5$")
+    )
+
+    expect(page.get_by_text(LINKED)).to_have_count(1)  # the other lab was not linked: it shows the build's numbers
+    assert held, "the runtime's request was not held"
+    failing = True
+    for route in held:
+        route.abort()
+    expect(lab.get_by_text(re.compile(r"The labs could not start .*this link's values need Python"))).to_be_visible(
+        timeout=PYTHON_READY_MS
+    )
+    expect(lab.get_by_label("Prefix length")).to_have_value(lab_params("decode")["prompt"])
+    expect(lab.get_by_label("If every step recomputed")).to_have_text("256")
+    page.close()
+
+
+def test_copy_link_without_a_clipboard_selects_the_link_for_the_reader(browser: Browser, unzipped_site: Path) -> None:
+    page = browser.new_page()
+    page.add_init_script(
+        "Object.defineProperty(navigator, 'clipboard', {value: undefined}); document.execCommand = () => false;"
+    )
+    page.goto((unzipped_site / "cache.html").as_uri())
+    lab = page.get_by_role("region", name=DECODE)
+    lab.get_by_role("button", name="Copy link").click()
+    expect(lab.get_by_role("status").filter(has_text="press Ctrl+C")).to_have_text(
+        "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it."
+    )
+    field = lab.get_by_label(LINK_FIELD)
+    expect(field).to_be_focused()
+    value = field.input_value()
+    assert value.startswith((unzipped_site / "cache.html").as_uri() + "#") and "&decode:" in value
+    assert field.evaluate("el => [el.selectionStart, el.selectionEnd]") == [0, len(value)]
+    page.close()
+
+
+@pytest.mark.parametrize("site_url", ["http"], indirect=True)
+def test_print_shows_each_lab_with_its_link(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    page.goto(url)
+    lab, _ = live(page)
+    lab.get_by_role("button", name="Step").click()
+    expect(lab.get_by_text("step 1 of", exact=False)).to_be_visible()
+    printed = lab.get_by_text("Link to this state:")
+    expect(printed).to_be_hidden()
+    page.emulate_media(media="print")
+    expect(printed).to_be_visible()
+    expect(printed).to_contain_text(re.compile(r"#lab[^ ]*&decode:prompt=16,tokens=16,mode=kv,steps=1$"))
+    expect(lab.get_by_role("button", name="Copy link")).to_be_hidden()
+    expect(page.get_by_text("Link to this state:")).to_have_count(2)
+    expect(page.get_by_text("Link to this state:").nth(1)).to_contain_text("next-request:request1=")

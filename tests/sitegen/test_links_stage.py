@@ -1,0 +1,139 @@
+"""A lab's state as a link: the page's stage "links" (``static/kvpage/links.js``), run under Node.
+
+The format is read and written from each lab's schema (``kvpage.lab.Lab.schema``), so these tests
+hand it the real labs' schemas and values taken from their declarations, and check that what one
+side writes the other reads back, that heading anchors survive beside it, and that a hostile or
+stale fragment comes back as problems per field, never as values or an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from kvpage.jsonvalue import JSONObject
+from kvpage.labs.decode import LAB as DECODE
+from kvpage.labs.decode import MODE, PROMPT, STEPS, TOKENS
+from kvpage.labs.next_request import LAB as NEXT_REQUEST
+from kvpage.labs.next_request import MAX_REQUEST_CHARS
+from kvpage.labs.turns import CACHE, TURN, TURNS
+from kvpage.labs.turns import LAB as TURNS_LAB
+
+LINKS_STAGE = Path(__file__).with_name("links_stage.mjs")
+NOT_DEFAULT_MODE = next(value for value, _ in MODE.options if value != MODE.default)
+
+
+def stage(function: str, *args: Any, ids: tuple[str, ...] = ()) -> Any:
+    """``function(*args)`` of the stage, as the page runs it; ``ids`` are the page's element ids."""
+    call = json.dumps([function, list(args), list(ids)])
+    done = subprocess.run(["node", str(LINKS_STAGE)], input=call, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def parsed_lab(fragment: str, schema: JSONObject, ids: tuple[str, ...] = ()) -> Any:
+    """The one lab segment of ``fragment`` read against ``schema``."""
+    parsed = stage("parseFragment", fragment, ids=ids)
+    assert len(parsed["labs"]) == 1, parsed
+    return stage("readLab", schema, parsed["labs"][0]["fields"])
+
+
+def test_a_labs_link_names_every_control_then_its_linked_state_in_their_order() -> None:
+    controls = {"prompt": PROMPT.high, "tokens": TOKENS.low, "mode": NOT_DEFAULT_MODE}
+    segment = stage("formatLab", "decode", DECODE.schema(), controls, {"steps": STEPS.low + 1})
+    assert segment == f"decode:prompt={PROMPT.high},tokens={TOKENS.low},mode={NOT_DEFAULT_MODE},steps={STEPS.low + 1}"
+    read = parsed_lab("#" + segment, DECODE.schema())
+    assert read == {"controls": controls, "state": {"steps": STEPS.low + 1}, "problems": []}
+
+
+def test_text_of_any_kind_comes_back_as_it_went() -> None:
+    hostile = 'a,b&c=d:e +%#<script>alert("x")</script>\n\t«ü» 2+2?'
+    controls = {"request1": hostile, "request2": " "}
+    segment = stage("formatLab", "next-request", NEXT_REQUEST.schema(), controls, {})
+    assert segment.count(":") == 1 and "&" not in segment and "<" not in segment and " " not in segment
+    assert parsed_lab(segment, NEXT_REQUEST.schema())["controls"] == controls
+
+
+def test_a_checkbox_is_on_or_off() -> None:
+    controls = {"system": "hi", "turn": TURN.high, "cache": not CACHE.default}
+    segment = stage("formatLab", "turns", TURNS_LAB.schema(), controls, {"turns": TURNS.high})
+    assert f"cache={'on' if controls['cache'] else 'off'}" in segment.split(",")
+    read = parsed_lab(segment, TURNS_LAB.schema())
+    assert read == {"controls": controls, "state": {"turns": TURNS.high}, "problems": []}
+
+
+def test_a_heading_and_several_labs_share_the_fragment() -> None:
+    decode = stage("formatLab", "decode", DECODE.schema(), {"prompt": 2, "tokens": 3, "mode": "kv"}, {"steps": 1})
+    other = stage("formatLab", "next-request", NEXT_REQUEST.schema(), {"request1": "a", "request2": "b"}, {})
+    fragment = stage("formatFragment", "set-up", [decode, other])
+    assert fragment == f"set-up&{decode}&{other}"
+    parsed = stage("parseFragment", "#" + fragment, ids=("set-up",))
+    assert parsed["heading"] == "set-up" and not parsed["anchor"]
+    assert [lab["key"] for lab in parsed["labs"]] == ["decode", "next-request"]
+    assert stage("formatFragment", "", [decode]) == decode
+
+
+def test_an_id_of_the_page_is_an_anchor_as_it_always_was_whatever_it_holds() -> None:
+    for fragment, ids in (("#set-up", ("set-up",)), ("#odd:id&x=1", ("odd:id&x=1",)), ("#caf%C3%A9", ("café",))):
+        parsed = stage("parseFragment", fragment, ids=ids)
+        assert parsed == {"heading": fragment[1:], "labs": [], "anchor": True}
+    assert stage("parseFragment", "", ids=()) == {"heading": "", "labs": [], "anchor": False}
+
+
+def test_a_lab_shown_twice_is_named_by_its_heading() -> None:
+    labs = [
+        {"name": "decode", "heading": "one"},
+        {"name": "next-request", "heading": "x"},
+        {"name": "decode", "heading": "two"},
+    ]
+    assert stage("linkKeys", labs) == ["one", "next-request", "two"]
+    parsed = stage("parseFragment", "#" + stage("formatLab", "two", DECODE.schema(), {"prompt": 3}, {}))
+    assert parsed["labs"][0]["key"] == "two"
+
+
+def test_each_field_that_does_not_fit_is_left_out_with_a_problem_the_others_kept() -> None:
+    fragment = (
+        f"#decode:prompt={PROMPT.high + 1},tokens={TOKENS.low},mode=warp,steps=-1,steps=2,colour=red,"
+        f"prompt,tokens={TOKENS.high},mode=%E0%A4%A"
+    )
+    read = parsed_lab(fragment, DECODE.schema())
+    assert read["controls"] == {"tokens": TOKENS.low}
+    assert read["state"] == {"steps": 2}
+    problems = read["problems"]
+    assert len(problems) == 7
+    assert problems[0].startswith(f"prompt={PROMPT.high + 1} ({PROMPT.label} is a whole number from {PROMPT.low}")
+    assert problems[1].startswith("mode=warp (Mode is one of kv, recompute")
+    assert problems[2:] == [
+        f"steps=-1 ({STEPS.label} is a whole number from {STEPS.low} to {STEPS.high})",
+        "colour (this lab has no such setting)",
+        "prompt (no value)",
+        "tokens (given twice; the first is kept)",
+        "mode (not readable text)",
+    ]
+
+
+def test_text_past_its_limit_and_markup_in_names_are_problems_and_notes_stay_short() -> None:
+    long = "x" * 100_000
+    fragment = f"#next-request:request1={long},request2=ok,<img src=x onerror=alert(1)>={long}"
+    read = parsed_lab(fragment, NEXT_REQUEST.schema())
+    assert read["controls"] == {"request2": "ok"}
+    assert read["problems"][0].endswith(f"(Request 1 takes at most {MAX_REQUEST_CHARS:,} characters)")
+    note = stage("linkNote", read["problems"])
+    assert note.startswith("From this page's link, ignored: request1=xxxx") and len(note) < 300
+    assert "<img src (this lab has no such setting)" in note  # as text: the page sets it as textContent
+
+
+def test_a_note_lists_a_few_problems_and_counts_the_rest() -> None:
+    assert stage("linkNote", []) == ""
+    note = stage("linkNote", list("abcdefgh"))
+    assert note == "From this page's link, ignored: a; b; c; d; e; f; and 2 more."
+
+
+def test_labs_the_page_does_not_have_are_named_for_the_note() -> None:
+    parsed = stage("parseFragment", "#turns:turn=3&decode:prompt=2&%3Cb%3E:x=1&%E0%A4:y=2")
+    assert stage("unknownLabs", parsed, ["decode"]) == [
+        "turns (no such lab on this page)",
+        "<b> (no such lab on this page)",
+        "%E0%A4 (no such lab on this page)",
+    ]
