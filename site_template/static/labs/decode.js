@@ -15,12 +15,14 @@
     const calm = matchMedia("(prefers-reduced-motion: reduce)");
     let running = false;
     let timer = null;
+    let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
     const done = () => {
       const state = lab.state();
       return state.steps >= state.tokens;
     };
 
     function showButtons() {
+      if (!live) return;
       const generate = button("generate");
       generate.textContent = running ? "Pause" : "Generate";
       generate.disabled = done() && !running;
@@ -37,7 +39,10 @@
     // A step every so often, the whole run in about 2.4 s, however many tokens it has.
     const pause = () => Math.max(40, Math.min(150, 2400 / lab.state().tokens));
 
-    lab.onLive(showButtons);
+    lab.onLive(() => {
+      live = true;
+      showButtons();
+    });
     lab.onUpdate((ok) => {
       if (running && (!ok || done())) stop();
       if (running) timer = setTimeout(() => lab.run("step"), pause());
