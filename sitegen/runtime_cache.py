@@ -93,6 +93,7 @@ def runtime_key(root: Path, labs: Collection[str]) -> str:
     inputs = [
         *((root, path) for path in files_under(root / "kvpage")),
         (root, root / "pyproject.toml"),
+        (root, root / "package.json"),
         *((root, path) for path in files_under(root / "node_modules" / "pyodide")),
         *((code.parent, path) for path in files_under(code)),
     ]

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 import build
-from sitegen.output import ZIP_DATE
 from sitegen.project_copy import COMPILED_CACHE, project_copy
+from sitegen.reproducible import ZIP_DATE
 from tests.conftest import ROOT, Built
 
 

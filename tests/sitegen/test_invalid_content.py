@@ -223,6 +223,7 @@ def search_only_project() -> Path:
     project = Path(tempfile.mkdtemp(prefix="kvpage-no-project-"))
     atexit.register(shutil.rmtree, project, ignore_errors=True)
     (project / "node_modules").symlink_to(ROOT / "node_modules")
+    (project / "package.json").symlink_to(ROOT / "package.json")  # the npm versions it declares
     return project
 
 
