@@ -186,12 +186,19 @@ def asset_script(name: str, media_type: str, data: bytes) -> bytes:
     return f"(globalThis.kvpageAssets??=new Map()).set({entry});\n".encode("ascii")
 
 
+MODEL = "kvpage"
+"""The model's folder: its package, and its own project (``kvpage/pyproject.toml``) for the wheel."""
+
+
 def build_wheel(project: Path, out: Path) -> Path:
-    """Build the kvpage wheel with ``python -m build``, reproducibly."""
-    # -P: this project's own build.py must not shadow the "build" package.
+    """Build the model's wheel (the project ``kvpage/pyproject.toml``) with hatchling, reproducibly.
+
+    Hatchling's own command builds it in place, offline, with the hatchling this build runs on.
+    """
     env = {**os.environ, "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
     result = subprocess.run(
-        [sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(project)],
+        [sys.executable, "-m", "hatchling", "build", "--target", "wheel", "--directory", str(out)],
+        cwd=project / MODEL,
         env=env,
         capture_output=True,
         text=True,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-import build
+from sitegen import pipeline
 from sitegen.ids import prefixed
 from sitegen.labs import LabUse
 from sitegen.pages import Page as Chapter
@@ -22,7 +22,7 @@ from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH, Where
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
 
-RENDERED = build.render(build.Options())
+RENDERED = pipeline.render(pipeline.Options())
 CHAPTERS = [page for page in RENDERED.pages.pages if page.labs]
 
 
