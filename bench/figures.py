@@ -182,6 +182,42 @@ def collect_lighthouse(context: Context) -> tuple[list[str], Any]:
     return command, summary
 
 
+def collect_mainthread(context: Context) -> tuple[list[str], Any]:
+    """bench/mainthread.py on a fresh build: the main thread at 4× CPU while Python starts, and a warm visit."""
+    site, _ = context.fresh_build()
+    runs = context.runs(5, 3)
+    command = [PYTHON, str(HERE / "mainthread.py"), "--site", str(site), "--runs", str(runs)]
+    command += ["--work", str(context.work / "mainthread")]
+    command, found, _ = run_json(command, context.work, "mainthread")
+    return command, mainthread_summary(found)
+
+
+MAINTHREAD_FIGURES = (
+    "fcp_ms",
+    "dcl_ms",
+    "live_ms",
+    "warm_live_ms",
+    "longest_ms",
+    "longest_starting_ms",
+    "blocking_ms",
+)
+
+
+def mainthread_summary(traces: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the mainthread block shows, from ``bench/mainthread.py --json``: each figure over the runs,
+    when the binaries were requested (first) and in (last), their priorities, and the runs that failed."""
+    ran = [trace for trace in traces if not trace["failure"]]
+    summary: dict[str, Any] = {
+        key: [trace[key] for trace in ran if trace[key] is not None] for key in MAINTHREAD_FIGURES
+    }
+    summary["requested_ms"] = [min(b["start"] for b in trace["binaries"]) for trace in ran if trace["binaries"]]
+    summary["arrived_ms"] = [max(b["end"] for b in trace["binaries"]) for trace in ran if trace["binaries"]]
+    summary["priorities"] = sorted({priority for trace in ran for priority in trace["priorities"].values()})
+    summary["runs"] = len(ran)
+    summary["failures"] = [trace["failure"] for trace in traces if trace["failure"]]
+    return summary
+
+
 ITEMS = 4
 """What a failing audit points at, kept per page: the first few distinct items."""
 
@@ -370,6 +406,7 @@ MEASUREMENTS = {
         Measurement("labs", collect_labs),
         Measurement("labs-webkit", collect_labs_webkit),
         Measurement("lighthouse", collect_lighthouse),
+        Measurement("mainthread", collect_mainthread),
         Measurement("search", collect_search),
         Measurement("make-test", collect_make_test, optional=True),
     )

@@ -118,7 +118,7 @@ def steps(runs: list[dict[str, Any]], step: str) -> list[float]:
 
 
 def render_speed(figures: Figures) -> str:
-    """README "How fast": edit → page under serve, the builds and their long steps, sizes."""
+    """docs/performance.md "Writing": edit → page under serve, the builds and their long steps, sizes."""
     build = data(figures, "build") or {"cold": [], "warm": [], "serve": [], "sizes": {}}
     serve = data(figures, "serve") or {}
     sizes = build["sizes"]
@@ -373,6 +373,34 @@ def render_lighthouse(figures: Figures) -> str:
     return "\n".join(text) + f"\n\n{provenance(figures, ['lighthouse'])}"
 
 
+MAINTHREAD_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("fcp_ms", "first contentful paint", ""),
+    ("dcl_ms", "DOMContentLoaded", ""),
+    ("requested_ms", "Python's first binary requested", "after the first paint"),
+    ("arrived_ms", "Python's last binary in", ""),
+    ("live_ms", "labs live", ""),
+    ("warm_live_ms", "labs live, second visit (warm HTTP cache)", "≤ 1,000 ms"),
+    ("longest_starting_ms", "longest main-thread task while Python starts", "≤ 200 ms"),
+    ("longest_ms", "longest main-thread task, navigation to live", ""),
+    ("blocking_ms", "blocking time, navigation to live (each task's time over 50 ms)", ""),
+)
+
+
+def render_mainthread(figures: Figures) -> str:
+    """docs/performance.md: the page's main thread at 4× CPU slowdown while Python starts (a Chromium trace)."""
+    found = data(figures, "mainthread")
+    if found is None:
+        return provenance(figures, ["mainthread"])
+    rows = [["over http, CPU 4× slower", "measured", "goal"]]
+    rows += [[label, millis(found[key]), goal] for key, label, goal in MAINTHREAD_ROWS]
+    text = [table(rows), ""]
+    priorities = ", ".join(found["priorities"]) or "none seen"
+    text.append(f"Python's binaries were requested at priority: {priorities} (Chromium's network stack).")
+    for failure in found["failures"]:
+        text.append(f"\nFailed: {failure}")
+    return "\n".join(text) + f"\n\n{provenance(figures, ['mainthread'])}"
+
+
 def kilobytes(value: int) -> str:
     return f"{value / 1000:,.1f} kB"
 
@@ -439,7 +467,7 @@ def render_search(figures: Figures) -> str:
 
 
 def render_search_summary(figures: Figures) -> str:
-    """README: the search figures in a sentence."""
+    """docs/performance.md "Search": its figures in a sentence, before the tables."""
     found = data(figures, "search")
     if found is None:
         return provenance(figures, ["search"])
@@ -495,6 +523,7 @@ BLOCKS = {
         Block("sizes", ("build", "labs"), render_sizes),
         Block("bytes", ("labs",), render_bytes),
         Block("lighthouse", ("lighthouse",), render_lighthouse),
+        Block("mainthread", ("mainthread",), render_mainthread),
         Block("make-test", ("make-test",), render_make_test),
         Block("search", ("search",), render_search),
         Block("search-summary", ("search",), render_search_summary),

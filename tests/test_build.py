@@ -15,7 +15,7 @@ from sitegen import commands, pipeline
 from sitegen.labs import all_labs
 from sitegen.pages import page_url
 from sitegen.source import load_book
-from tests.browsers.flows import lab_params
+from tests.chapter_labs import lab_params
 from tests.conftest import ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
 
@@ -71,8 +71,13 @@ def test_labs_are_regions_named_by_their_heading(chapter: str) -> None:
     for title in ("Lab · prefill once, then decode", "Lab · the next request"):
         match = re.search(rf'<h2 id="([^"]+)">{re.escape(title)}</h2>', chapter)
         assert match, title
-        assert '<section class="lab' in chapter
-        assert f'aria-labelledby="{match.group(1)}"' in chapter
+        region = re.search(
+            rf'<section class="lab\b[^"]*"[^>]*\baria-labelledby="{match.group(1)}"[^>]*>(.*?)</section>',
+            chapter,
+            re.DOTALL,
+        )
+        assert region, f"no lab section labelled by its heading {title!r}"
+        assert match.group(0) in region.group(1), f"the heading {title!r} is outside the section it names"
 
 
 def test_controls_start_disabled_until_python_runs(chapter: str) -> None:

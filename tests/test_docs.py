@@ -71,3 +71,18 @@ def test_each_example_is_built_as_part_of_the_kitchen_sink(line: int, example: s
     """The kitchen-sink book is built strictly and read in three browsers (tests/test_kitchen_sink.py,
     tests/e2e/test_kitchen_sink.py, tests/browsers/), so an example found in it word for word is built too."""
     assert example in KITCHEN_SINK_CHAPTER.read_text(encoding="utf-8"), f"docs/authoring.md:{line}"
+
+
+README_LINES = 150
+"""A README a newcomer reads on one screen or two; the rest is in docs/ (issue 19)."""
+
+
+def test_the_readme_is_short_and_sets_up_with_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= README_LINES
+    setup = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    tokens = MarkdownIt("commonmark").parse(setup)
+    commands = [line.split("#")[0].strip() for t in tokens if t.type == "fence" for line in t.content.splitlines()]
+    assert [command for command in commands if command] == ["make site", "make test", "make serve"]
+    for linked in ("docs/authoring.md", "docs/architecture.md", "docs/performance.md"):
+        assert f"]({linked})" in readme, linked

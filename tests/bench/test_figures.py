@@ -25,10 +25,22 @@ import figures_blocks as blocks
 
 DATA = ROOT / "docs" / "figures.json"
 REQUIRED = {
-    "README.md": {"speed", "search-summary"},
-    "docs/performance.md": {"labs", "labs-webkit", "sizes", "bytes", "lighthouse", "make-test", "search"},
+    "README.md": set(),
+    "docs/performance.md": {
+        "speed",
+        "labs",
+        "labs-webkit",
+        "sizes",
+        "bytes",
+        "lighthouse",
+        "mainthread",
+        "make-test",
+        "search",
+        "search-summary",
+    },
 }
-"""The blocks each document must hold: every figure they state about the current build."""
+"""The blocks each document must hold: every figure they state about the current build (the README
+states none: its "How fast" links to docs/performance.md)."""
 
 
 @pytest.fixture(scope="module")

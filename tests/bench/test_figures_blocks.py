@@ -309,6 +309,36 @@ def test_the_lighthouse_block_shows_both_presets_the_goals_and_the_deductions() 
     assert "- lighthouse: `.venv/bin/python bench/lighthouse.py --runs 3`" in text
 
 
+def test_the_mainthread_block_shows_each_figure_against_its_goal() -> None:
+    data = {
+        "fcp_ms": [500.0, 700.0],
+        "dcl_ms": [700.0, 760.0],
+        "live_ms": [1940.0, 2190.0],
+        "warm_live_ms": [1200.0, 1415.0],
+        "longest_ms": [216.0, 321.0],
+        "longest_starting_ms": [66.0, 164.0],
+        "blocking_ms": [396.0, 466.0],
+        "requested_ms": [793.0, 911.0],
+        "arrived_ms": [1015.0, 1089.0],
+        "priorities": ["Low"],
+        "runs": 2,
+        "failures": ["TimeoutError: no labs"],
+    }
+    figures = {
+        "measurements": {"mainthread": {"run": run(".venv/bin/python bench/mainthread.py --runs 2"), "data": data}}
+    }
+    text = blocks.render_mainthread(figures)
+    assert "| over http, CPU 4× slower | measured | goal |" in text
+    assert (
+        "| labs live, second visit (warm HTTP cache) | 1,200–1,415 ms (median 1,308 ms, 2 runs) | ≤ 1,000 ms |" in text
+    )
+    assert "| longest main-thread task while Python starts | 66–164 ms (median 115 ms, 2 runs) | ≤ 200 ms |" in text
+    assert "| Python's first binary requested | 793–911 ms (median 852 ms, 2 runs) | after the first paint |" in text
+    assert "requested at priority: Low" in text
+    assert "Failed: TimeoutError: no labs" in text
+    assert "- mainthread: `.venv/bin/python bench/mainthread.py --runs 2`" in text
+
+
 def markers(name: str) -> tuple[str, str]:
     return blocks.BEGIN.format(name=name), blocks.END.format(name=name)
 

@@ -11,41 +11,19 @@ or from the seed where it states them; the worker's flows (``WORKER_FLOWS``) run
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 from typing import Any
 
 from kvpage.labs import decode, next_request, runaway, square
 from sitegen.source import load_book
+from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed, seed_readout
 from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTER = ROOT / "content" / "03-cache.md"
-SEED = ROOT / "tests" / "fixtures" / "seed-cache-chapter.txt"
 RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"
 RUNAWAY_CHAPTER = RUNAWAY_BOOK / "01-runaway.md"
 
-DECODE = "Lab · prefill once, then decode"
-NEXT = "Lab · the next request"
-
 Step = dict[str, Any]
-
-
-def lab_params(kind: str, chapter: Path = CHAPTER) -> dict[str, str]:
-    """The parameters of the chapter's ``::: lab KIND`` line, as the author wrote them."""
-    for line in chapter.read_text(encoding="utf-8").splitlines():
-        words = shlex.split(line.removeprefix(":::")) if line.startswith("::: lab ") else []
-        if words[:2] == ["lab", kind]:
-            return dict(word.split("=", 1) for word in words[2:])
-    raise LookupError(f"{chapter}: no '::: lab {kind}' line")
-
-
-def seed_readout(label: str) -> str:
-    """What the seed chapter shows after ``label`` (e.g. "Cold prefill: 196" → "196")."""
-    for line in SEED.read_text(encoding="utf-8").splitlines():
-        if line.startswith(label):
-            return line.removeprefix(label).lstrip(": ").strip()
-    raise LookupError(f"{SEED}: no line starting {label!r}")
 
 
 def open_page(url: str) -> Step:
@@ -128,16 +106,10 @@ def decode_flow(url: str) -> list[Step]:
     ]
 
 
-def one_letter_changed(text: str) -> str:
-    """The system prompt with one letter changed, as the chapter suggests."""
-    return text.replace("precise", "precize", 1)
-
-
 def next_request_flow(url: str) -> list[Step]:
     """The seed's readouts, then request 2 with one letter changed in the system prompt."""
     params = lab_params("next-request")
     edited = one_letter_changed(params["request2"])
-    assert edited != params["request2"], "the seed's request 2 no longer says 'precise'"
     after = next_request.compare({"request1": params["request1"], "request2": edited})["text"]
     return [
         open_page(url),

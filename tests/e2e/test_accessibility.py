@@ -9,9 +9,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage.labs import decode as decode_lab
+from kvpage.labs import next_request
+from kvpage.prefix import shared_prefix_length
+from kvpage.tokenizer import tokenize
+from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
 from tests.conftest import ROOT
 from tests.e2e.conftest import DOCUMENTS
-from tests.e2e.test_labs import REQUEST_2, open_chapter
+from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_readouts, expect_run, open_chapter, settled, stop_the_clock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
@@ -32,100 +37,103 @@ def tab_to(page: Page, target: Locator, key: str = "Tab") -> None:
 def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
-    paid = decode.get_by_label("Paid so far")
     generate = decode.get_by_role("button", name="Generate")
 
     tab_to(page, generate)
     page.keyboard.press("Enter")
-    expect(paid).to_have_text("616")
+    expect_run(decode, chapter_run().after())
     reset = decode.get_by_role("button", name="Reset")
     expect(reset).to_be_focused()  # Generate is spent; focus moved on instead of vanishing
     page.keyboard.press("Enter")
-    expect(paid).to_have_text("0")
+    expect_run(decode, chapter_run())
 
     tab_to(page, decode.get_by_role("radio", name="KV cache"), key="Shift+Tab")
     page.keyboard.press("ArrowRight")
     expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
     tab_to(page, generate)
     page.keyboard.press("Space")
-    expect(paid).to_have_text("9,176")
+    expect_run(decode, chapter_run("recompute").after())
     expect(generate).to_be_disabled()
     expect(reset).to_be_focused()
 
 
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page, base = audited
+    page.clock.install()
     decode, _ = open_chapter(page, base)
+    stop_the_clock(page)
+    run = chapter_run()
     tab_to(page, decode.get_by_role("button", name="Generate"))
     page.keyboard.press("Enter")
     pause = decode.get_by_role("button", name="Pause")
     expect(pause).to_be_focused()
+    expect_run(decode, run.after(1))  # the next step waits for the clock, which only the test moves
     page.keyboard.press("Enter")
     expect(decode.get_by_role("button", name="Generate")).to_be_focused()
-    expect(decode).to_have_attribute("aria-busy", "false")  # a step asked for before Pause is drawn
-    progress = decode.locator("[data-field=progress]")
-    stopped = int(progress.inner_text().split()[1])
-    assert stopped < 16
+    page.clock.run_for(60_000)  # longer than any whole run: a run Pause did not stop moves on
+    settled(decode)
+    expect_run(decode, run.after(1))
     tab_to(page, decode.get_by_role("button", name="Step"))
     page.keyboard.press("Enter")
-    expect(progress).to_have_text(f"step {stopped + 1} of 16")
+    expect_run(decode, run.after(2))
 
 
 def test_sliders_answer_their_keys(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
     slider = decode.get_by_label("Prefix length")
-    square = decode.get_by_label("If every step recomputed")
+    low, high = decode_lab.PROMPT.low, decode_lab.PROMPT.high
     tab_to(page, slider)
-    for key, value in (("End", 128), ("Home", 1), ("ArrowRight", 2), ("ArrowUp", 3), ("ArrowLeft", 2)):
+    keys = (("End", high), ("Home", low), ("ArrowRight", low + 1), ("ArrowUp", low + 2), ("ArrowLeft", low + 1))
+    for key, value in keys:
         page.keyboard.press(key)
         expect(slider).to_have_value(str(value))
-        expect(square).to_have_text(f"{value * value:,}")
+        expect_run(decode, chapter_run(prompt=value))
     page.keyboard.press("PageUp")
     jumped = int(slider.input_value())
-    assert jumped > 3
-    expect(square).to_have_text(f"{jumped * jumped:,}")
+    assert jumped > low + 2
+    expect_run(decode, chapter_run(prompt=jumped))
     page.keyboard.press("PageDown")
-    expect(slider).to_have_value("2")
+    expect(slider).to_have_value(str(low + 1))
 
 
 def test_keyboard_only_try_this_next_request(audited: tuple[Page, str]) -> None:
     page, base = audited
     _, lab = open_chapter(page, base)
-    shared = lab.get_by_label("Shared prefix")
-
     box = lab.get_by_label("Request 2", exact=True)
     tab_to(page, box)
     page.keyboard.press("Control+Home")
-    for _ in range(len("You are a preci")):
+    for _ in range(REQUEST_2.index("precise") + len("preci")):
         page.keyboard.press("ArrowRight")
     page.keyboard.press("Shift+ArrowRight")
     page.keyboard.type("z")
-    expect(box).to_have_value(REQUEST_2.replace("precise", "precize"))
-    expect(shared).to_have_text("3 / 14 · hit through “a”")
-    expect(lab.get_by_label("With prefix cache")).to_have_text(f"{196 - 9:,}")
+    edited = one_letter_changed(REQUEST_2)
+    expect(box).to_have_value(edited)
+    expect_readouts(lab, next_request.LAB, compared(request2=edited))
 
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
     info = lab.locator('[data-chip-info="tokens2"]')
     page.keyboard.press("Tab")
     expect(chips.first).to_be_focused()
-    expect(info).to_have_text("#1 “You” · reused from the cache")
+    words = chip_words(request2=edited)
+    expect(info).to_have_text(words[0])
     page.keyboard.press("End")
     expect(chips.last).to_be_focused()
-    expect(info).to_have_text("#14 “?” · paid")
+    expect(info).to_have_text(words[-1])
+    differs = shared_prefix_length(tokenize(REQUEST_1), tokenize(edited))  # the first chip after the prefix
     page.keyboard.press("Home")
-    for _ in range(3):
+    for _ in range(differs):
         page.keyboard.press("ArrowRight")
-    expect(chips.nth(3)).to_be_focused()
-    expect(info).to_have_text("#4 “␣precize” · paid; first difference: request 1 has “precise” here")
+    expect(chips.nth(differs)).to_be_focused()
+    expect(info).to_have_text(words[differs])
 
     page.keyboard.press("Shift+Tab")
     expect(box).to_be_focused()
     page.keyboard.press("Control+Home")
     page.keyboard.press("Shift+ArrowRight")
     page.keyboard.type("y")
-    expect(shared).to_have_text("0 / 14 · no shared prefix")
-    expect(lab.get_by_label("With prefix cache")).to_have_text("196")
+    expect(box).to_have_value("y" + edited[1:])
+    expect_readouts(lab, next_request.LAB, compared(request2="y" + edited[1:]))
 
 
 def axe_violations(page: Page) -> list[str]:
@@ -153,9 +161,10 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str], sch
     assert axe_violations(page) == []
 
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect_run(decode, chapter_run().after())
     decode.get_by_text("Numbers by step").click()
-    lab.get_by_label("Request 2", exact=True).fill(REQUEST_2.replace("precise", "precize"))
-    expect(lab.get_by_label("Shared prefix")).to_have_text("3 / 14 · hit through “a”")
+    edited = one_letter_changed(REQUEST_2)
+    lab.get_by_label("Request 2", exact=True).fill(edited)
+    expect_readouts(lab, next_request.LAB, compared(request2=edited))
     lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem").nth(3).focus()
     assert axe_violations(page) == []

@@ -12,7 +12,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, Request, expect
 
-from tests.conftest import Built
+from kvpage.jsonvalue import LabInputError
+from kvpage.labs import square
+from tests.chapter_labs import lab_params
+from tests.conftest import TWO_CHAPTERS, Built
 from tests.e2e.conftest import PYTHON_READY_MS, Server, serve
 
 pytestmark = pytest.mark.e2e
@@ -85,9 +88,18 @@ def test_the_example_lab_computes_in_python(page: Page, book_site: Server) -> No
     tokens = lab.get_by_label("Tokens")
     expect(tokens).to_be_enabled(timeout=PYTHON_READY_MS)
     cells = lab.get_by_label("Cells a cold prefill pays")
-    expect(cells).to_have_text("256")
-    tokens.fill("200")
-    expect(cells).to_have_text("40,000")
-    tokens.fill("300")
-    expect(lab.get_by_role("alert")).to_have_text("Tokens must be between 1 and 256, not 300")
+    start = int(lab_params("square", TWO_CHAPTERS / "02-second.md")["tokens"])
+    expect(cells).to_have_text(squared(start))
+    tokens.fill(str(start + 1))
+    expect(cells).to_have_text(squared(start + 1))
+    too_many = square.TOKENS.high + 1
+    tokens.fill(str(too_many))
+    with pytest.raises(LabInputError) as refused:  # the model's own message for it
+        square.TOKENS.check(too_many)
+    expect(lab.get_by_role("alert")).to_have_text(str(refused.value))
     expect(cells).to_have_text("—")
+
+
+def squared(tokens: int) -> str:
+    """The square lab's readout for ``tokens``, as the model computes it."""
+    return str(square.compute({"tokens": tokens})["text"]["cells"])  # type: ignore[index]

@@ -19,8 +19,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage.labs import next_request
 from kvpage.labs.next_request import MAX_REQUEST_CHARS, compare
+from tests.chapter_labs import NEXT, compared, requests
 from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS
+from tests.e2e.test_labs import expect_readouts
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
@@ -111,7 +114,7 @@ def lab(audited: tuple[Page, str]) -> Locator:
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(url)
-    lab = page.get_by_role("region", name="Lab · the next request")
+    lab = page.get_by_role("region", name=NEXT)
     expect(lab.get_by_label("Request 2", exact=True)).to_be_enabled(timeout=PYTHON_READY_MS)
     yield lab
     assert dialogs == []
@@ -132,8 +135,9 @@ def test_hostile_inputs_are_text(lab: Locator, box_name: str) -> None:
         assert page.evaluate(COUNT_ACTIVE) == active, f"elements injected by {text!r}"
         texts = lab.locator("[data-part^=tokens] .chip-text")
         assert texts.evaluate_all("items => items.every(item => item.childNodes.length <= 1 && !item.children.length)")
-    set_value(box, "You are a precise assistant. Answer briefly User: 2+2?")
-    expect(lab.get_by_label("Cold prefill")).to_have_text("196")
+    request1, request2 = requests()
+    set_value(box, request1 if box_name == "Request 1" else request2)
+    expect_readouts(lab, next_request.LAB, compared())
 
 
 def test_overlong_input_is_capped_with_a_message(lab: Locator) -> None:
@@ -144,6 +148,6 @@ def test_overlong_input_is_capped_with_a_message(lab: Locator) -> None:
     )
     expect(lab.get_by_label("Cold prefill")).to_have_text("—")
     expect(lab.get_by_text(f"up to {MAX_REQUEST_CHARS:,} characters")).to_be_visible()
-    set_value(box, "You are a precise assistant. Answer briefly User: 3+3?")
-    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    set_value(box, requests()[1])
+    expect_readouts(lab, next_request.LAB, compared())
     expect(lab.get_by_role("alert")).to_be_hidden()

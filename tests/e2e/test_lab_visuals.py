@@ -16,8 +16,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage.costs import MODES, cumulative_cost, prefill_cost
+from kvpage.labs import decode as decode_lab
+from kvpage.labs.next_request import shown
+from kvpage.prefix import shared_prefix_length
+from kvpage.tokenizer import tokenize
+from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
 from tests.e2e.conftest import DOCUMENTS
-from tests.e2e.test_labs import REQUEST_2, open_chapter
+from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, open_chapter, settled, stop_the_clock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
@@ -44,8 +50,8 @@ def points(lab: Locator, chart: str, series: str) -> Locator:
     return lab.locator(f'svg[data-chart="{chart}"] circle[data-series="{series}"]')
 
 
-def reach_step(lab: Locator, step: int, of: int) -> None:
-    expect(lab.get_by_text(f"step {step} of {of}", exact=True)).to_be_visible()
+MODE_LABELS = dict(decode_lab.MODE.options)
+"""The decode lab's radio buttons, by mode."""
 
 
 def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> None:
@@ -53,20 +59,20 @@ def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> 
     decode, _ = open_chapter(page, base)
     grid_words = decode.get_by_role("figure").filter(has_text="Attention: queries × keys")
     assert grid_cells(decode, "now") == grid_cells(decode, "held") == 0
-    for mode in ("KV cache", "Recompute"):
-        decode.get_by_role("radio", name=mode).check()
-        for step in range(1, 17):
+    for mode in MODES:
+        decode.get_by_role("radio", name=MODE_LABELS[mode]).check()
+        cold = chapter_run(mode)
+        for step in range(1, cold.tokens + 1):
             decode.get_by_role("button", name="Step").click()
-            reach_step(decode, step, 16)
+            run = cold.after(step)
+            expect_run(decode, run)
             this_step = number(decode.get_by_label("This step"))
             assert grid_cells(decode, "now") == this_step, (mode, step)
             expect(grid_words).to_contain_text(f"{this_step:,} cells paid this step")
-            context = 16 if step == 1 else 15 + step
-            assert slot_count(decode) == context
-            if mode == "KV cache":
+            assert slot_count(decode) == run.context()
+            if mode == "kv":
                 paid = number(decode.get_by_label("Paid so far"))
                 assert grid_cells(decode, "now") + grid_cells(decode, "held") == paid
-                expect(decode.get_by_text(f"cache warm · {context} slots")).to_be_visible()
             else:
                 assert grid_cells(decode, "held") == 0
 
@@ -74,45 +80,50 @@ def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> 
 def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
-    decode.get_by_label("Prefix length").fill("128")
-    decode.get_by_label("Tokens to generate").fill("64")
+    biggest = chapter_run(prompt=decode_lab.PROMPT.high, tokens=decode_lab.TOKENS.high)
+    decode.get_by_label("Prefix length").fill(str(biggest.prompt))
+    decode.get_by_label("Tokens to generate").fill(str(biggest.tokens))
     grid = decode.locator('[data-part="grid"] svg')
-    expect(grid).to_have_attribute("data-size", "191")
+    expect(grid).to_have_attribute("data-size", str(biggest.grid_size()))
     expect(grid).to_have_class(re.compile(r"\bdense\b"))
     expect(grid.locator("path")).to_have_count(0)  # no cell lines: shaded areas
     for step in (1, 2, 3):
         decode.get_by_role("button", name="Step").click()
-        reach_step(decode, step, 64)
+        expect_run(decode, biggest.after(step))
         assert grid_cells(decode, "now") == number(decode.get_by_label("This step"))
         assert grid_cells(decode, "now") + grid_cells(decode, "held") == number(decode.get_by_label("Paid so far"))
-    assert grid_cells(decode, "now") == 130
+    assert grid_cells(decode, "now") == biggest.after(3).step_cost()
 
 
 def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
+    run = chapter_run()
     for chart in ("per_step", "totals"):
         expect(points(decode, chart, "current")).to_have_count(0)
     step = decode.get_by_role("button", name="Step")
     for taken in (1, 2, 3):
         step.click()
-        reach_step(decode, taken, 16)
+        expect_run(decode, run.after(taken))
         for chart in ("per_step", "totals"):
             for series in ("current", "other"):
                 expect(points(decode, chart, series)).to_have_count(taken)
-    expect(points(decode, "totals", "current").last).to_have_attribute("data-value", "291")
-    expect(decode.get_by_label("Paid so far")).to_have_text("291")
+    paid = cumulative_cost(run.prompt, 3, run.mode)
+    expect(points(decode, "totals", "current").last).to_have_attribute("data-value", str(paid))
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
-    expect(points(decode, "per_step", "current")).to_have_count(16)
-    expect(points(decode, "totals", "current").last).to_have_attribute("data-value", "616")
-    expect(points(decode, "totals", "other").last).to_have_attribute("data-value", "9176")
+    expect_run(decode, run.after())
+    expect(points(decode, "per_step", "current")).to_have_count(run.tokens)
+    for series, mode in (("current", "kv"), ("other", "recompute")):
+        total = cumulative_cost(run.prompt, run.tokens, mode)
+        expect(points(decode, "totals", series).last).to_have_attribute("data-value", str(total))
     expect(decode.get_by_text("time to first token")).to_be_attached()
     expect(decode.get_by_text("per-token cost")).to_be_attached()
     decode.get_by_text("Numbers by step").click()
     table = decode.get_by_role("table", name="Cells per step and in total, both modes")
-    expect(table.get_by_role("row")).to_have_count(2 + 16)  # two header rows: modes, then columns
-    expect(table.get_by_role("row").last).to_have_text(re.compile(r"^\s*16\s*31\s*616\s*961\s*9,176\s*$"))
+    rows = run.after().table_rows()
+    expect(table.get_by_role("row")).to_have_count(2 + len(rows))  # two header rows: modes, then columns
+    last = r"\s*".join(re.escape(cell) for cell in rows[-1])
+    expect(table.get_by_role("row").last).to_have_text(re.compile(rf"^\s*{last}\s*$"))
 
 
 def snapshot(lab: Locator) -> dict[str, Any]:
@@ -131,12 +142,12 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
     decode, _ = open_chapter(page, base)
     generate = decode.get_by_role("button", name="Generate")
     generate.click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect_run(decode, chapter_run().after())
     expect(generate).to_be_disabled()
     animated = snapshot(decode)
 
     decode.get_by_role("button", name="Reset").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("0")
+    expect_run(decode, chapter_run())
     page.emulate_media(reduced_motion="reduce")
     generate.click()
     expect(generate).to_be_disabled()
@@ -147,46 +158,62 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
 
 def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page, base = audited
+    page.clock.install()
     decode, _ = open_chapter(page, base)
-    decode.get_by_label("Tokens to generate").fill("64")
+    run = chapter_run(tokens=decode_lab.TOKENS.high)
+    decode.get_by_label("Tokens to generate").fill(str(run.tokens))
+    expect_run(decode, run)
+    stop_the_clock(page)
     decode.get_by_role("button", name="Generate").click()
     pause = decode.get_by_role("button", name="Pause")
     expect(pause).to_be_enabled()
+    expect_run(decode, run.after(1))  # the next step waits for the clock
+    page.clock.run_for(1_000)  # the run moves on with the clock
+    settled(decode)
+    taken = int(decode.locator("[data-field=progress]").inner_text().split()[1])
+    assert 1 < taken < run.tokens
+    expect_run(decode, run.after(taken))
     pause.click()
     generate = decode.get_by_role("button", name="Generate")
     expect(generate).to_be_enabled()
-    expect(decode).to_have_attribute("aria-busy", "false")  # a step asked for before Pause is drawn
-    stopped = decode.locator("[data-field=progress]").inner_text()
-    assert stopped != "step 64 of 64"
+    page.clock.run_for(60_000)  # longer than any whole run: a run Pause did not stop moves on
+    settled(decode)
+    expect_run(decode, run.after(taken))
     decode.get_by_role("button", name="Step").click()
-    taken = int(stopped.split()[1]) + 1
-    reach_step(decode, taken, 64)
+    expect_run(decode, run.after(taken + 1))
+    page.clock.resume()
     generate.click()
-    reach_step(decode, 64, 64)
-    expect(points(decode, "per_step", "current")).to_have_count(64)
+    expect_run(decode, run.after())
+    expect(points(decode, "per_step", "current")).to_have_count(run.tokens)
 
 
 def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index(audited: tuple[Page, str]) -> None:
     page, base = audited
     _, lab = open_chapter(page, base)
+    tokens = tokenize(REQUEST_2)
+    shared = shared_prefix_length(tokenize(REQUEST_1), tokens)
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
-    expect(chips).to_have_count(14)
-    expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(10)
-    expect(chips.nth(9)).to_have_attribute("data-ends-prefix", "")
-    expect(chips.nth(10)).to_have_attribute("data-kind", "differs")
-    expect(chips.nth(1)).to_contain_text("␣are")
-    chips.nth(10).hover()
+    expect(chips).to_have_count(len(tokens))
+    expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(shared)
+    expect(chips.nth(shared - 1)).to_have_attribute("data-ends-prefix", "")
+    expect(chips.nth(shared)).to_have_attribute("data-kind", "differs")
+    expect(chips.nth(1)).to_contain_text(shown(tokens[1]))
+    chips.nth(shared).hover()
     info = lab.locator('[data-chip-info="tokens2"]')
-    expect(info).to_have_text("#11 “␣3” · paid; first difference: request 1 has “2” here")
+    expect(info).to_have_text(chip_words()[shared])
 
-    lab.get_by_label("Request 2", exact=True).fill(REQUEST_2.replace("precise", "precize"))
-    expect(lab.get_by_label("Shared prefix")).to_have_text("3 / 14 · hit through “a”")
-    expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(3)
+    edited = one_letter_changed(REQUEST_2)
+    lab.get_by_label("Request 2", exact=True).fill(edited)
+    after = compared(request2=edited)
+    expect(lab.get_by_label("Shared prefix")).to_have_text(after["shared"])
+    now_shared = shared_prefix_length(tokenize(REQUEST_1), tokenize(edited))
+    expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(now_shared)
     bars = lab.locator('[data-part="bars"] rect.bar-fill')
     expect(bars).to_have_count(2)
-    expect(bars.first).to_have_attribute("data-value", "196")
-    expect(bars.last).to_have_attribute("data-value", "187")
-    expect(lab.get_by_role("figure")).to_contain_text("Request 2 costs 196 cells cold and 187")
+    cold = prefill_cost(len(tokenize(edited)))
+    expect(bars.first).to_have_attribute("data-value", str(cold))
+    expect(bars.last).to_have_attribute("data-value", str(prefill_cost(len(tokenize(edited)), now_shared)))
+    expect(lab.get_by_role("figure")).to_contain_text(after["bars_words"])
 
 
 def no_horizontal_scroll(page: Page) -> None:
@@ -204,12 +231,14 @@ def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> 
     page.set_viewport_size({"width": 360, "height": 780})
     decode, lab = open_chapter(page, base)
     no_horizontal_scroll(page)
-    decode.get_by_label("Prefix length").fill("128")
+    widest = chapter_run(prompt=decode_lab.PROMPT.high)
+    decode.get_by_label("Prefix length").fill(str(widest.prompt))
     decode.get_by_role("button", name="Generate").click()
-    reach_step(decode, 16, 16)
+    expect_run(decode, widest.after())
     decode.get_by_text("Numbers by step").click()
-    lab.get_by_label("Request 2", exact=True).fill("Supercalifragilistic" * 20 + " " + REQUEST_2)
-    expect(lab.get_by_label("Shared prefix")).to_have_text(re.compile(r"^0 / \d+ · no shared prefix$"))
+    long = "Supercalifragilistic" * 20 + " " + REQUEST_2
+    lab.get_by_label("Request 2", exact=True).fill(long)
+    expect(lab.get_by_label("Shared prefix")).to_have_text(compared(request2=long)["shared"])
     no_horizontal_scroll(page)
     shot = tmp_path / "360.png"
     page.screenshot(path=str(shot), full_page=True)
@@ -234,13 +263,13 @@ def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect_run(decode, chapter_run().after())
     page.emulate_media(media="print")
     expect(decode.get_by_role("button", name="Reset")).to_be_hidden()
     expect(decode.get_by_label("Paid so far")).to_be_visible()
     expect(decode.locator('[data-part="grid"] svg')).to_be_visible()
     expect(decode.locator('svg[data-chart="totals"]')).to_be_visible()
-    expect(decode.get_by_text("cache warm · 31 slots")).to_be_visible()
+    expect_run(decode, chapter_run().after())  # its status line visible in print too
 
 
 def test_loading_bar_shows_bytes_then_goes_once_python_is_ready(audited: tuple[Page, str]) -> None:

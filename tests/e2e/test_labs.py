@@ -1,21 +1,36 @@
 """The chapter's "Try this", performed in Chromium by role and label.
 
 Each test runs four ways (see ``site_url``): served over http at the root and under a sub-path, opened from the
-unzipped zip with file://, and as the single-file book.
+unzipped zip with file://, and as the single-file book. What each readout should show is the model's, run in
+CPython on the chapter's own lab parameters and on what the test typed, or the seed's (tests/chapter_labs.py).
 """
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Mapping
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage.lab import Lab
+from kvpage.labs import decode as decode_lab
+from kvpage.labs import next_request
+from tests.chapter_labs import (
+    DECODE,
+    NEXT,
+    Run,
+    chapter_run,
+    compared,
+    one_letter_changed,
+    requests,
+    seed_readout,
+)
 from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
 
-DECODE = "Lab · prefill once, then decode"
-NEXT = "Lab · the next request"
-REQUEST_2 = "You are a precise assistant. Answer briefly User: 3+3?"
+REQUEST_1, REQUEST_2 = requests()
 
 
 def open_chapter(page: Page, url: str) -> tuple[Locator, Locator]:
@@ -25,27 +40,62 @@ def open_chapter(page: Page, url: str) -> tuple[Locator, Locator]:
     return decode, page.get_by_role("region", name=NEXT)
 
 
+def stop_the_clock(page: Page) -> None:
+    """From now on the page's timers fire only when the test moves its clock (``page.clock.run_for``).
+
+    The page must have been opened after ``page.clock.install()``, which lets time flow as usual
+    until this call. A Generate run takes its next step on a timer, so with the clock stopped it
+    stays where it is for as long as the test needs: a test can press Pause mid-run on any machine,
+    however loaded, instead of racing the animation. Python's worker keeps real time (its calls
+    are answered as ever).
+    """
+    now = datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000, tz=datetime.UTC)
+    page.clock.pause_at(now + datetime.timedelta(seconds=1))
+
+
+def settled(region: Locator) -> None:
+    """Wait until the lab in ``region`` has no call out to Python and none waiting (its handle's ``busy()``)."""
+    region.page.wait_for_function("(section) => !kvpageLabs.lab(section).busy()", arg=region.element_handle())
+
+
+def expect_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> None:
+    """Every labelled readout of ``lab`` in ``region`` shows what the model computed (``texts``, by output)."""
+    for output in lab.outputs:
+        if output.kind == "text" and output.label:
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(texts[output.name])
+
+
+def expect_run(region: Locator, run: Run) -> None:
+    """The decode lab shows ``run``: its readouts, its status line and how far it has come."""
+    texts = run.text()
+    expect_readouts(region, decode_lab.LAB, texts)
+    for line in ("status", "progress"):
+        expect(region.get_by_text(texts[line], exact=True)).to_be_visible()
+
+
+def expect_seed_readouts(region: Locator, lab: Lab) -> None:
+    """Every labelled readout shows what the seed chapter states for it."""
+    for output in lab.outputs:
+        if output.kind == "text" and output.label:
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(seed_readout(output.label))
+
+
 def test_try_this_decode(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
-    expect(decode.get_by_text("cache cold")).to_be_visible()
-    expect(decode.get_by_label("If every step recomputed")).to_have_text("256")
+    expect_seed_readouts(decode, decode_lab.LAB)
+    cold = chapter_run()
+    expect_run(decode, cold)
 
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
-    expect(decode.get_by_label("This step")).to_have_text("31")
-    expect(decode.get_by_label("If every step recomputed")).to_have_text("9,176")
-    expect(decode.get_by_text("cache warm · 31 slots")).to_be_visible()
+    expect_run(decode, cold.after())
 
     decode.get_by_role("button", name="Reset").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("0")
-    expect(decode.get_by_label("This step")).to_have_text("—")
-    expect(decode.get_by_text("cache cold")).to_be_visible()
+    expect_run(decode, cold)
 
     decode.get_by_role("radio", name="Recompute").check()
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("9,176")
-    expect(decode.get_by_label("If every step recomputed")).to_have_text("9,176")
+    expect_run(decode, chapter_run("recompute").after())
     expect(decode.get_by_role("button", name="Generate")).to_be_disabled()
 
 
@@ -53,45 +103,36 @@ def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
     step = decode.get_by_role("button", name="Step")
-    step.click()
-    expect(decode.get_by_label("This step")).to_have_text("256")
-    expect(decode.get_by_text("cache warm · 16 slots")).to_be_visible()
-    step.click()
-    expect(decode.get_by_label("This step")).to_have_text("17")
-    expect(decode.get_by_label("Paid so far")).to_have_text("273")
-    expect(decode.get_by_label("If every step recomputed")).to_have_text(f"{256 + 17 * 17:,}")
+    for taken in (1, 2):
+        step.click()
+        expect_run(decode, chapter_run().after(taken))
 
 
 def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
     decode.get_by_role("button", name="Step").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("256")
-    decode.get_by_label("Prefix length").fill("20")
-    expect(decode.get_by_label("Paid so far")).to_have_text("0")
-    expect(decode.get_by_label("If every step recomputed")).to_have_text("400")
-    expect(decode.get_by_text("cache cold")).to_be_visible()
+    expect_run(decode, chapter_run().after(1))
+    prompt = chapter_run().prompt + 4
+    decode.get_by_label("Prefix length").fill(str(prompt))
+    expect_run(decode, chapter_run(prompt=prompt))
     decode.get_by_label("Tokens to generate").fill("2")
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text(f"{400 + 21:,}")
+    expect_run(decode, chapter_run(prompt=prompt, tokens=2).after())
 
 
 def test_try_this_next_request(audited: tuple[Page, str]) -> None:
     page, url = audited
     _, lab = open_chapter(page, url)
-    shared = lab.get_by_label("Shared prefix")
-    expect(shared).to_have_text("10 / 14 · hit through “:”")
-    expect(lab.get_by_label("Cold prefill")).to_have_text("196")
-    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    expect_seed_readouts(lab, next_request.LAB)
+    expect_readouts(lab, next_request.LAB, compared())
 
     box = lab.get_by_label("Request 2", exact=True)
-    box.fill("you" + REQUEST_2[3:])
-    expect(shared).to_have_text("0 / 14 · no shared prefix")
-    expect(lab.get_by_label("With prefix cache")).to_have_text("196")
-
-    box.fill(REQUEST_2.replace("precise", "precize"))
-    expect(shared).to_have_text("3 / 14 · hit through “a”")
-    expect(lab.get_by_label("With prefix cache")).to_have_text(f"{196 - 9:,}")
+    for request2 in ("you" + REQUEST_2[3:], one_letter_changed(REQUEST_2)):
+        box.fill(request2)
+        expect_readouts(lab, next_request.LAB, compared(request2=request2))
 
     lab.get_by_label("Request 1", exact=True).fill("Hello there")
-    expect(lab.get_by_text("Request 1 already paid 4 for 2 tokens.")).to_be_visible()
+    paid = compared(request1="Hello there", request2=one_letter_changed(REQUEST_2))
+    sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
+    expect(lab.get_by_text(sentence)).to_be_visible()

@@ -79,6 +79,41 @@ def test_over_http_the_binaries_come_packed_as_themselves(page: Page, http_site:
     assert not any("stdlib" in name for name in names), "every module the labs use is in the snapshot"
 
 
+FIRST_FRAME = """
+window.__firstFrame = null;
+requestAnimationFrame(() => (window.__firstFrame ??= performance.timeOrigin + performance.now()));
+"""
+"""Registered before the page's own scripts run: the wall-clock time (ms) of the page's first frame."""
+
+
+@pytest.mark.parametrize("way", ["http", "file"])
+def test_python_is_requested_after_the_first_frame_at_low_priority(
+    page: Page, http_site: Server, unzipped_site: Path, built: Built, way: str
+) -> None:
+    """Python's bytes never hold up the chapter: the page asks for them once it has drawn its first
+    frame (its text and CSS are on screen), and at low priority, as Chromium's network stack reports
+    each request (its time, wall clock, and priority)."""
+    sent: dict[str, tuple[float, str]] = {}
+
+    def record(event: dict[str, Any]) -> None:
+        name = event["request"]["url"].rsplit("/", 1)[-1]
+        sent.setdefault(name, (event["wallTime"] * 1000, event["request"]["initialPriority"]))
+
+    cdp = page.context.new_cdp_session(page)
+    cdp.on("Network.requestWillBeSent", record)
+    cdp.send("Network.enable")
+    page.add_init_script(FIRST_FRAME)
+    url = http_site.base + "cache.html" if way == "http" else (unzipped_site / "cache.html").as_uri()
+    load(page, url)
+    first_frame = page.evaluate("window.__firstFrame")
+    expected = packed(built) if way == "http" else {f"{name}.js" for name in packed(built)}
+    binaries = {name: sent[name] for name in expected if name in sent}
+    assert set(binaries) == expected, sent
+    assert first_frame is not None
+    assert all(at > first_frame for at, _ in binaries.values()), (first_frame, binaries)
+    assert {priority for _, priority in binaries.values()} == {"Low"}, binaries
+
+
 def test_an_unzipped_copy_served_over_http_falls_back_to_the_scripts(
     page: Page, unzipped_site: Path, built: Built
 ) -> None:

@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from kvpage.labs import next_request
+from tests.chapter_labs import DECODE, NEXT, chapter_run, compared, requests
 from tests.conftest import book_chapter, index_link_name
 from tests.e2e.conftest import PYTHON_READY_MS, Server
+from tests.e2e.test_labs import expect_readouts, expect_run
 
 pytestmark = pytest.mark.e2e
 
@@ -22,15 +25,15 @@ def test_unzipped_index_opens_the_book_offline(browser: Browser, unzipped_site: 
     page.goto((unzipped_site / "index.html").as_uri())
     page.get_by_role("link", name=index_link_name(book_chapter("cache")), exact=True).click()
 
-    decode = page.get_by_role("region", name="Lab · prefill once, then decode")
+    decode = page.get_by_role("region", name=DECODE)
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect_run(decode, chapter_run().after())
 
-    lab = page.get_by_role("region", name="Lab · the next request")
-    lab.get_by_label("Request 2", exact=True).fill("You are a precise assistant. Answer briefly User: 4+4?")
-    expect(lab.get_by_label("Shared prefix")).to_have_text("10 / 14 · hit through “:”")
-    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    lab = page.get_by_role("region", name=NEXT)
+    request2 = requests()[1].replace("3+3?", "4+4?")
+    lab.get_by_label("Request 2", exact=True).fill(request2)
+    expect_readouts(lab, next_request.LAB, compared(request2=request2))
     assert errors == []
     context.close()
 

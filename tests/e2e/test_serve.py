@@ -32,7 +32,7 @@ RELOAD_MS = 30_000
 """Generous: a prose edit shows in well under a second here (bench/serve_reload.py)."""
 MODEL_RELOAD_MS = 240_000
 """A deadline, not a goal: a model edit rebuilds the runtime (wheel, snapshot, warm-up of every lab in
-Pyodide under Node), which takes tens of seconds on a loaded 2-core machine (README "How fast")."""
+Pyodide under Node), which takes tens of seconds on a loaded 2-core machine (docs/performance.md, "Writing")."""
 START_SECONDS = 120
 LEDE = "Attention needs every previous key."
 

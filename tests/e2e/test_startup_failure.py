@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kvpage.labs import decode as decode_lab
+from kvpage.labs import next_request
+from tests.chapter_labs import DECODE, NEXT
 from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, Server
+from tests.e2e.test_labs import expect_seed_readouts
 
 pytestmark = pytest.mark.e2e
-
-DECODE = "Lab · prefill once, then decode"
-NEXT = "Lab · the next request"
 
 
 def assert_prerendered_and_disabled(page: Page, reason: str) -> None:
@@ -24,9 +25,8 @@ def assert_prerendered_and_disabled(page: Page, reason: str) -> None:
         timeout=PYTHON_READY_MS
     )
     expect(lab.get_by_text(re.compile(r"The labs could not start"))).to_be_visible()
-    expect(decode.get_by_label("If every step recomputed")).to_have_text("256")
-    expect(lab.get_by_label("Shared prefix")).to_have_text("10 / 14 · hit through “:”")
-    expect(lab.get_by_label("With prefix cache")).to_have_text("96")
+    expect_seed_readouts(decode, decode_lab.LAB)  # the build's numbers, the seed's figures
+    expect_seed_readouts(lab, next_request.LAB)
     for name in ("Generate", "Step", "Reset"):
         expect(decode.get_by_role("button", name=name)).to_be_disabled()
     expect(decode.get_by_label("Prefix length")).to_be_disabled()

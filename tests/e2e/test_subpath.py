@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Response, expect
 
+from tests.chapter_labs import DECODE, chapter_run
 from tests.conftest import Built, book_chapter, index_link_name
 from tests.e2e.conftest import PYTHON_READY_MS, SUBPATH, Server
+from tests.e2e.test_labs import expect_run
 
 pytestmark = pytest.mark.e2e
 
@@ -43,10 +45,10 @@ def test_index_download_and_chapter_under_a_subpath(page: Page, subpath_site: Se
         "link", name=index_link_name(book_chapter("cache")), exact=True
     ).click()
     expect(page).to_have_url(subpath_site.base + "cache.html")
-    decode = page.get_by_role("region", name="Lab · prefill once, then decode")
+    decode = page.get_by_role("region", name=DECODE)
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
     decode.get_by_role("button", name="Generate").click()
-    expect(decode.get_by_label("Paid so far")).to_have_text("616")
+    expect_run(decode, chapter_run().after())
     page.get_by_role("link", name="kvpage").click()
     expect(page).to_have_url(subpath_site.base + "index.html")
     assert problems == []

@@ -10,7 +10,8 @@
 // ArrayBuffer, held by the page for every worker it makes and never un-gzipped here (the worker
 // un-gzips them, stage "spawn" lends them). The build gzips each (sitegen/runtime.py: the same
 // transfer on every host, and a smaller zip and single file) and names each file after its
-// content (sitegen/runtime_names.py). They arrive
+// content (sitegen/runtime_names.py). Over http and from a folder they are requested once the page
+// has drawn its first frame, at low priority (firstPaint below). They arrive
 //   "fetch"   over http(s): each fetched as NAME.HASH.bin, counted for the progress bar as it
 //             streams in (a host sends them as they are: they are gzip already);
 //   "scripts" from a folder (file://, where fetch of sibling files is refused): each as a classic
@@ -42,9 +43,19 @@ function arrived(python, name) {
   });
 }
 
+// Resolves once the page has drawn its first frame: Python's bytes are requested only then (at low
+// priority), so they never hold up the chapter's text, CSS or images, and the first paint never
+// waits on them (a browser shares its connections and its bandwidth between what it requests at
+// once). A hidden page draws no frames until it is shown: it starts at once.
+const firstPaint = new Promise((resolve) => {
+  if (document.visibilityState === "hidden" || typeof requestAnimationFrame !== "function") return resolve();
+  requestAnimationFrame(() => setTimeout(resolve, 0)); // the timer runs after the frame's paint
+});
+
 function loadScript(src) {
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
+    script.fetchPriority = "low";
     script.src = src;
     script.onload = () => resolve();
     script.onerror = () => reject(new Error(`could not load ${src}`));
@@ -90,7 +101,7 @@ function openAssets(config, onLoaded) {
 
   // Over http: the response, counted for progress as it streams in; `got` counts it for a fallback.
   async function download(name, got) {
-    const response = await fetch(new URL(python.packed[name], indexURL));
+    const response = await fetch(new URL(python.packed[name], indexURL), { priority: "low" });
     if (!response.ok) throw failure(name);
     const counter = new TransformStream({
       transform(chunk, controller) {
@@ -114,8 +125,9 @@ function openAssets(config, onLoaded) {
     });
     return fromScript(name, loaded);
   };
-  const load = (name) => {
+  const load = async (name) => {
     if (mode === "inline") return fromScript(name, arrived(python, name));
+    await firstPaint;
     if (mode === "scripts") return scripted(name);
     const got = { bytes: 0 };
     return download(name, got).catch(() => scripted(name, got.bytes));

@@ -4,8 +4,11 @@
 // worker waits for), and to say(). Measured: docs/performance.md.
 
 // What every loader (this one, or bench's stock one) reports through: the page's runtime line
-// and the "kvpage:progress" events.
+// and the "kvpage:progress" events. Once the labs are live or have failed, each lab's line is its
+// own (labs.js): a download still arriving for a later worker must not write over it.
+let settled = false;
 function say(text) {
+  if (settled) return;
   for (const line of document.querySelectorAll("[data-role=runtime]")) line.textContent = text;
 }
 
@@ -27,6 +30,7 @@ const wired = new Promise((resolve) => {
 });
 Promise.all([pool.ready, wired]).then(
   ([, labs]) => {
+    settled = true;
     performance.mark("kvpage:python-started");
     for (const lab of labs) lab.live();
     document.documentElement.dataset.python = "ready";
@@ -34,6 +38,7 @@ Promise.all([pool.ready, wired]).then(
     progress("ready");
   },
   (error) => {
+    settled = true;
     wired.then((labs) => {
       for (const lab of labs) lab.failed(error);
       document.documentElement.dataset.python = "failed";

@@ -64,12 +64,20 @@ function pythonWorker(config) {
       const source = new Blob([WORKER_PROLOGUE, text, `\n(${kvpageWorker})();\n`], { type: "text/javascript" });
       workerURL ??= URL.createObjectURL(source);
     }
-    const packed = await held;
+    // The worker is made as soon as its code is in: it reads Pyodide's JavaScript while the wasm and
+    // the snapshot still arrive, and is told to start once they have.
+    const worker = new Worker(workerURL);
+    let packed;
+    try {
+      packed = await held;
+    } catch (error) {
+      worker.terminate();
+      throw error;
+    }
     let home, kept;
     held = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
     held.catch(() => {}); // the next worker reports it
     const keptBy = (why) => kept(new Error(`Python's files went with a worker that failed (${why}); reload the page`));
-    const worker = new Worker(workerURL);
     worker.addEventListener("message", (event) => {
       if (event.data?.type === "returned") home(event.data.assets);
       else if (event.data?.type === "compiled") compiledWasm ??= event.data.module;
