@@ -56,9 +56,11 @@ test-deps: deps chromium browsers java $(WHEELS)/.downloaded
 # pip installs uv (its version pinned in constraints.txt), and uv installs the rest, the same
 # pinned versions: about 2 s where pip took 25 s of one core (docs/performance.md, "The test
 # suite"). The virtualenv keeps its pip, for the Pyodide wheels' hash-checked download below.
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml kvpage/pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt uv
+	# The generator, editable (its command kvpage-book too): its .pth puts this checkout on the path,
+	# so the model in kvpage/ is imported from here as well; the browser gets the model's own wheel.
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -c constraints.txt -e '.[test]'
 	touch $@
 

@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402  (the project's build.py)
+from sitegen import commands, pipeline  # noqa: E402
 from sitegen.progress import SILENT  # noqa: E402
 
 STEPS = {
@@ -83,17 +83,17 @@ def measure(runs: int, cold_runs: int) -> dict[str, Any]:
             edit(chapter, run)
             warm.append(timed_build(where))
         sizes = {
-            "zip": (dist / f"{build.ZIP_TOP}.zip").stat().st_size,
-            "single": (dist / build.SINGLE_FILE).stat().st_size,
+            "zip": (dist / f"{pipeline.ZIP_TOP}.zip").stat().st_size,
+            "single": (dist / pipeline.SINGLE_FILE).stat().st_size,
             "site": folder_bytes(folder / "site"),
         }
 
-        options = build.Options(content=content, out=folder / "serve-site")
-        build.rebuild_for_serve(options, SILENT)  # the worker's first build: imports, runtime from the cache
+        options = pipeline.Options(content=content, out=folder / "serve-site")
+        commands.rebuild_for_serve(options, SILENT)  # the worker's first build: imports, runtime from the cache
         serve = []
         for run in range(runs):
             edit(chapter, runs + run)
-            report = build.rebuild_for_serve(options, SILENT)
+            report = commands.rebuild_for_serve(options, SILENT)
             if not report.ok:
                 raise SystemExit(f"bench: serve's rebuild failed: {report.errors}")
             serve.append(report.seconds)

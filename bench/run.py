@@ -89,10 +89,10 @@ class Run:
 
 
 def build_ours(out: Path) -> Path:
-    import build  # the project's build.py
+    from sitegen import pipeline
 
-    options = build.Options(out=out / "site", dist=out / "dist", single_file=True)
-    build.build(options)
+    options = pipeline.Options(out=out / "site", dist=out / "dist", single_file=True)
+    pipeline.build(options)
     return options.out
 
 

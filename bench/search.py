@@ -48,8 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from serving import serve  # noqa: E402  (bench/serving.py: the site on 127.0.0.1 at a free port)
 
-import build  # noqa: E402  (the project's build.py)
-from sitegen import search_index  # noqa: E402
+from sitegen import pipeline, search_index  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
@@ -136,9 +135,9 @@ def queries_for(own: list[str], counts: Counter[str]) -> list[str]:
 
 def built_book(content: Path, out: Path) -> dict[str, Any]:
     """Build ``content`` into ``out``; the sizes of its search script, its words, its search stage's time."""
-    options = build.Options(content=content, out=out / "site", dist=out / "dist")
-    build.build(options)
-    rendered = build.render(options)
+    options = pipeline.Options(content=content, out=out / "site", dist=out / "dist")
+    pipeline.build(options)
+    rendered = pipeline.render(options)
     search_index.run_indexer.cache_clear()
     started = time.perf_counter()
     index = search_index.search_index(ROOT, rendered.pages)

@@ -25,12 +25,12 @@ from collections.abc import Callable
 from typing import cast
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError, field
-from kvpage.lab import NAME, Action, Lab
+from kvpage.lab import NAME, Action, Lab, module_of
 
 
 def lab_named(name: str) -> Lab:
     """The lab called ``name``; LabInputError if there is none."""
-    module = f"kvpage.labs.{name.replace('-', '_')}"
+    module = module_of(name)
     if not NAME.match(name):
         raise LabInputError(f"no lab {name!r}")
     try:

@@ -18,14 +18,14 @@ import pkgutil
 import kvpage.labs
 from kvpage import bridge
 from kvpage.jsonvalue import JSONObject
-from kvpage.lab import Lab
+from kvpage.lab import LABS_PACKAGE, Lab
 
 
 def declared() -> list[tuple[str, Lab]]:
     """(module, its ``LAB``) for every module of ``kvpage.labs`` that declares one, in module order."""
     found: list[tuple[str, Lab]] = []
     for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
-        module = f"kvpage.labs.{info.name}"
+        module = f"{LABS_PACKAGE}.{info.name}"
         lab = getattr(importlib.import_module(module), "LAB", None)
         if isinstance(lab, Lab):
             found.append((module, lab))

@@ -13,6 +13,8 @@ from typing import Literal, get_args
 
 Mode = Literal["kv", "recompute"]
 MODES: tuple[Mode, ...] = get_args(Mode)
+MODE_NAMES: dict[Mode, str] = {"kv": "KV cache", "recompute": "Recompute"}
+"""What the page calls each mode (the decode lab's choice, its chart's legend and table)."""
 
 
 def prefill_cost(n: int, cached: int = 0) -> int:

@@ -33,9 +33,16 @@ Action: TypeAlias = Callable[[JSONObject], JSONObject]
 
 NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 """Lab names: lower case words joined by ``-`` (its module is the name with ``_``)."""
+LABS_PACKAGE = "kvpage.labs"
+"""Where every lab's module is: one module per lab, named after it."""
 KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 """Control, output and action names: they become JSON keys and HTML data attributes."""
 INTEGER = re.compile(r"-?[0-9]+\Z")
+
+
+def module_of(name: str) -> str:
+    """The module that declares the lab ``name``: ``kvpage.labs.next_request`` for ``next-request``."""
+    return f"{LABS_PACKAGE}.{name.replace('-', '_')}"
 
 
 @dataclass(frozen=True)
@@ -320,8 +327,8 @@ class Lab:
 
     @property
     def module(self) -> str:
-        """The module that declares it: ``kvpage.labs.next_request`` for ``next-request``."""
-        return f"kvpage.labs.{self.name.replace('-', '_')}"
+        """The module that declares it (:func:`module_of`)."""
+        return module_of(self.name)
 
     def control(self, name: str) -> Control:
         """The control called ``name`` (templates use this for labels and ranges)."""

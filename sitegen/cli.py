@@ -1,7 +1,7 @@
-"""The command line of ``build.py`` (and ``python -m kvpage``): ``build`` and ``serve``.
+"""The command line of ``kvpage-book`` (and ``build.py``): ``build`` and ``serve``.
 
 Only the parsing lives here, so that every option and its help text are in one
-place; ``build.py`` turns the result into :class:`build.Options` and runs it.
+place; :mod:`sitegen.commands` turns the result into :class:`sitegen.pipeline.Options` and runs it.
 ``build`` is the default command: ``python build.py --strict`` still builds.
 The top-level ``--help`` prints the help of every command, so one screen
 explains every option.

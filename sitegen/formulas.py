@@ -182,7 +182,7 @@ def formulas_in(tokens: Sequence[Token], env: MutableMapping[str, Any]) -> list[
     return found
 
 
-def shown(tex: str) -> str:
+def abridged(tex: str) -> str:
     text = " ".join(tex.split())
     return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
@@ -199,12 +199,12 @@ def typeset_formulas(found: Sequence[Found]) -> str:
         if answer.error is not None:
             position = answer.position if answer.position is not None else 0
             line = item.line + tex[:position].count("\n")
-            message = f"the formula ${shown(tex)}$ cannot be typeset: {answer.error}"
+            message = f"the formula ${abridged(tex)}$ cannot be typeset: {answer.error}"
             record(item.env, ContentError(str(item.env["path"]), line, message))
             continue
         mathml, refused = without_styles(answer.mathml, rules)
         for style in refused:
-            message = f"the formula ${shown(tex)}$ needs the style {style!r}, which the page cannot carry"
+            message = f"the formula ${abridged(tex)}$ needs the style {style!r}, which the page cannot carry"
             record(item.env, ContentError(str(item.env["path"]), item.line, message))
         item.token.meta["mathml"] = mathml
     return stylesheet(rules)

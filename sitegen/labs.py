@@ -38,6 +38,15 @@ from sitegen.trees import to_html
 from sitegen.warm_up import declared_at, raised_at, shown_args
 
 Value = JSONValue
+LAB_SCRIPTS = "static/labs"
+"""The site's folder of the labs' own scripts (``site_template/static/labs/``)."""
+
+
+def lab_script(name: str) -> str:
+    """A lab's own script, if it has one: ``LAB_SCRIPTS/NAME.js`` registers itself by that name."""
+    return f"{LAB_SCRIPTS}/{name}.js"
+
+
 SHLEX_MESSAGES = {
     "No closing quotation": "a quote is not closed",
     "No escaped character": "it ends with a lone backslash",
@@ -305,6 +314,6 @@ def declaration_errors(project: Path, static: Collection[str], templates: str = 
         )
     for script in sorted(static):
         folder, _, file = script.rpartition("/")
-        if folder == "static/labs" and file.endswith(".js") and file.removesuffix(".js") not in all_labs():
+        if folder == LAB_SCRIPTS and file.endswith(".js") and file.removesuffix(".js") not in all_labs():
             errors.append(ContentError(f"{templates}/{script}", 0, f"there is no lab {file.removesuffix('.js')!r}"))
     return errors

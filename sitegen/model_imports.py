@@ -18,9 +18,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-BROWSER_EXCLUDED = ("__main__.py",)
-"""Files of kvpage/ that are not in the browser's wheel (pyproject.toml excludes them)."""
-
 
 @dataclass(frozen=True, order=True)
 class Import:
@@ -42,7 +39,7 @@ def module_file(module: str) -> str:
 
 def model_files(project: Path) -> list[Path]:
     """The ``.py`` files of ``kvpage/`` that the browser's wheel holds."""
-    return sorted(path for path in (project / "kvpage").rglob("*.py") if path.name not in BROWSER_EXCLUDED)
+    return sorted((project / "kvpage").rglob("*.py"))
 
 
 def imports_of(source: str, path: str) -> list[Import]:

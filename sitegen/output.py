@@ -16,6 +16,7 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from sitegen.reproducible import ZIP_DATE
 from sitegen.site import Site
 
 
@@ -94,9 +95,6 @@ def publish(site: Site, out: Path, files: Mapping[Path, bytes]) -> None:
         raise
     for target, path in staged.items():
         path.replace(target)
-
-
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def zip_bytes(site: Site, top: str) -> bytes:

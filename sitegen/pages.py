@@ -240,7 +240,7 @@ def render_pages(
         errors.extend(item.env["errors"])
         warnings.extend(item.env["warnings"])
     tokens = {item.path: item.tokens for item in chapters.listed}
-    shown = {item.path: partial(field_text, env=item.env) for item in chapters.listed}
+    field_texts = {item.path: partial(field_text, env=item.env) for item in chapters.listed}
     pages = tuple(
         Page(
             chapter,
@@ -250,7 +250,7 @@ def render_pages(
             toc=tocs[chapter.path],
             stylesheets=(STYLESHEET,) if formulas[chapter.path] else (),
             description=descriptions[chapter.path],
-            sections=sections(tokens[chapter.path], chapter.meta.title, shown[chapter.path]),
+            sections=sections(tokens[chapter.path], chapter.meta.title, field_texts[chapter.path]),
         )
         for chapter in source.chapters
     )

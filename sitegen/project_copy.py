@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sitegen import compiled_stdlib, runtime_cache
 
-PROJECT = ("build.py", "pyproject.toml", ".gitignore", "content", "kvpage", "sitegen", "site_template")
-"""What a build reads from the project, besides ``node_modules``."""
+PROJECT = ("build.py", "pyproject.toml", "package.json", ".gitignore", "content", "kvpage", "sitegen", "site_template")
+"""What a build reads from the project, besides ``node_modules`` (``package.json`` declares its versions)."""
 RUNTIME_CACHE = runtime_cache.CACHE_DIR
 """Built runtimes, by the hash of everything they are made from."""
 COMPILED_CACHE = compiled_stdlib.CACHE_DIR

@@ -20,7 +20,8 @@
 //                 lines (read from the wheel). stdout: {"failures", "missing", "traceback"}.
 //
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
-// was written against Pyodide 314.0.7 and refuses any other version. Everything that could make two
+// runs only on the files sitegen/pyodide-pins.json pins (python_snapshot.py checks them first, and
+// package.json is the one place Pyodide's version is written). Everything that could make two
 // builds differ is pinned while it runs: the clock, the monotonic clock, the time zone, random
 // bytes, Math.random and Python's hash seed. So the snapshot is a function of its inputs, byte for
 // byte (tests/test_reproducible.py builds twice, in different zones and with different seeds).
@@ -30,8 +31,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { devNull } from "node:os";
 import { join } from "node:path";
 
-const PYODIDE_VERSION = "314.0.7";
-const EPOCH_MS = 315532800000; // 1980-01-01, SOURCE_DATE_EPOCH of the build
+// The build's one date (sitegen/reproducible.py), in seconds, from python_snapshot.py's environment.
+const EPOCH_S = Number(process.env.SOURCE_DATE_EPOCH);
+if (!Number.isInteger(EPOCH_S)) throw new Error("SOURCE_DATE_EPOCH is not set: run this through sitegen/python_snapshot.py");
 // Under Node, Emscripten names the program after this script's path, and Python keeps it
 // (sys.executable, sys.argv): use the name a browser gets instead.
 const PROGRAM = "./this.program";
@@ -39,7 +41,7 @@ const PROGRAM = "./this.program";
 function pinNondeterminism() {
   // Python's time module records the zone it starts in (time.timezone, time.tzname).
   process.env.TZ = "UTC";
-  Date.now = () => EPOCH_MS;
+  Date.now = () => EPOCH_S * 1000;
   // Monotonic time only moves forward, by a microsecond a call, so that it stays far below any
   // page's performance.now() after the restore: Python's clocks never run backwards.
   let now = 0;
@@ -71,15 +73,11 @@ function parseArgs(argv) {
 }
 
 async function pyodideModule(dir) {
-  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  if (pkg.version !== PYODIDE_VERSION) {
-    throw new Error(`Pyodide ${pkg.version} is installed; python_snapshot.mjs was written for ${PYODIDE_VERSION}`);
-  }
   return import(join(dir, "pyodide.mjs"));
 }
 
 const COMPILE_PY = `
-import importlib.util, sys, zipfile
+import importlib.util, sys, time, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
 source = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
@@ -90,7 +88,7 @@ with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w")
         data = src.read(name)
         # The file name zipimport would give the code if it compiled the .py itself.
         code = compile(data, f"{source}/{name}", "exec", dont_inherit=True)
-        info = zipfile.ZipInfo(name + "c", date_time=(1980, 1, 1, 0, 0, 0))
+        info = zipfile.ZipInfo(name + "c", date_time=time.gmtime(${EPOCH_S})[:6])
         info.external_attr = 0o644 << 16
         dst.writestr(info, _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
 `;

@@ -25,9 +25,10 @@ The snapshot is shipped as a patch over the wasm's own data segments (which the 
 the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left out. That
 container ("KVSNAP01") is specified in ``snapshot_format.py``.
 
-Everything here leans on private Pyodide API, so it runs only for the exact version it was written
-and tested against (``PYODIDE_VERSION``); the snapshot's embedded build id must equal the one in
-the ``pyodide.js`` the page loads.
+Everything here leans on private Pyodide API, so it runs only on the exact files it was written and
+tested against: ``pyodide-pins.json`` holds their sha256 (a new Pyodide in ``package.json`` fails
+the build until its files are pinned, which is the moment to re-read Pyodide's ``snapshot.ts``);
+the snapshot's embedded build id must equal the one in the ``pyodide.js`` the page loads.
 """
 
 from __future__ import annotations
@@ -47,11 +48,9 @@ from sitegen.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.errors import BuildError
 from sitegen.labs import all_labs
 from sitegen.model_imports import Import, model_imports, module_file
+from sitegen.reproducible import SOURCE_DATE_EPOCH
 from sitegen.snapshot_format import decode, encode
 from sitegen.warm_up import FRAME, missing_errors, warm_up_errors
-
-PYODIDE_VERSION = "314.0.7"
-"""The only Pyodide whose private snapshot API this module (and the page's loader) was tested on."""
 
 SCRIPT = Path(__file__).with_name("python_snapshot.mjs")
 WHEEL_DIR = "/lib/kvpage"
@@ -94,8 +93,9 @@ def build_id(pyodide_js: bytes) -> str:
     return found[0].decode("ascii")
 
 
-NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8"}
-"""The snapshot process's time zone and locale: Python's ``time`` module keeps the zone it saw."""
+NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8", "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
+"""The snapshot process's time zone, locale and clock: Python's ``time`` module keeps the zone it
+saw, and the script's clock and the compiled files' dates are the build's one date."""
 
 
 NO_NODE = "node: not found; the build runs Pyodide under Node.js to make the snapshot"
@@ -205,14 +205,6 @@ def make_python_snapshot(
     imports, errors = model_imports(project)
     if errors:
         raise BuildError(errors)
-    if version != PYODIDE_VERSION:
-        raise BuildError(
-            [
-                f"Pyodide {version} is pinned, but the memory snapshot (sitegen/python_snapshot.py, "
-                f"python_snapshot.mjs, the page's loader in static/kvpage/) was written for {PYODIDE_VERSION}: "
-                "re-read Pyodide's snapshot.ts and re-test before changing PYODIDE_VERSION"
-            ]
-        )
     wheel_path = f"{WHEEL_DIR}/{wheel.name}"
     with tempfile.TemporaryDirectory(prefix="kvpage-snapshot-") as tmp:
         folder = Path(tmp)

@@ -53,11 +53,10 @@ from pyodide_lock.utils import package_spec_from_wheel
 from kvpage.lab import Lab
 from sitegen.errors import BuildError
 from sitegen.model_imports import model_imports
+from sitegen.npm import declared_version
 from sitegen.python_snapshot import SNAPSHOT_ENV, book_imports, make_python_snapshot
+from sitegen.reproducible import SOURCE_DATE_EPOCH
 from sitegen.runtime_names import RUNTIME_DIR, content_name, is_content_addressed
-
-SOURCE_DATE_EPOCH = "315532800"
-"""1980-01-01, the earliest zip timestamp: wheels and zips carry no build date."""
 
 
 @dataclass(frozen=True)
@@ -92,16 +91,15 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_pinned(package: Path, pins_file: Path, what: str = "Pyodide") -> tuple[dict[str, bytes], str]:
-    """The pinned files of the npm package (``what``, for messages), each checked against its sha256."""
+def read_pinned(package: Path, pins_file: Path, wanted: str, what: str = "Pyodide") -> tuple[dict[str, bytes], str]:
+    """The pinned files of the npm package (``what``, for messages), each checked against its sha256,
+    once the installed version is ``wanted`` (the one ``package.json`` declares, sitegen/npm.py)."""
     if not package.is_dir():
         raise BuildError([f"{package}: {what} is not installed; run 'npm ci' (the README's build command does)"])
     pins = json.loads(pins_file.read_text(encoding="utf-8"))
     version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
-    if version != pins["version"]:
-        raise BuildError(
-            [f"{package}: {what} {version} is installed but {pins['version']} is pinned in {pins_file.name}"]
-        )
+    if version != wanted:
+        raise BuildError([f"{package}: {what} {version} is installed but package.json declares {wanted}; run 'npm ci'"])
     files: dict[str, bytes] = {}
     errors: list[str] = []
     for name, expected in sorted(pins["files"].items()):
@@ -130,7 +128,7 @@ SHARED_MEMORY = (
     "var io=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
     "function so(t){try{return Atomics.wait(io,0,0,t),!0}catch{return!1}}"
 )
-"""Pyodide 314.0.7's syncSleep, minified as shipped: its shared memory is made when the module loads."""
+"""The pinned Pyodide's syncSleep, minified as shipped: its shared memory is made when the module loads."""
 LAZY_SHARED_MEMORY = (
     "var io;"
     "function so(t){try{io??=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
@@ -194,12 +192,19 @@ def asset_script(name: str, media_type: str, data: bytes) -> bytes:
     return f"(globalThis.kvpageAssets??=new Map()).set({entry});\n".encode("ascii")
 
 
+MODEL = "kvpage"
+"""The model's folder: its package, and its own project (``kvpage/pyproject.toml``) for the wheel."""
+
+
 def build_wheel(project: Path, out: Path) -> Path:
-    """Build the kvpage wheel with ``python -m build``, reproducibly."""
-    # -P: this project's own build.py must not shadow the "build" package.
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    """Build the model's wheel (the project ``kvpage/pyproject.toml``) with hatchling, reproducibly.
+
+    Hatchling's own command builds it in place, offline, with the hatchling this build runs on.
+    """
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
     result = subprocess.run(
-        [sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(project)],
+        [sys.executable, "-m", "hatchling", "build", "--target", "wheel", "--directory", str(out)],
+        cwd=project / MODEL,
         env=env,
         capture_output=True,
         text=True,
@@ -217,9 +222,9 @@ def build_wheel_here(project: Path, out: Path) -> Path:
     from hatchling.builders.wheel import WheelBuilder
 
     before = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    os.environ["SOURCE_DATE_EPOCH"] = str(SOURCE_DATE_EPOCH)
     try:
-        (made,) = WheelBuilder(str(project)).build(directory=str(out), versions=["standard"])
+        (made,) = WheelBuilder(str(project / MODEL)).build(directory=str(out), versions=["standard"])
     except Exception as error:  # noqa: BLE001 - pyproject.toml or the package, as the frontend would say
         raise BuildError([f"building the kvpage wheel failed: {type(error).__name__}: {error}"]) from None
     finally:
@@ -308,7 +313,8 @@ def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | 
     builds; None compiles it.
     """
     package = project / "node_modules" / "pyodide"
-    pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"))
+    wanted = declared_version(project, "pyodide")
+    pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"), wanted)
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
         wheel = build_wheel(project, Path(tmp))
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
@@ -425,5 +431,6 @@ def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
 
 def pinned_lock(project: Path) -> bytes:
     """Pyodide's own lock file, checked against its pin."""
-    pinned, _ = read_pinned(project / "node_modules" / "pyodide", Path(__file__).with_name("pyodide-pins.json"))
+    pins = Path(__file__).with_name("pyodide-pins.json")
+    pinned, _ = read_pinned(project / "node_modules" / "pyodide", pins, declared_version(project, "pyodide"))
     return pinned["pyodide-lock.json"]

@@ -5,7 +5,7 @@ only on code, never on the book. So their result is stored in
 ``.cache/runtime/`` under a key that hashes everything they read: the names of
 the labs the book may show (the snapshot holds those and nothing else, so two
 books with different ``experimental_labs`` get different runtimes), every file of
-``kvpage/`` (the wheel), ``pyproject.toml`` (its metadata), every file of
+``kvpage/`` (the wheel, and its metadata, ``kvpage/pyproject.toml``), every file of
 ``node_modules/pyodide`` (the interpreter), every file of ``sitegen/`` (the code
 that packs them, pins included), and the versions of Python and of the tools
 that build the wheel. Change any of those and the key changes, so a stale
@@ -93,7 +93,7 @@ def runtime_key(root: Path, labs: Collection[str]) -> str:
     code = Path(sitegen.__file__).resolve().parent
     inputs = [
         *((root, path) for path in files_under(root / "kvpage")),
-        (root, root / "pyproject.toml"),
+        (root, root / "package.json"),
         *((root, path) for path in files_under(root / "node_modules" / "pyodide")),
         *((code.parent, path) for path in files_under(code)),
     ]

@@ -29,6 +29,7 @@ from typing import Any
 
 from sitegen.errors import BuildError
 from sitegen.ids import prefixed
+from sitegen.npm import declared_version
 from sitegen.pages import Pages
 from sitegen.runtime import read_pinned
 from sitegen.search_text import SEARCH_DIR, Section
@@ -108,7 +109,8 @@ def documents(chapters: Sequence[Sequence[Section]]) -> list[dict[str, Any]]:
 
 def load_library(project: Path) -> str:
     """MiniSearch's classic script from ``node_modules``, checked against its pins, its license first."""
-    pinned, version = read_pinned(project / "node_modules" / PACKAGE, PINS, "MiniSearch")
+    wanted = declared_version(project, PACKAGE)
+    pinned, version = read_pinned(project / "node_modules" / PACKAGE, PINS, wanted, "MiniSearch")
     code = pinned[LIBRARY].decode("utf-8")
     if code.count(SOURCE_MAP) != 1 or not code.endswith(SOURCE_MAP):
         message = f"{PACKAGE}/{LIBRARY}: expected it to end with {SOURCE_MAP.strip()!r}: has MiniSearch changed?"

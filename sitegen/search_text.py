@@ -33,11 +33,11 @@ HIDDEN = frozenset({"script", "style"})
 NOT_TEXT = frozenset({"front_matter"})
 """Block tokens whose content is not the chapter's words (the front matter's YAML)."""
 
-Shown = Callable[[Token], str]
+FieldText = Callable[[Token], str]
 """What the page shows for a ``lab_field`` token: its lab's starting text (the labs stage's)."""
 
 
-def nothing_shown(_token: Token) -> str:
+def no_field_text(_token: Token) -> str:
     return ""
 
 
@@ -77,27 +77,27 @@ def html_text(markup: str) -> str:
     return " ".join(_Text(markup).parts)
 
 
-def inline_text(token: Token, shown: Shown = nothing_shown) -> str:
+def inline_text(token: Token, field_text: FieldText = no_field_text) -> str:
     """What an inline token says: its children's text, a lab field as the number the page shows."""
     parts: list[str] = []
     for child in token.children or ():
         if child.type in BREAKS:
             parts.append(" ")
         elif child.type == "lab_field":
-            parts.append(shown(child))
+            parts.append(field_text(child))
         elif child.type == "html_inline":
             parts.append(html_text(child.content))
         elif child.children and child.type != "image":
-            parts.append(inline_text(child, shown))
+            parts.append(inline_text(child, field_text))
         else:
             parts.append(child.content)
     return "".join(parts)
 
 
-def block_text(token: Token, shown: Shown = nothing_shown) -> str:
+def block_text(token: Token, field_text: FieldText = no_field_text) -> str:
     """What a block-level token says on its own (inline tokens are read by their own case)."""
     if token.type == "inline":
-        return inline_text(token, shown)
+        return inline_text(token, field_text)
     if token.type in MARKUP:
         return html_text(token.content)
     if token.nesting == 0 and not token.children and token.type not in NOT_TEXT:
@@ -109,7 +109,7 @@ def squeeze(text: str) -> str:
     return SPACES.sub(" ", text).strip()
 
 
-def sections(tokens: Sequence[Token], title: str, shown: Shown = nothing_shown) -> tuple[Section, ...]:
+def sections(tokens: Sequence[Token], title: str, field_text: FieldText = no_field_text) -> tuple[Section, ...]:
     """The chapter's sections in order: its opening, headed by ``title`` (so a chapter is found by
     its title even when it opens with a heading), then one per heading with an anchor."""
     found: list[Section] = []
@@ -122,9 +122,9 @@ def sections(tokens: Sequence[Token], title: str, shown: Shown = nothing_shown) 
         if token.type == "heading_open" and token.tag in LEVELS and "id" in token.attrs and index + 1 < len(tokens):
             found.append(Section(anchor, heading, squeeze(" ".join(parts))))
             skip = tokens[index + 1]
-            anchor, heading, parts = str(token.attrs["id"]), squeeze(inline_text(skip, shown)), []
+            anchor, heading, parts = str(token.attrs["id"]), squeeze(inline_text(skip, field_text)), []
             continue
-        text = block_text(token, shown)
+        text = block_text(token, field_text)
         if text:
             parts.append(text)
     found.append(Section(anchor, heading, squeeze(" ".join(parts))))

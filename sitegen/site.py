@@ -21,6 +21,7 @@ from sitegen.assets import Asset
 from sitegen.csp import policy
 from sitegen.errors import BuildError, ContentError
 from sitegen.ids import Attributes, prefix_ids, prefix_toc, rewrite_attributes, single_file_clashes
+from sitegen.labs import lab_script
 from sitegen.page_script import CONFIG_ID, SCRIPT, STAGE_DIR, page_script
 from sitegen.pages import INDEX, Page, Pages
 from sitegen.runtime import Loader, Runtime
@@ -31,11 +32,6 @@ from sitegen.templates import TemplateFailed, Templates
 
 SEARCH_SCRIPT = "static/search.js"
 """The search box's script, on every page; it loads the index (sitegen/search_index.py) when first used."""
-
-
-def lab_script(name: str) -> str:
-    """A lab's own script, if it has one: ``static/labs/NAME.js`` registers itself by that name."""
-    return f"static/labs/{name}.js"
 
 
 def page_scripts(labs: Iterable[str], static: Collection[str]) -> tuple[str, ...]:

@@ -137,7 +137,7 @@ def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[C
     if root is None:  # nothing but blank lines and comments: every field is missing
         root = yaml.MappingNode(MAP, [])
     if not isinstance(root, yaml.MappingNode):
-        message = f"front matter must be fields, one 'key: value' a line, not {shown(root)}"
+        message = f"front matter must be fields, one 'key: value' a line, not {described(root)}"
         return None, [ContentError(path, line_of(root), message)]
     fields, errors = read_fields(path, root)
     if errors:
@@ -150,7 +150,7 @@ def line_of(node: yaml.Node) -> int:
     return int(node.start_mark.line) + 2
 
 
-def shown(node: yaml.Node) -> str:
+def described(node: yaml.Node) -> str:
     """A value as the author wrote it, for messages: the text of a scalar, else what it is."""
     if isinstance(node, yaml.ScalarNode):
         return repr(node.value)
@@ -181,7 +181,7 @@ def read_fields(path: str, root: yaml.MappingNode) -> tuple[dict[str, Field], li
     fields: dict[str, Field] = {}
     errors: list[ContentError] = []
     for key, value in root.value:
-        name = key.value if isinstance(key, yaml.ScalarNode) else shown(key)
+        name = key.value if isinstance(key, yaml.ScalarNode) else described(key)
         line = line_of(key)
         if name not in FIELDS:
             message = f"unknown front matter field {name!r}; expected {', '.join(FIELDS)}"
@@ -213,7 +213,9 @@ def check_fields(path: str, fields: Mapping[str, Field]) -> tuple[FrontMatter | 
     number = whole_number(node)
     if number is None:
         quoted = isinstance(node, yaml.ScalarNode) and node.tag == STR and NUMBER.fullmatch(node.value)
-        problem("number", f"'number' must be a whole number, not {shown(node)}{' (drop the quotes)' if quoted else ''}")
+        problem(
+            "number", f"'number' must be a whole number, not {described(node)}{' (drop the quotes)' if quoted else ''}"
+        )
     texts: dict[str, str] = {}
     for key in ("part", "title", "slug"):
         node = fields[key].node
@@ -223,7 +225,7 @@ def check_fields(path: str, fields: Mapping[str, Field]) -> tuple[FrontMatter | 
                 problem(key, f"{key!r} is empty")
         else:
             hint = f' (quote it: {key}: "{node.value}")' if isinstance(node, yaml.ScalarNode) else ""
-            problem(key, f"{key!r} must be text, not {shown(node)}{hint}")
+            problem(key, f"{key!r} must be text, not {described(node)}{hint}")
     slug = texts.get("slug")
     if slug is not None and not SLUG.fullmatch(slug):
         problem("slug", f"'slug' must be lowercase letters, digits and dashes, not {slug!r}")

@@ -42,18 +42,18 @@ class Templates:
         except RENDER_ERRORS as error:
             raise TemplateFailed(self.problem(name, error)) from None
 
-    def shown(self, filename: str) -> str:
+    def file_name(self, filename: str) -> str:
         """``site_template/labs/decode.html``: a template file as messages show it."""
         return (self.folder.name / Path(filename).resolve().relative_to(self.folder)).as_posix()
 
     def problem(self, name: str, error: Exception) -> ContentError:
         """Where ``error`` happened (file and line) and what it says."""
         if isinstance(error, jinja2.TemplateSyntaxError) and error.filename:
-            return ContentError(self.shown(error.filename), error.lineno, error.message or "syntax error")
+            return ContentError(self.file_name(error.filename), error.lineno, error.message or "syntax error")
         path, line = f"{self.folder.name}/{name}", 0
         for filename, lineno in frames(error.__traceback__):
             if Path(filename).resolve().is_relative_to(self.folder):
-                path, line = self.shown(filename), lineno
+                path, line = self.file_name(filename), lineno
         if isinstance(error, jinja2.TemplateNotFound):
             message = f"no template {error.name!r} in {self.folder.name}/"
         elif isinstance(error, jinja2.UndefinedError):

@@ -6,7 +6,6 @@ import fcntl
 import json
 import os
 import re
-import sys
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,11 +14,10 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from sitegen import pipeline
+from sitegen.source import ChapterSource, load_source
 
-import build  # noqa: E402  (the project's build.py, not PyPI's "build")
-from sitegen.source import ChapterSource, load_source  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CONTENT = ROOT / "content"
 KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
@@ -70,12 +68,12 @@ class Built:
 
 def build_book(out: Path, content: Path = CONTENT, **options: Any) -> Built:
     """The book in ``content`` built by the real pipeline into ``out``: its site, zip and single file."""
-    chosen = build.Options(content=content, out=out / "site", dist=out / "dist", single_file=True, **options)
-    site = build.build(chosen)
+    chosen = pipeline.Options(content=content, out=out / "site", dist=out / "dist", single_file=True, **options)
+    site = pipeline.build(chosen)
     return Built(
         site=chosen.out,
-        zip=chosen.dist / f"{build.ZIP_TOP}.zip",
-        single=chosen.dist / build.SINGLE_FILE,
+        zip=chosen.dist / f"{pipeline.ZIP_TOP}.zip",
+        single=chosen.dist / pipeline.SINGLE_FILE,
         files=site.files,
     )
 
@@ -113,18 +111,18 @@ def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
     run = tmp_path_factory.getbasetemp()  # under xdist, each worker's folder inside the run's
     shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "kitchen-sink"
     shared.mkdir(exist_ok=True)
-    options = build.Options(
+    options = pipeline.Options(
         content=KITCHEN_SINK, out=shared / "site", dist=shared / "dist", single_file=True, strict=True
     )
     with (shared / "lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (shared / "done").exists():
-            build.build(options)
+            pipeline.build(options)
             (shared / "done").touch()
     files = {
         path.relative_to(options.out).as_posix(): path.read_bytes() for path in options.out.rglob("*") if path.is_file()
     }
-    return Built(options.out, options.dist / f"{build.ZIP_TOP}.zip", options.dist / build.SINGLE_FILE, files)
+    return Built(options.out, options.dist / f"{pipeline.ZIP_TOP}.zip", options.dist / pipeline.SINGLE_FILE, files)
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import build
 from kvpage.tokenizer import tokenize
+from sitegen import commands, pipeline
 from sitegen.labs import all_labs
 from sitegen.pages import page_url
 from sitegen.source import load_book
@@ -160,13 +160,13 @@ def test_index_lists_every_chapter_in_order(built: Built) -> None:
 
 
 def test_strict_mode_refuses_the_missing_chapter_link(tmp_path: Path) -> None:
-    with pytest.raises(build.BuildError, match=r"content/03-cache\.md:\d+: chapter 'harness' is not in this book"):
-        build.build(build.Options(out=tmp_path / "site", dist=tmp_path / "dist", strict=True))
+    with pytest.raises(pipeline.BuildError, match=r"content/03-cache\.md:\d+: chapter 'harness' is not in this book"):
+        pipeline.build(pipeline.Options(out=tmp_path / "site", dist=tmp_path / "dist", strict=True))
     assert not (tmp_path / "site").exists()
 
 
 def test_command_line_reports_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert build.main(["--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]) == 0
+    assert commands.main(["--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]) == 0
     assert "built" in capsys.readouterr().out
 
 
@@ -182,24 +182,24 @@ def test_failed_build_leaves_the_previous_site_and_zip_untouched(tmp_path: Path)
     content, templates, out = tmp_path / "content", tmp_path / "site_template", tmp_path / "out"
     shutil.copytree(ROOT / "content", content)
     shutil.copytree(ROOT / "site_template", templates)
-    options = build.Options(content=content, templates=templates, out=out / "site", dist=out / "dist")
-    build.build(options)
+    options = pipeline.Options(content=content, templates=templates, out=out / "site", dist=out / "dist")
+    pipeline.build(options)
     before = snapshot(out)
-    assert set(before) >= {"site", "site/cache.html", "dist", f"dist/{build.ZIP_TOP}.zip"}
+    assert set(before) >= {"site", "site/cache.html", "dist", f"dist/{pipeline.ZIP_TOP}.zip"}
 
     chapter = content / "03-cache.md"
     good = chapter.read_text(encoding="utf-8")
     chapter.write_text(good.replace("tokens=16", "tokens=999"), encoding="utf-8")
-    with pytest.raises(build.BuildError, match=r"content/03-cache\.md:\d+: tokens .* not 999"):
-        build.build(options)
+    with pytest.raises(pipeline.BuildError, match=r"content/03-cache\.md:\d+: tokens .* not 999"):
+        pipeline.build(options)
     assert snapshot(out) == before
 
     # A template error surfaces later, after the runtime is built: still nothing written.
     chapter.write_text(good, encoding="utf-8")
     page = templates / "chapter.html"
     page.write_text(page.read_text(encoding="utf-8").replace("<main>", "<main>{{ missing_variable }}"), "utf-8")
-    with pytest.raises(build.BuildError, match=r"site_template/chapter\.html:\d+: 'missing_variable' is undefined"):
-        build.build(options)
+    with pytest.raises(pipeline.BuildError, match=r"site_template/chapter\.html:\d+: 'missing_variable' is undefined"):
+        pipeline.build(options)
     assert snapshot(out) == before
 
 
@@ -231,7 +231,7 @@ def test_the_published_site_links_its_zip_and_the_zip_does_not(built: Built) -> 
 
 
 def test_without_publish_zip_the_site_has_no_zip_and_no_link(tmp_path: Path) -> None:
-    site = build.build(build.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist"))
+    site = pipeline.build(pipeline.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist"))
     assert "kvpage-site.zip" not in site.files
     assert "Download the book" not in site.files["index.html"].decode("utf-8")
 
@@ -252,8 +252,8 @@ def test_the_harness_link_resolves_once_the_book_has_that_chapter(tmp_path: Path
         f"---\nnumber: {number}\npart: The harness\ntitle: Harness\nslug: harness\n---\n\n## Compaction\n\nText.\n"
     )
     (content / f"{number:02d}-harness.md").write_text(harness, encoding="utf-8")
-    options = build.Options(content=content, out=tmp_path / "site", dist=tmp_path / "dist", strict=True)
-    site = build.build(options)
+    options = pipeline.Options(content=content, out=tmp_path / "site", dist=tmp_path / "dist", strict=True)
+    site = pipeline.build(options)
     cache = site.files["cache.html"].decode("utf-8")
     assert 'Compaction (<a href="harness.html">harness chapter</a>) is what you do' in cache
     before = site.files[page_url(last)].decode("utf-8")
@@ -281,10 +281,10 @@ def test_the_example_lab_is_not_in_the_published_book(built: Built) -> None:
 
 def test_long_steps_show_progress_unless_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["build", "--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist"), "--single-file"]
-    assert build.main(argv) == 0
+    assert commands.main(argv) == 0
     err = capsys.readouterr().err.splitlines()
     assert any(re.fullmatch(r"zipping the site into kvpage-site\.zip… \d+\.\d s", line) for line in err), err
     assert any(re.fullmatch(r"assembling the single-file book kvpage\.html… \d+\.\d s", line) for line in err), err
     assert any(line.startswith("in-browser runtime unchanged") or "kvpage wheel built)… " in line for line in err)
-    assert build.main([*argv, "--quiet"]) == 0
+    assert commands.main([*argv, "--quiet"]) == 0
     assert [line for line in capsys.readouterr().err.splitlines() if not line.startswith("warning:")] == []

@@ -22,7 +22,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import build
+from sitegen import pipeline
 from sitegen.runtime import PACKED as PACKED_SUFFIX
 from tests.conftest import ROOT, Built
 
@@ -70,17 +70,17 @@ def test_built_html_has_no_errors(built: Built, kitchen_sink: Built, tmp_path: P
     java = shutil.which("java")
     assert java, "Java is needed for the Nu HTML Checker; 'make test' installs it"
     assert VNU.exists(), f"{VNU} is missing; 'npm ci' installs it"
-    book = build.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist", single_file=True)
-    build.build(book)
-    twins = build.Options(content=TWINS, out=tmp_path / "twins", dist=tmp_path / "twins-dist", single_file=True)
-    build.build(twins)
+    book = pipeline.Options(content=BOOK, out=tmp_path / "site", dist=tmp_path / "dist", single_file=True)
+    pipeline.build(book)
+    twins = pipeline.Options(content=TWINS, out=tmp_path / "twins", dist=tmp_path / "twins-dist", single_file=True)
+    pipeline.build(twins)
     # Every packed binary the served site has (Pyodide's JavaScript, the wasm, the snapshot, the
     # wheel) is inline in the single file, and each is checked whole:
     served = [name for name in built.files if name.endswith(f"{PACKED_SUFFIX}.js")]
     assert len(packed_scripts(built.single)) == len(served)
     pages = [*sorted(built.site.glob("*.html")), built.single, *sorted(book.out.glob("*.html"))]
     pages += sorted(kitchen_sink.site.glob("*.html"))
-    singles = {"two-chapters": book.dist / build.SINGLE_FILE, "same-headings": twins.dist / build.SINGLE_FILE}
+    singles = {"two-chapters": book.dist / pipeline.SINGLE_FILE, "same-headings": twins.dist / pipeline.SINGLE_FILE}
     for name, single in {**singles, "kitchen-sink": kitchen_sink.single}.items():
         pages.append(with_packed_scripts_emptied(single, tmp_path / f"{name}.html"))
     assert len(pages) >= 11

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-import build
-from sitegen.output import ZIP_DATE
+from sitegen import pipeline
 from sitegen.project_copy import COMPILED_CACHE, project_copy
+from sitegen.reproducible import ZIP_DATE
 from tests.conftest import ROOT, Built
 
 
@@ -51,7 +51,7 @@ def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str, *flags: 
     assert result.returncode == 0, result.stdout + result.stderr
     site = out / "site"
     files = {path.relative_to(site).as_posix(): path.read_bytes() for path in site.rglob("*") if path.is_file()}
-    return Output(files=files, zip=(out / "dist" / f"{build.ZIP_TOP}.zip").read_bytes())
+    return Output(files=files, zip=(out / "dist" / f"{pipeline.ZIP_TOP}.zip").read_bytes())
 
 
 @pytest.fixture(scope="module")
@@ -96,10 +96,10 @@ def test_the_zip_holds_the_site_sorted_and_undated(two_builds: tuple[Output, Out
         # all but the packed binaries a served page fetches (from disk it loads their scripts)
         zipped = [name for name in first.files if not (name.startswith("pyodide/") and name.endswith(".bin"))]
         assert len(zipped) == len(first.files) - 4
-        assert [info.filename for info in infos] == sorted(f"{build.ZIP_TOP}/{name}" for name in zipped)
+        assert [info.filename for info in infos] == sorted(f"{pipeline.ZIP_TOP}/{name}" for name in zipped)
         assert {info.date_time for info in infos} == {ZIP_DATE}
         for info in infos:
-            assert archive.read(info) == first.files[info.filename.removeprefix(f"{build.ZIP_TOP}/")]
+            assert archive.read(info) == first.files[info.filename.removeprefix(f"{pipeline.ZIP_TOP}/")]
 
 
 def test_the_wheel_is_undated(two_builds: tuple[Output, Output]) -> None:

@@ -13,11 +13,10 @@ from __future__ import annotations
 from itertools import accumulate
 from typing import cast
 
-from kvpage.costs import MODES, Mode, cumulative_cost, step_cost
+from kvpage.costs import MODE_NAMES, MODES, Mode, cumulative_cost, step_cost
 from kvpage.jsonvalue import JSONObject, JSONValue, count
 from kvpage.tree import Attributes, Node, el, num
 
-MODE_NAMES: dict[Mode, str] = {"kv": "KV cache", "recompute": "Recompute"}
 MOST_TICKS = 5
 """At most this many intervals on a value axis: enough to read, few enough for a phone."""
 

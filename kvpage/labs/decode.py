@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import cast
 
-from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
+from kvpage.costs import MODE_NAMES, MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, LabInputError, count, field
 from kvpage.lab import Button, Choice, Lab, Output, Slider, Whole
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
@@ -18,7 +18,7 @@ from kvpage.labs.grid import grid_picture, grid_view, slots_picture
 
 PROMPT = Slider("prompt", "Prefix length", low=1, high=128, default=16)
 TOKENS = Slider("tokens", "Tokens to generate", low=1, high=64, default=16)
-MODE = Choice("mode", "Mode", options=(("kv", "KV cache"), ("recompute", "Recompute")), default="kv")
+MODE = Choice("mode", "Mode", options=tuple(MODE_NAMES.items()), default="kv")
 STEPS = Whole("steps", "Steps taken", low=0, high=TOKENS.high, default=0)
 """How far a run has come: what a link to the lab carries beside the controls (``#decode:…,steps=7``)."""
 

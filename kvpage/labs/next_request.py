@@ -38,15 +38,15 @@ def shared_label(shared: int, tokens: list[str]) -> str:
     return f"{shared} / {len(tokens)} · hit through “{visible(tokens[shared - 1])}”"
 
 
-def shown(token: str) -> str:
+def chip_text(token: str) -> str:
     """A token as its chip prints it: every whitespace character drawn, nothing trimmed."""
     return token.translate(_VISIBLE_WHITESPACE)
 
 
 def chips(tokens: list[str], shared: int) -> list[tuple[str, str]]:
-    """One ``(shown, kind)`` pair per token: kind is shared, differs (the first token after the prefix) or cold."""
+    """One ``(chip_text, kind)`` pair per token: kind is shared, differs (the first token after the prefix) or cold."""
     kinds = ["shared"] * shared + ["differs"] * (shared < len(tokens)) + ["cold"] * (len(tokens) - shared - 1)
-    return [(shown(token), kind) for token, kind in zip(tokens, kinds, strict=False)]
+    return [(chip_text(token), kind) for token, kind in zip(tokens, kinds, strict=False)]
 
 
 def chip_items(pairs: list[tuple[str, str]], tips: dict[str, str], shared: int) -> list[JSONValue]:

@@ -25,7 +25,7 @@ MACHINE = {
     "chromium": "156.0.1.2",
     "node": "v20.20.2",
     "python": "3.11.2",
-    "pyodide": "314.0.7",
+    "pyodide": "0.0.9",
 }
 
 
@@ -113,7 +113,7 @@ def test_the_speed_block_shows_every_figure_of_the_data() -> None:
 def test_a_block_says_what_measured_it_where_and_at_which_load() -> None:
     text = blocks.render_speed(SAMPLE)
     assert "Measured by `.venv/bin/python bench/figures.py --quick` on Sample CPU 9000, 2 cores, 23.4 GiB" in text
-    assert "Chromium 156.0.1.2, Node v20.20.2, Python 3.11.2, Pyodide 314.0.7" in text
+    assert "Chromium 156.0.1.2, Node v20.20.2, Python 3.11.2, Pyodide 0.0.9" in text
     assert "- serve: `.venv/bin/python bench/serve_reload.py --runs 3`, 2026-12-01 10:00 UTC" in text
     assert "load average (1, 5, 15 min) 6.10 / 5.50 / 3.25 before, 7.00 / 6.00 / 4.00 after" in text
     assert "- build: `.venv/bin/python bench/rebuild.py --runs 3`" in text

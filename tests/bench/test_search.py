@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import build
+from sitegen import pipeline
 from tests.conftest import ROOT, book_chapters
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -24,7 +24,7 @@ def test_the_generated_book_is_the_same_each_time_and_builds(tmp_path: Path) -> 
         assert path.read_text(encoding="utf-8") == (tmp_path / "b" / path.name).read_text(encoding="utf-8")
     chapters = book_chapters(tmp_path / "a")
     assert [chapter.meta.slug for chapter in chapters] == ["chapter-1", "chapter-2", "chapter-3"]
-    rendered = build.render(build.Options(content=tmp_path / "a", out=tmp_path / "site", dist=tmp_path / "dist"))
+    rendered = pipeline.render(pipeline.Options(content=tmp_path / "a", out=tmp_path / "site", dist=tmp_path / "dist"))
     middle = rendered.pages.pages[1]
     words = {word.lower() for section in middle.sections for word in f"{section.heading} {section.text}".split()}
     words = {word.strip(".") for word in words}

@@ -18,7 +18,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from kvpage.costs import MODES, cumulative_cost, prefill_cost
 from kvpage.labs import decode as decode_lab
-from kvpage.labs.next_request import shown
+from kvpage.labs.next_request import chip_text
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
@@ -197,7 +197,7 @@ def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index(audited:
     expect(lab.locator('[data-part="tokens2"] [data-kind="shared"]')).to_have_count(shared)
     expect(chips.nth(shared - 1)).to_have_attribute("data-ends-prefix", "")
     expect(chips.nth(shared)).to_have_attribute("data-kind", "differs")
-    expect(chips.nth(1)).to_contain_text(shown(tokens[1]))
+    expect(chips.nth(1)).to_contain_text(chip_text(tokens[1]))
     chips.nth(shared).hover()
     info = lab.locator('[data-chip-info="tokens2"]')
     expect(info).to_have_text(chip_words()[shared])

@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-import build
 from kvpage.labs import decode, next_request
+from sitegen import pipeline
 from sitegen.ids import prefixed
 from sitegen.trees import to_html
 from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, Where
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
-RENDERED = build.render(build.Options())
+RENDERED = pipeline.render(pipeline.Options())
 (CHAPTER,) = [page for page in RENDERED.pages.pages if page.url == "cache.html"]
 
 DESCRIBE = """(node) => {

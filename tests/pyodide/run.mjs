@@ -55,12 +55,13 @@ function parseArgs(argv) {
   return options;
 }
 
-/** The npm Pyodide must be the pinned one, file for file, like the build checks for the site. */
+/** The npm Pyodide must be the declared one (package.json), pinned file for file, as the build checks. */
 function checkPyodide() {
   const pins = JSON.parse(readFileSync(PINS, "utf8"));
+  const declared = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).dependencies.pyodide;
   const installed = JSON.parse(readFileSync(join(PYODIDE_DIR, "package.json"), "utf8")).version;
-  if (installed !== pins.version) {
-    throw new SetupError(`${PYODIDE_DIR}: Pyodide ${installed} is installed but ${pins.version} is pinned; run 'npm ci'`);
+  if (installed !== declared) {
+    throw new SetupError(`${PYODIDE_DIR}: Pyodide ${installed} is installed but package.json declares ${declared}; run 'npm ci'`);
   }
   for (const name of RUNTIME_FILES) {
     const actual = sha256(readFileSync(join(PYODIDE_DIR, name)));
@@ -68,7 +69,7 @@ function checkPyodide() {
       throw new SetupError(`${PYODIDE_DIR}/${name}: sha256 ${actual} does not match the pinned ${pins.files[name]}`);
     }
   }
-  return pins.version;
+  return installed;
 }
 
 /**

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-import build
 from kvpage.labs import decode
+from sitegen import commands, pipeline
 from sitegen.labs import all_labs, enabled_labs
 from sitegen.project_copy import project_copy
 from tests.conftest import ROOT
@@ -220,12 +220,12 @@ WARNING_ONLY = "missing-chapter-link"
 """A link to a chapter not written yet: a warning (plain text), an error only with --strict."""
 
 
-def fixture_options(name: str, tmp_path: Path, *, strict: bool = False) -> build.Options:
+def fixture_options(name: str, tmp_path: Path, *, strict: bool = False) -> pipeline.Options:
     """Build the fixture ``name`` into ``tmp_path``, in a project of only ``node_modules`` (the search
     stage's MiniSearch; no kvpage, so no runtime)."""
     fixture = INVALID / name
     templates = fixture / "site_template"
-    return build.Options(
+    return pipeline.Options(
         root=search_only_project(),
         content=fixture / "content",
         templates=templates if templates.is_dir() else ROOT / "site_template",
@@ -241,6 +241,7 @@ def search_only_project() -> Path:
     project = Path(tempfile.mkdtemp(prefix="kvpage-no-project-"))
     atexit.register(shutil.rmtree, project, ignore_errors=True)
     (project / "node_modules").symlink_to(ROOT / "node_modules")
+    (project / "package.json").symlink_to(ROOT / "package.json")  # the npm versions it declares
     return project
 
 
@@ -254,8 +255,8 @@ WITH_MODEL = sorted(name for name in EXPECTED if (INVALID / name / "kvpage").is_
 
 @pytest.mark.parametrize("name", sorted(set(EXPECTED) - set(WITH_MODEL)))
 def test_broken_book_fails_with_exact_messages(name: str, tmp_path: Path) -> None:
-    with pytest.raises(build.BuildError) as failure:
-        build.build(fixture_options(name, tmp_path))
+    with pytest.raises(pipeline.BuildError) as failure:
+        pipeline.build(fixture_options(name, tmp_path))
     assert [str(error) for error in failure.value.errors] == EXPECTED[name]
     assert list(tmp_path.iterdir()) == [], "a failed build wrote something"
 
@@ -282,7 +283,7 @@ def test_broken_model_fails_the_build_at_its_line_and_never_hangs(name: str, tmp
 def test_command_line_prints_every_error_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     content = INVALID / "many-errors" / "content"
     argv = ["--content", str(content), "--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]
-    assert build.main(argv) == 1
+    assert commands.main(argv) == 1
     captured = capsys.readouterr()
     expected = [f"error: {message}" for message in EXPECTED["many-errors"]]
     assert captured.err.splitlines() == [*expected, "build failed: 9 error(s); nothing was written"]
@@ -292,7 +293,7 @@ def test_command_line_prints_every_error_and_fails(tmp_path: Path, capsys: pytes
 
 def test_link_to_a_missing_chapter_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     options = fixture_options(WARNING_ONLY, tmp_path)
-    site = build.build(options)
+    site = pipeline.build(options)
     message = "content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text"
     assert capsys.readouterr().err.splitlines() == [f"warning: {message}"]
     page = site.files["broken.html"].decode("utf-8")
@@ -301,8 +302,8 @@ def test_link_to_a_missing_chapter_is_a_warning(tmp_path: Path, capsys: pytest.C
 
 
 def test_link_to_a_missing_chapter_is_an_error_when_strict(tmp_path: Path) -> None:
-    with pytest.raises(build.BuildError) as failure:
-        build.build(fixture_options(WARNING_ONLY, tmp_path, strict=True))
+    with pytest.raises(pipeline.BuildError) as failure:
+        pipeline.build(fixture_options(WARNING_ONLY, tmp_path, strict=True))
     assert [str(error) for error in failure.value.errors] == [
         "content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text"
     ]
@@ -318,7 +319,7 @@ def test_failed_build_still_shows_its_warnings(tmp_path: Path, capsys: pytest.Ca
     chapter = (fixture / "broken.md").read_text(encoding="utf-8")
     (content / "broken.md").write_text(chapter + "\n::: lab decoder\n## Lab\n:::\n", encoding="utf-8")
     argv = ["--content", str(content), "--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]
-    assert build.main(argv) == 1
+    assert commands.main(argv) == 1
     assert capsys.readouterr().err.splitlines() == [
         "warning: content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text",
         f"error: content/broken.md:10: unknown lab 'decoder'; known labs: {KNOWN}",

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import build
-from sitegen.output import ZIP_DATE, publish, zip_bytes
+from sitegen import commands, pipeline
+from sitegen.output import publish, zip_bytes
+from sitegen.reproducible import ZIP_DATE
 from sitegen.site import Site
 from tests.conftest import Built
 
@@ -69,7 +70,7 @@ def test_zip_is_reproducible_with_one_top_folder() -> None:
     assert first == second
     with zipfile.ZipFile(BytesIO(first)) as archive:
         assert archive.namelist() == ["top/a.html", "top/b.html", "top/static/c.css"]
-        assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        assert {info.date_time for info in archive.infolist()} == {ZIP_DATE}
         assert archive.read("top/static/c.css") == b"c"
 
 
@@ -81,14 +82,14 @@ def test_zip_holds_the_site_under_one_top_folder(built: Built) -> None:
         for name in names:
             assert not name.startswith("/") and "\\" not in name, name
             assert ".." not in Path(name).parts, name
-            assert name.startswith(f"{build.ZIP_TOP}/"), name
-        assert f"{build.ZIP_TOP}/index.html" in names
+            assert name.startswith(f"{pipeline.ZIP_TOP}/"), name
+        assert f"{pipeline.ZIP_TOP}/index.html" in names
         assert sorted(names) == names
         assert {info.date_time for info in infos} == {ZIP_DATE}
-        inside = {name.removeprefix(f"{build.ZIP_TOP}/"): archive.read(name) for name in names}
+        inside = {name.removeprefix(f"{pipeline.ZIP_TOP}/"): archive.read(name) for name in names}
     # The published site (see the built fixture) also holds the zip, and its index links it.
     published = dict(built.files)
-    published.pop(f"{build.ZIP_TOP}.zip")
+    published.pop(f"{pipeline.ZIP_TOP}.zip")
     published["index.html"] = re.sub(rb'<p class="download">.*?</p>\n', b"", published["index.html"], count=1)
     # ... and the packed binaries only a served page fetches (from disk it loads their scripts)
     packed = [name for name in published if name.startswith("pyodide/") and name.endswith(".bin")]
@@ -99,6 +100,6 @@ def test_zip_holds_the_site_under_one_top_folder(built: Built) -> None:
 
 
 def test_build_prints_the_zip_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert build.main(["--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]) == 0
-    size = (tmp_path / "dist" / f"{build.ZIP_TOP}.zip").stat().st_size
+    assert commands.main(["--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]) == 0
+    size = (tmp_path / "dist" / f"{pipeline.ZIP_TOP}.zip").stat().st_size
     assert f"kvpage-site.zip ({size / 1e6:.1f} MB)" in capsys.readouterr().out

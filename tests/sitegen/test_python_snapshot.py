@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import build
-from sitegen import python_snapshot
+from sitegen import pipeline
 from sitegen.errors import BuildError
 from sitegen.python_snapshot import build_id, check_header, check_restored, shows_model_source
 from sitegen.snapshot_format import decode
@@ -40,11 +39,6 @@ def test_build_id_is_read_from_pyodide_js() -> None:
         build_id(b"no id here")
 
 
-def test_another_pyodide_version_fails_before_anything_runs(tmp_path: Path) -> None:
-    with pytest.raises(BuildError, match=r"was written for 314\.0\.7"):
-        python_snapshot.make_python_snapshot(tmp_path, "314.0.8", {}, tmp_path / "kvpage.whl", tmp_path, {})
-
-
 def test_the_site_s_snapshot_restores_to_the_page_s_pyodide_build(built: Built) -> None:
     wasm, encoded = unpacked(built, "pyodide.asm.wasm"), unpacked(built, "python.snapshot")
     # The worker runs the pyodide.js of the asset "pyodide.js" (with pyodide.asm.mjs after it).
@@ -59,7 +53,7 @@ def test_the_page_restores_the_site_s_snapshot_to_python_s_bytes(built: Built, t
 
 def test_the_site_ships_no_stdlib_zip_the_snapshot_holds_the_modules(built: Built) -> None:
     assert not [name for name in built.files if "python_stdlib" in name]
-    runtime = build.render(build.Options()).runtime
+    runtime = pipeline.render(pipeline.Options()).runtime
     assert runtime is not None
     assert {"json/decoder.py", "re/__init__.py", "dataclasses.py", "typing.py"} <= set(runtime.modules)
     assert "turtle.py" not in runtime.modules
@@ -88,8 +82,8 @@ def test_the_check_requires_source_lines_and_a_missing_module_error(tmp_path: Pa
 
 def test_the_snapshot_holds_the_book_s_labs_and_what_only_they_import() -> None:
     # The turns lab (experimental) imports statistics inside a function; the book enables it.
-    book = build.render(build.Options()).runtime
-    turns = build.render(build.Options(content=ROOT / "tests" / "books" / "turns" / "content")).runtime
+    book = pipeline.render(pipeline.Options()).runtime
+    turns = pipeline.render(pipeline.Options(content=ROOT / "tests" / "books" / "turns" / "content")).runtime
     assert book is not None and turns is not None
     assert "turns" not in book.labs and "square" not in book.labs
     assert "statistics.py" not in book.modules

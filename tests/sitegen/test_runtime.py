@@ -19,12 +19,14 @@ import pytest
 
 from sitegen.errors import BuildError
 from sitegen.labs import enabled_labs
+from sitegen.npm import declared_version
 from sitegen.project_copy import project_copy
 from sitegen.runtime import build_wheel, build_wheel_here, classic_module, pack, read_pinned, with_new_wheel
 from sitegen.runtime_cache import cached_runtime
 from tests.conftest import ROOT, Built
 
 PINS = ROOT / "sitegen" / "pyodide-pins.json"
+DECLARED = declared_version(ROOT, "pyodide")
 NO_IO = {"os", "io", "sys", "socket", "subprocess", "pathlib", "shutil", "tempfile", "urllib", "http", "asyncio"}
 
 
@@ -72,21 +74,23 @@ def test_a_changed_pyodide_file_fails_the_build(tmp_path: Path) -> None:
     wasm = package / "pyodide.asm.wasm"
     wasm.write_bytes(wasm.read_bytes() + b"\0")
     with pytest.raises(BuildError, match=r"pyodide\.asm\.wasm: sha256 [0-9a-f]{64} does not match the pinned"):
-        read_pinned(package, PINS)
+        read_pinned(package, PINS, DECLARED)
 
 
 def test_another_pyodide_version_fails_the_build(tmp_path: Path) -> None:
     package = tmp_path / "pyodide"
     shutil.copytree(ROOT / "node_modules" / "pyodide", package)
     meta = json.loads((package / "package.json").read_text(encoding="utf-8"))
-    (package / "package.json").write_text(json.dumps({**meta, "version": "314.0.8"}), encoding="utf-8")
-    with pytest.raises(BuildError, match=r"Pyodide 314\.0\.8 is installed but 314\.0\.7 is pinned"):
-        read_pinned(package, PINS)
+    other = f"{DECLARED}.1"
+    (package / "package.json").write_text(json.dumps({**meta, "version": other}), encoding="utf-8")
+    expected = f"Pyodide {other} is installed but package.json declares {DECLARED}; run 'npm ci'"
+    with pytest.raises(BuildError, match=re.escape(expected)):
+        read_pinned(package, PINS, DECLARED)
 
 
 def test_missing_pyodide_says_how_to_install_it(tmp_path: Path) -> None:
     with pytest.raises(BuildError, match="run 'npm ci'"):
-        read_pinned(tmp_path / "nothing", PINS)
+        read_pinned(tmp_path / "nothing", PINS, DECLARED)
 
 
 def test_module_rewrite_asserts_what_it_replaces() -> None:

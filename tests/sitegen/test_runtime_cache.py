@@ -32,7 +32,6 @@ def forget() -> Iterator[None]:
 def project(tmp_path: Path) -> Path:
     """A project whose model and metadata a test may change; Pyodide is linked."""
     shutil.copytree(ROOT / "kvpage", tmp_path / "kvpage", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "pyodide").symlink_to(ROOT / "node_modules" / "pyodide", target_is_directory=True)
     return tmp_path
@@ -67,7 +66,7 @@ def test_unchanged_inputs_reuse_the_runtime_even_in_a_new_process(project: Path)
     [
         lambda root: (root / "kvpage" / "costs.py").write_text("# changed\n", encoding="utf-8"),
         lambda root: (root / "kvpage" / "labs" / "new_lab.py").write_text("", encoding="utf-8"),
-        lambda root: (root / "pyproject.toml").write_text("[project]\n", encoding="utf-8"),
+        lambda root: (root / "kvpage" / "pyproject.toml").write_text("[project]\n", encoding="utf-8"),
     ],
     ids=["model edited", "module added", "metadata edited"],
 )

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import build
-from sitegen import search_index
+from sitegen import pipeline, search_index
 from sitegen.errors import BuildError
+from sitegen.npm import declared_version
 from sitegen.search_text import Section
 from sitegen.site import inline_script
 from tests.conftest import ROOT
@@ -54,12 +54,12 @@ def search(script: bytes, query: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> build.Rendered:
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> pipeline.Rendered:
     out = tmp_path_factory.mktemp("search")
-    return build.render(build.Options(content=BOOK, out=out / "site", dist=out / "dist"))
+    return pipeline.render(pipeline.Options(content=BOOK, out=out / "site", dist=out / "dist"))
 
 
-def test_every_section_is_found_by_its_heading_and_links_to_it(rendered: build.Rendered) -> None:
+def test_every_section_is_found_by_its_heading_and_links_to_it(rendered: pipeline.Rendered) -> None:
     site, single = rendered.search.script(), rendered.search.script(single_file=True)
     for page in rendered.pages.pages:
         slug = page.source.meta.slug
@@ -72,12 +72,12 @@ def test_every_section_is_found_by_its_heading_and_links_to_it(rendered: build.R
                 assert {"href": href, "heading": section.heading, "text": section.text} in found, (section, found)
 
 
-def test_the_site_ships_the_script_and_its_pages_link_it(rendered: build.Rendered) -> None:
+def test_the_site_ships_the_script_and_its_pages_link_it(rendered: pipeline.Rendered) -> None:
     assert rendered.site.files[search_index.SCRIPT] == rendered.search.script()
     assert f'data-index="{search_index.SCRIPT}"'.encode() in rendered.site.files["first.html"]
 
 
-def test_terms_ignore_case_and_accents_and_the_query_is_cut_the_same_way(rendered: build.Rendered) -> None:
+def test_terms_ignore_case_and_accents_and_the_query_is_cut_the_same_way(rendered: pipeline.Rendered) -> None:
     index = replace(rendered.search, index=indexed([Section("x", "Précis", "Naïve ÉCOLE n² time-to-first-token")]))
     script = index.script()
     for query in ("precis", "PRÉCIS", "naive ecole", "n2", "n²", "time to first", "first-token"):
@@ -93,7 +93,7 @@ def indexed(sections: list[Section]) -> str:
     return search_index.run_indexer(json.dumps({"library": library, "terms": terms, "documents": documents}))
 
 
-def test_hostile_text_in_a_chapter_stays_data_and_the_script_can_be_inline(rendered: build.Rendered) -> None:
+def test_hostile_text_in_a_chapter_stays_data_and_the_script_can_be_inline(rendered: pipeline.Rendered) -> None:
     hostile = "</script><!-- '\\' \u2028 \u2029 \\u003c ${x} `y`"
     index = replace(rendered.search, index=indexed([Section("x", "Hostile", hostile)]))
     script = index.script(single_file=True)
@@ -101,7 +101,7 @@ def test_hostile_text_in_a_chapter_stays_data_and_the_script_can_be_inline(rende
     assert search(script, "hostile")[0]["text"] == hostile
 
 
-def test_the_same_sections_give_the_same_bytes(rendered: build.Rendered) -> None:
+def test_the_same_sections_give_the_same_bytes(rendered: pipeline.Rendered) -> None:
     """Node is run afresh each time (the cache cleared): the build stays reproducible."""
     sections = [section for page in rendered.pages.pages for section in page.sections]
     assert indexed(sections) == indexed(sections)
@@ -109,7 +109,7 @@ def test_the_same_sections_give_the_same_bytes(rendered: build.Rendered) -> None
 
 def test_the_library_carries_its_license_and_no_source_map() -> None:
     library = search_index.load_library(ROOT)
-    assert library.startswith("/*! MiniSearch 7.2.0")
+    assert library.startswith(f"/*! MiniSearch {declared_version(ROOT, 'minisearch')} ")
     assert "Permission is hereby granted" in library.split("*/", 1)[0]
     assert "sourceMappingURL" not in library
 
@@ -119,11 +119,13 @@ def test_a_changed_minisearch_file_fails_the_build(tmp_path: Path) -> None:
     shutil.copytree(PACKAGE, project / "node_modules" / "minisearch")
     code = project / "node_modules" / "minisearch" / search_index.LIBRARY
     code.write_text(code.read_text(encoding="utf-8").replace("'use strict';", "'use strict'; globalThis.x = 1;", 1))
+    shutil.copy(ROOT / "package.json", project / "package.json")
     with pytest.raises(BuildError, match=r"index\.js: sha256 [0-9a-f]{64} does not match the pinned"):
         search_index.load_library(project)
 
 
 def test_missing_minisearch_says_how_to_install_it(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "package.json", tmp_path / "package.json")
     with pytest.raises(BuildError, match=r"MiniSearch is not installed; run 'npm ci'"):
         search_index.load_library(tmp_path)
 

@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 import pytest
 
-import build
+from sitegen import pipeline
 from sitegen.assets import Asset
 from sitegen.site import inline_assets
 from tests.conftest import ROOT
@@ -26,9 +26,9 @@ REFERENCES = ("for", "aria-labelledby", "aria-describedby", "aria-controls", "da
 @pytest.fixture(scope="module")
 def single(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Elements]:
     out = tmp_path_factory.mktemp("same-headings")
-    options = build.Options(content=BOOK, out=out / "site", dist=out / "dist", single_file=True, strict=True)
-    build.build(options)
-    return options.out, Elements((options.dist / build.SINGLE_FILE).read_text(encoding="utf-8"))
+    options = pipeline.Options(content=BOOK, out=out / "site", dist=out / "dist", single_file=True, strict=True)
+    pipeline.build(options)
+    return options.out, Elements((options.dist / pipeline.SINGLE_FILE).read_text(encoding="utf-8"))
 
 
 def test_every_id_of_the_single_file_is_unique(single: tuple[Path, Elements]) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kvpage.labs import decode
 from sitegen.model_imports import Import
+from sitegen.npm import declared_version
 from sitegen.project_copy import project_copy
 from sitegen.warm_up import declared_at, missing_errors, raised_at, warm_up_errors
 from tests.conftest import ROOT
@@ -47,12 +48,15 @@ def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:
 def test_a_missing_module_is_reported_at_every_line_that_imports_it() -> None:
     sites = [Import("tkinter", "kvpage/a.py", 3), Import("json", "kvpage/a.py", 1), Import("tkinter", "kvpage/b.py", 9)]
     missing = [{"module": "tkinter", "error": "ModuleNotFoundError: No module named 'tkinter'"}]
-    assert missing_errors(missing, sites, "314.0.7") == [
-        f"kvpage/{name}: imports 'tkinter', which the page's Python (Pyodide 314.0.7) does not have: "
+    assert missing_errors(missing, sites, "1.2.3") == [
+        f"kvpage/{name}: imports 'tkinter', which the page's Python (Pyodide 1.2.3) does not have: "
         "ModuleNotFoundError: No module named 'tkinter'"
         for name in ("a.py:3", "b.py:9")
     ]
 
+
+PYODIDE = declared_version(ROOT, "pyodide")
+"""The Pyodide the page runs, as package.json declares it."""
 
 BROKEN_LAB = '''"""A lab whose step fails only in the page's Python (in CPython, at the labs stage, it passes)."""
 
@@ -91,8 +95,8 @@ def test_the_build_fails_at_the_labs_line_when_its_action_fails_in_the_pages_pyt
     assert result.returncode == 1, result.stdout + result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert errors == [
-        "error: kvpage/labs/sketch.py:5: imports 'tkinter', which the page's Python (Pyodide 314.0.7) does not have: "
-        "ModuleNotFoundError: No module named 'tkinter'",
+        f"error: kvpage/labs/sketch.py:5: imports 'tkinter', which the page's Python (Pyodide {PYODIDE}) "
+        "does not have: ModuleNotFoundError: No module named 'tkinter'",
         "error: kvpage/labs/brittle.py:15: lab 'brittle' action 'step' failed in the page's Python "
         "(build-time warm-up, args {}): the model failed: ZeroDivisionError: division by zero "
         "(raised at kvpage/labs/brittle.py:12)",

@@ -6,7 +6,7 @@
 // already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
 // (every module the labs use is in the snapshot's memory: the site has no stdlib zip, see
 // sitegen/python_snapshot.py). Any other request goes to the network as usual. Relies on private
-// Pyodide behaviour, checked for PYODIDE_VERSION only.
+// Pyodide behaviour, checked for the pinned files only (sitegen/pyodide-pins.json).
 
 // Installs the hooks; returns the function that removes them again.
 function interceptPyodide(wasmURL, stdlibURL, compiled) {

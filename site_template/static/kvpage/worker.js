@@ -31,8 +31,8 @@
 // Python is called with a string and answers a string: no Python object crosses to the page.
 //
 // This relies on private Pyodide API (_loadSnapshot, the instantiateStreaming call, the snapshot
-// layout): the build refuses any Pyodide but the one it was written for (PYODIDE_VERSION in
-// sitegen/python_snapshot.py), and the worker checks the version it started.
+// layout): the build refuses any Pyodide but the files it was written for (their sha256 in
+// sitegen/pyodide-pins.json), and the worker checks the version it started.
 
 const post = (message) => globalThis.postMessage(message);
 let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from

@@ -11,7 +11,7 @@ SYSTEM = "You are a precise assistant."
 ARGS: JSONObject = {"system": SYSTEM, "turn": 10, "cache": True}
 
 
-def shown(view: JSONObject, name: str) -> int:
+def readout(view: JSONObject, name: str) -> int:
     """An output of the view as the number it prints."""
     return int(view["text"][name].replace(",", ""))  # type: ignore[call-overload, index]
 
@@ -20,8 +20,8 @@ def test_the_first_turn_prefills_the_system_prompt_and_the_turn() -> None:
     system = len(tokenize(SYSTEM))
     view = compute(ARGS)
     assert view["state"] == {"turns": 1}
-    assert shown(view, "context") == system + 10
-    assert shown(view, "last") == shown(view, "total") == prefill_cost(system + 10)
+    assert readout(view, "context") == system + 10
+    assert readout(view, "last") == readout(view, "total") == prefill_cost(system + 10)
     assert LAB.view_problems(view) == []
 
 
@@ -29,14 +29,14 @@ def test_with_the_cache_each_turn_pays_only_its_own_rows() -> None:
     system = len(tokenize(SYSTEM))
     view = add({**ARGS, "state": {"turns": 1}})
     assert view["state"] == {"turns": 2}
-    assert shown(view, "last") == prefill_cost(system + 20, system + 10)
-    assert shown(view, "total") == prefill_cost(system + 10) + prefill_cost(system + 20, system + 10)
+    assert readout(view, "last") == prefill_cost(system + 20, system + 10)
+    assert readout(view, "total") == prefill_cost(system + 10) + prefill_cost(system + 20, system + 10)
 
 
 def test_without_the_cache_each_turn_pays_the_whole_square_again() -> None:
     system = len(tokenize(SYSTEM))
     view = add({**ARGS, "cache": False, "state": {"turns": 1}})
-    assert shown(view, "last") == prefill_cost(system + 20)
+    assert readout(view, "last") == prefill_cost(system + 20)
     total = prefill_cost(system + 10) + prefill_cost(system + 20)
     assert view["text"]["total"] == f"{total:,}"  # type: ignore[index]
 

@@ -1,0 +1,147 @@
+"""The build as a pipeline: ``build()`` writes ``site/`` and ``dist/kvpage-site.zip``.
+
+The pipeline reads top to bottom as stages, each taking and returning a typed
+value: source (book, chapters and the book's other files read) → chapters
+(Markdown parsed, labs placed) → labs (every lab's starting view, through
+``kvpage.bridge.handle``, the call the page's Python answers, and every action's
+warm-up call, each in a model process stopped after the book's ``build_timeout``) → pages (HTML
+rendered with those views, formulas typeset, links and images checked) →
+runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
+enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
+when its inputs are unchanged) → search (every section indexed by the pinned
+MiniSearch) → site (every file in memory) → files (written atomically).
+Content errors of the stages up to pages are collected across the whole book
+and reported together; nothing touches ``site/`` or ``dist/`` until every
+stage has succeeded.
+
+The command line that runs it (``kvpage-book build|serve``, or ``python build.py``) is
+:mod:`sitegen.commands`; ``serve`` lives in :mod:`sitegen.serve`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitegen.assets import load_assets
+from sitegen.errors import BuildError, ContentError, sorted_unique
+from sitegen.labs import declaration_errors, enabled_labs, lab_stage, model_failure
+from sitegen.output import publish, zip_bytes
+from sitegen.pages import Pages, parse_chapters, render_pages
+from sitegen.progress import SILENT, Progress
+from sitegen.runtime import Runtime
+from sitegen.runtime_cache import cached_runtime, hot_runtime
+from sitegen.search_index import SearchIndex, search_index
+from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
+from sitegen.source import BUILD_TIMEOUT, Book, load_book, load_source
+from sitegen.templates import Templates, make_templates
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The project: its ``kvpage/``, ``content/``, ``site_template/`` and ``node_modules/``."""
+ZIP_TOP = "kvpage-site"
+SINGLE_FILE = "kvpage.html"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Where to read from and write to, and how strict to be."""
+
+    root: Path = ROOT
+    """The project: the kvpage package and node_modules/ (the in-browser runtime)."""
+    content: Path = ROOT / "content"
+    """The book: book.toml and the chapters; messages name files relative to its parent."""
+    templates: Path = ROOT / "site_template"
+    out: Path = ROOT / "site"
+    dist: Path = ROOT / "dist"
+    strict: bool = False
+    single_file: bool = False
+    """Also write dist/kvpage.html: the whole book in one file."""
+    publish_zip: bool = False
+    """Also put the zip into the site and link it from the index page (GitHub Pages)."""
+    cache: bool = True
+    """Reuse the runtime stage from .cache/runtime/ when kvpage/, Pyodide and the build code are unchanged."""
+    hot_base: str = ""
+    """``serve`` after a model edit: the cache key of the runtime whose snapshot the new wheel may run
+    on (``sitegen.runtime_cache.hot_runtime``), so only the wheel is built; "" builds as usual."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The site in memory, and what made it (the zip and the single file are made from these)."""
+
+    site: Site
+    pages: Pages
+    runtime: Runtime | None
+    search: SearchIndex
+    book: Book
+    templates: Templates
+    warnings: tuple[ContentError, ...]
+
+
+def render(options: Options, progress: Progress = SILENT) -> Rendered:
+    """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
+    broken = model_failure()  # every stage below reads the labs: a model that does not import stops here
+    if broken is not None:
+        raise BuildError([broken])
+    book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
+    source = load_source(options.content)
+    assets = load_assets(options.content)
+    templates = make_templates(options.templates)
+    static = frozenset(static_names(templates.folder / "static"))
+    chapters = parse_chapters(source, book.experimental_labs if book else ())
+    experimental = book.experimental_labs if book else ()
+    timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
+    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout)
+    pages = render_pages(chapters, labs, templates, static, assets)
+    declared = declaration_errors(options.root, static, templates.folder.name)
+    errors: list[ContentError] = [
+        *book_errors,
+        *source.errors,
+        *assets.errors,
+        *declared,
+        *labs.errors,
+        *pages.errors,
+    ]
+    warnings = pages.warnings
+    if options.strict:
+        errors, warnings = [*errors, *warnings], ()
+    if errors or book is None:
+        raise BuildError(sorted_unique(errors), warnings)
+    enabled = enabled_labs(book.experimental_labs)  # the snapshot holds these labs, and only these
+    runtime = None
+    if pages.has_labs and options.hot_base:
+        runtime = hot_runtime(options.root, options.hot_base, enabled, progress)
+    if pages.has_labs and runtime is None:
+        runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache)
+    search = search_index(options.root, pages)
+    site = assemble_site(pages, runtime, search, book, templates)
+    return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
+
+
+def build(options: Options, progress: Progress = SILENT) -> Site:
+    """Run every stage; raise BuildError (and write nothing) if any fails."""
+    rendered = render(options, progress)
+    site = rendered.site
+    zip_name = f"{ZIP_TOP}.zip"
+    with progress.step(f"zipping the site into {zip_name}"):
+        # Read only over http (sitegen/runtime.py): from disk the page loads their scripts.
+        fetched_only = set(rendered.runtime.fetched_only if rendered.runtime else ())
+        archive = zip_bytes(
+            Site({name: data for name, data in site.files.items() if name not in fetched_only}), ZIP_TOP
+        )
+    files = {options.dist / zip_name: archive}
+    if options.publish_zip:
+        download = Download(zip_name, archive)
+        site = assemble_site(
+            rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates, download
+        )
+    if options.single_file:
+        with progress.step(f"assembling the single-file book {SINGLE_FILE}"):
+            files[options.dist / SINGLE_FILE] = assemble_single_file(
+                rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates
+            )
+    publish(site, options.out, files)
+    for warning in rendered.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return site
