@@ -42,7 +42,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kvpage.costs import context_at_step  # noqa: E402
+from kvpage.costs import MODE_NAMES, context_at_step  # noqa: E402
 from kvpage.labs import decode as decode_lab  # noqa: E402
 from sitegen.project_copy import project_copy  # noqa: E402
 
@@ -120,7 +120,7 @@ def model_edit(page: Page, model: Path, current: str, version: str) -> float:
     seconds = since(saved, page, "bench:model-shown", time.time() - saved)
     if page.evaluate("window.__benchNotReloaded") is not True:
         raise SystemExit("bench: the page reloaded on a model edit")
-    expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
+    expect(decode.get_by_role("radio", name=MODE_NAMES["recompute"])).to_be_checked()
     decode.get_by_role("button", name="Step").click()  # the new Python answers, with the new label
     held = str(context_at_step(decode_lab.PROMPT.default, 1))
     expect(decode.get_by_text(shown(new_warm).replace("{held}", held))).to_be_visible()
@@ -159,7 +159,7 @@ def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
                 for run in range(runs):
                     found["prose"].append(prose_edit(page, project / "content" / "03-cache.md", run))
                 settle(page)
-                page.get_by_role("region", name=DECODE).get_by_role("radio", name="Recompute").check()
+                page.get_by_role("region", name=DECODE).get_by_role("radio", name=MODE_NAMES["recompute"]).check()
                 model = project / "kvpage" / "labs" / "decode.py"
                 versions = [""] + [f"v{run + 1}" for run in range(model_runs)]
                 for current, version in itertools.pairwise(versions):
