@@ -4,7 +4,8 @@
 The pipeline reads top to bottom as stages, each taking and returning a typed
 value: source (book, chapters and the book's other files read) → chapters
 (Markdown parsed, labs placed) → labs (every lab's starting view, through
-``kvpage.bridge.handle``, the call the page's Python answers) → pages (HTML
+``kvpage.bridge.handle``, the call the page's Python answers, and every action's
+warm-up call, each in a model process stopped after the book's ``build_timeout``) → pages (HTML
 rendered with those views, formulas typeset, links and images checked) →
 runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
 enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
@@ -23,25 +24,52 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from sitegen import serve as serving
-from sitegen.assets import load_assets
-from sitegen.cli import WORKER, parse
-from sitegen.errors import BuildError, ContentError, sorted_unique
-from sitegen.labs import declaration_errors, enabled_labs, starting_views
-from sitegen.output import publish, zip_bytes
-from sitegen.pages import Pages, parse_chapters, render_pages
-from sitegen.progress import SILENT, Progress
-from sitegen.runtime import Runtime
-from sitegen.runtime_cache import cached_runtime
-from sitegen.search_index import SearchIndex, search_index
-from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
-from sitegen.source import Book, load_book, load_source
-from sitegen.templates import Templates, make_templates
+from sitegen.model_errors import exit_if_model_failed
 
 ROOT = Path(__file__).resolve().parent
+
+try:  # the build imports kvpage (kvpage/lab.py, say): a model file that does not import is said at its line
+    from sitegen import serve as serving
+    from sitegen.assets import load_assets
+    from sitegen.cli import WORKER, parse
+    from sitegen.errors import BuildError, ContentError, sorted_unique
+    from sitegen.labs import declaration_errors, enabled_labs, lab_stage, model_failure
+    from sitegen.output import publish, zip_bytes
+    from sitegen.pages import Pages, parse_chapters, render_pages
+    from sitegen.progress import SILENT, Progress
+    from sitegen.runtime import Runtime
+    from sitegen.runtime_cache import cached_runtime, hot_runtime, runtime_key
+    from sitegen.search_index import SearchIndex, search_index
+    from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
+    from sitegen.source import BUILD_TIMEOUT, Book, load_book, load_source
+    from sitegen.templates import Templates, make_templates
+except Exception as failed:  # noqa: BLE001 - only a model failure is caught; anything else is raised again
+    exit_if_model_failed(failed, ROOT)
+
+PRELOAD = (
+    "numpy",
+    "pyodide_lock.spec",
+    "pyodide_lock.utils",
+    "hatchling.builders.wheel",
+    "jinja2",
+    "markupsafe",
+    "markdown_it",
+    "mdit_py_plugins.anchors",
+    "mdit_py_plugins.container",
+    "mdit_py_plugins.deflist",
+    "mdit_py_plugins.dollarmath",
+    "mdit_py_plugins.footnote",
+    "mdit_py_plugins.front_matter",
+    "mdit_py_plugins.gfm_autolink",
+    "mdit_py_plugins.tasklists",
+    "pygments.formatters",
+    "pygments.lexers",
+    "yaml",
+)
+"""The third-party modules the build imports: serve's standby builder imports them ahead of time."""
 ZIP_TOP = "kvpage-site"
 SINGLE_FILE = "kvpage.html"
 
@@ -64,6 +92,9 @@ class Options:
     """Also put the zip into the site and link it from the index page (GitHub Pages)."""
     cache: bool = True
     """Reuse the runtime stage from .cache/runtime/ when kvpage/, Pyodide and the build code are unchanged."""
+    hot_base: str = ""
+    """``serve`` after a model edit: the cache key of the runtime whose snapshot the new wheel may run
+    on (``sitegen.runtime_cache.hot_runtime``), so only the wheel is built; "" builds as usual."""
 
 
 @dataclass(frozen=True)
@@ -81,13 +112,18 @@ class Rendered:
 
 def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
+    broken = model_failure()  # every stage below reads the labs: a model that does not import stops here
+    if broken is not None:
+        raise BuildError([broken])
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
     source = load_source(options.content)
     assets = load_assets(options.content)
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
     chapters = parse_chapters(source, book.experimental_labs if book else ())
-    labs = starting_views(chapters.placements)
+    experimental = book.experimental_labs if book else ()
+    timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
+    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout)
     pages = render_pages(chapters, labs, templates, static, assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
     errors: list[ContentError] = [
@@ -104,7 +140,11 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     if errors or book is None:
         raise BuildError(sorted_unique(errors), warnings)
     enabled = enabled_labs(book.experimental_labs)  # the snapshot holds these labs, and only these
-    runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache) if pages.has_labs else None
+    runtime = None
+    if pages.has_labs and options.hot_base:
+        runtime = hot_runtime(options.root, options.hot_base, enabled, progress)
+    if pages.has_labs and runtime is None:
+        runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache)
     search = search_index(options.root, pages)
     site = assemble_site(pages, runtime, search, book, templates)
     return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
@@ -174,9 +214,15 @@ def run_build(options: Options, progress: Progress) -> int:
     return 0
 
 
-def rebuild_for_serve(options: Options, progress: Progress) -> serving.Report:
-    """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file."""
+def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") -> serving.Report:
+    """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file.
+
+    ``hot_base`` is serve's word that only the model changed since the build whose runtime had that
+    key: the runtime stage then builds only the wheel. The report names the runtime whose snapshot
+    the site holds, for serve's next such word.
+    """
     started = time.perf_counter()
+    options = replace(options, hot_base=hot_base)
     try:
         rendered = render(options, progress)
         publish(rendered.site, options.out, {})
@@ -185,7 +231,14 @@ def rebuild_for_serve(options: Options, progress: Progress) -> serving.Report:
             ok=False, errors=[str(problem) for problem in error.errors], warnings=[str(w) for w in error.warnings]
         )
     seconds = time.perf_counter() - started
-    return serving.Report(ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings])
+    runtime = rendered.runtime
+    if runtime is None:
+        snapshot = ""
+    else:
+        snapshot = runtime.snapshot_key or runtime_key(options.root, enabled_labs(rendered.book.experimental_labs))
+    return serving.Report(
+        ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings], runtime=snapshot
+    )
 
 
 def serve_config(options: Options, port: int) -> serving.Config:
@@ -197,6 +250,8 @@ def serve_config(options: Options, port: int) -> serving.Config:
         port=port,
         worker=[sys.executable, str(Path(__file__).resolve()), WORKER, *flags],
         book=[options.content, options.templates],
+        model=options.root / "kvpage",
+        preload=PRELOAD,
         code=[
             options.root / "kvpage",
             options.root / "sitegen",
@@ -213,7 +268,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if args.command == "serve":
         return serving.serve(serve_config(options, args.port))
     if args.command == WORKER:
-        return serving.run_worker(lambda: rebuild_for_serve(options, Progress(sys.stderr)))
+        return serving.run_worker(lambda hot_base: rebuild_for_serve(options, Progress(sys.stderr), hot_base))
     return run_build(options, SILENT if args.quiet else Progress(sys.stderr))
 
 

@@ -137,7 +137,7 @@ def collect_build(context: Context) -> tuple[list[str], Any]:
 
 
 def collect_serve(context: Context) -> tuple[list[str], Any]:
-    runs, model = context.runs(7, 3), context.runs(3, 2)
+    runs, model = context.runs(7, 3), context.runs(5, 3)
     command = [PYTHON, str(HERE / "serve_reload.py"), "--runs", str(runs), "--model-runs", str(model)]
     command, found, _ = run_json(command, context.work, "serve")
     return command, found

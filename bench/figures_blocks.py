@@ -135,15 +135,10 @@ def render_speed(figures: Figures) -> str:
             seconds(build["serve"]),
         ],
         [
-            "model edit saved → the reloaded page shows the new build (`bench/serve_reload.py`)",
-            seconds(serve.get("model_page", [])),
+            "model edit saved → the open page shows the new model's numbers, at the reader's values, "
+            "without a reload (`bench/serve_reload.py`)",
+            seconds(serve.get("model", [])),
         ],
-        ["model edit saved → its new Python running (labs live)", seconds(serve.get("model_live", []))],
-        [
-            "model edit back to a version whose runtime is in the cache → page shows it",
-            seconds(serve.get("model_cached_page", [])),
-        ],
-        ["… → its Python running", seconds(serve.get("model_cached_live", []))],
         [
             "`python build.py --single-file` after a prose edit (new process, runtime from the cache; "
             "`bench/rebuild.py`)",

@@ -8,21 +8,19 @@ and compiled-stdlib caches copied) to a temporary folder, serves the copy (port 
 
 - **prose**: a sentence appended to the chapter → the reloaded page's first contentful paint
   (the chapter is static HTML, so that paint holds the new sentence);
-- **model**: a label changed in the model (``kvpage/labs/decode.py``; a new version each time,
-  so its runtime is never in the cache: serve restarts its build process, which builds the
-  wheel and the Python snapshot again, from the kept compiled stdlib) → the reloaded page's
-  first paint (it shows the label from the new build), and → its labs live (the
-  ``kvpage:labs-live`` mark: the new Python answered its first call);
-- **model, cached**: the model changed back to a version built before (its runtime is in
-  ``.cache/runtime/``), the same two times.
+- **model**: a label changed in the model (``kvpage/labs/decode.py``; a new version each time)
+  with the decode lab's Mode set to Recompute → the open page, not reloaded, shows the lab computed
+  again by the new model at that Mode (serve restarts its build process, which builds only the
+  wheel; the page fetches it and swaps it into its running Python: ``sitegen/livereload.js``).
 
 Each time runs from the moment the file is written (``time.time()``) to the page's
-``performance.timeOrigin`` + the entry's ``startTime``; it includes the watcher noticing (it
-polls every 0.1 s), the rebuild, the event to the page and the reload. Each is checked
-against a Playwright wait on the same page, so a clock that disagreed would stop the run.
-After each model edit, a Step click must show the new model's text: the page runs the new
-Python. Each edit waits until the page has settled (its Python running), as an author's
-next edit would. ``--json FILE`` writes every sample (seconds), which ``bench/figures.py`` reads.
+``performance.timeOrigin`` + the entry's ``startTime`` (for a model edit, a mark the page makes
+when the new label is drawn); it includes the watcher noticing (it polls every 0.1 s), the
+rebuild, the event to the page and the reload or swap. Each is checked against a Playwright wait
+on the same page, so a clock that disagreed would stop the run. After each model edit, a Step
+click must show the new model's text at the reader's Mode, and the page must not have reloaded.
+Each edit waits until the page has settled (its Python running), as an author's next edit would.
+``--json FILE`` writes every sample (seconds), which ``bench/figures.py`` reads.
 """
 
 from __future__ import annotations
@@ -44,12 +42,14 @@ from playwright.sync_api import Page, expect, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kvpage.costs import context_at_step  # noqa: E402
+from kvpage.labs import decode as decode_lab  # noqa: E402
 from sitegen.project_copy import project_copy  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 DECODE = "Lab · prefill once, then decode"
-COLD, WARM = '"cache cold"', 'f"cache warm · {held} slots"'
-"""Two strings of the model that the decode lab shows: before Step (built into the page) and after."""
+COLD, WARM = '"cache cold"', 'f"no cache kept · {held} tokens recomputed"'
+"""Two strings of the model that the decode lab shows, in Recompute mode: before Step and after."""
 SETTLED_MS = 120_000
 CHANGED_MS = 180_000
 CLOCK_SLACK = 0.05
@@ -91,31 +91,47 @@ def prose_edit(page: Page, chapter: Path, run: int) -> float:
     return since(saved, page, "first-contentful-paint", time.time() - saved)
 
 
-def model_edit(page: Page, model: Path, current: str, version: str) -> tuple[float, float]:
-    """Change the model's labels from version ``current`` to ``version``; (page shows it, Python runs)."""
+SEEN = """([region, text]) => {
+  const observer = new MutationObserver(() => {
+    if (!region.textContent.includes(text)) return;
+    observer.disconnect();
+    performance.mark("bench:model-shown");
+  });
+  observer.observe(region, { subtree: true, childList: true, characterData: true });
+}"""
+"""Marks the moment ``text`` is in ``region`` (the new model's label drawn), on the page's clock."""
+
+
+def model_edit(page: Page, model: Path, current: str, version: str) -> float:
+    """Change the model's labels from version ``current`` to ``version``: seconds until the open page
+    shows the lab computed by the new model, at the Mode the reader chose."""
     settle(page)
     text = model.read_text(encoding="utf-8")
     old_cold, old_warm = labels(current)
     new_cold, new_warm = labels(version)
     if old_cold not in text or old_warm not in text:
         raise SystemExit(f"bench: {model} no longer holds {old_cold} and {old_warm}")
+    decode = page.get_by_role("region", name=DECODE)
+    page.evaluate("performance.clearMarks('bench:model-shown'); window.__benchNotReloaded = true")
+    page.evaluate(SEEN, [decode.element_handle(), shown(new_cold)])
     saved = time.time()
     model.write_text(text.replace(old_cold, new_cold, 1).replace(old_warm, new_warm, 1), encoding="utf-8")
-    decode = page.get_by_role("region", name=DECODE)
     expect(decode.get_by_text(shown(new_cold))).to_be_visible(timeout=CHANGED_MS)
-    built = since(saved, page, "first-contentful-paint", time.time() - saved)
-    settle(page)
-    running = since(saved, page, "kvpage:labs-live", time.time() - saved)
+    seconds = since(saved, page, "bench:model-shown", time.time() - saved)
+    if page.evaluate("window.__benchNotReloaded") is not True:
+        raise SystemExit("bench: the page reloaded on a model edit")
+    expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
     decode.get_by_role("button", name="Step").click()  # the new Python answers, with the new label
-    expect(decode.get_by_text(shown(new_warm).replace("{held}", "16"))).to_be_visible()
-    return built, running
+    held = str(context_at_step(decode_lab.PROMPT.default, 1))
+    expect(decode.get_by_text(shown(new_warm).replace("{held}", held))).to_be_visible()
+    return seconds
 
 
 def labels(version: str) -> tuple[str, str]:
     """The model's two strings at ``version`` ("" is the model as committed)."""
     if not version:
         return COLD, WARM
-    return f'"cache cold {version}"', f'f"cache warm {version} · {{held}} slots"'
+    return f'"cache cold {version}"', f'f"no cache kept {version} · {{held}} tokens recomputed"'
 
 
 def shown(label: str) -> str:
@@ -124,11 +140,9 @@ def shown(label: str) -> str:
 
 
 def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
-    found: dict[str, list[float]] = {key: [] for key in ("prose", "model_page", "model_live")}
-    found |= {"model_cached_page": [], "model_cached_live": []}
+    found: dict[str, list[float]] = {"prose": [], "model": []}
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
-        # serve's first build then reuses this project's runtime, and a model edit its compiled
-        # stdlib, as in the checkout a writer serves.
+        # serve's first build then reuses this project's runtime, as in the checkout a writer serves.
         project = project_copy(ROOT, Path(tmp) / "project")
         command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
         serve = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -144,18 +158,12 @@ def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
                 page.goto(url + "cache.html")
                 for run in range(runs):
                     found["prose"].append(prose_edit(page, project / "content" / "03-cache.md", run))
+                settle(page)
+                page.get_by_role("region", name=DECODE).get_by_role("radio", name="Recompute").check()
                 model = project / "kvpage" / "labs" / "decode.py"
                 versions = [""] + [f"v{run + 1}" for run in range(model_runs)]
                 for current, version in itertools.pairwise(versions):
-                    page_s, live_s = model_edit(page, model, current, version)
-                    found["model_page"].append(page_s)
-                    found["model_live"].append(live_s)
-                # Back through versions built above: their runtimes are in the cache.
-                back = [versions[-1], *reversed(versions[:-1])][: model_runs + 1]
-                for current, version in itertools.pairwise(back):
-                    page_s, live_s = model_edit(page, model, current, version)
-                    found["model_cached_page"].append(page_s)
-                    found["model_cached_live"].append(live_s)
+                    found["model"].append(model_edit(page, model, current, version))
                 browser.close()
         finally:
             serve.terminate()
@@ -166,16 +174,13 @@ def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=7, help="prose edits (7)")
-    parser.add_argument("--model-runs", type=int, default=3, help="model edits to a new version, and back (3)")
+    parser.add_argument("--model-runs", type=int, default=5, help="model edits, each to a new version (5)")
     parser.add_argument("--json", type=Path, help="also write every sample here")
     args = parser.parse_args(argv)
     found = measure(args.runs, args.model_runs)
     names = {
         "prose": "prose edit saved → new text on the open page",
-        "model_page": "model edit saved → reloaded page shows the new build",
-        "model_live": "model edit saved → its new Python running (labs live)",
-        "model_cached_page": "model edit, runtime in the cache → page shows the build",
-        "model_cached_live": "model edit, runtime in the cache → labs live",
+        "model": "model edit saved → the open page shows the new model's numbers (no reload)",
     }
     for key, name in names.items():
         values = found[key]

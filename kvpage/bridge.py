@@ -6,6 +6,11 @@ The browser sends ``{"lab": ..., "action": ..., "args": {...}}`` and gets back
 thrown across the boundary, so a bad input becomes a message in the lab
 instead of an exception in JavaScript, and no Python object outlives a call.
 
+Replies are strict JSON: a view holding NaN or ±Infinity (which Python's ``json`` would write as
+the bare words ``NaN`` and ``Infinity``, and no browser's ``JSON.parse`` reads) is refused here, as a
+model failure that names the action and where in its view the number is, so the build reports it
+at the lab's line and the page shows it in the lab, never as an answer the page cannot read.
+
 The lab is found from its name alone (``next-request`` → the ``LAB`` of
 ``kvpage.labs.next_request``): the bridge has no list of labs to keep in step.
 """
@@ -14,11 +19,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import traceback
 from collections.abc import Callable
 from typing import cast
 
-from kvpage.jsonvalue import JSONObject, LabInputError, field
+from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError, field
 from kvpage.lab import NAME, Action, Lab
 
 
@@ -61,6 +67,33 @@ def call(message: JSONObject, find: Finder = lab_named) -> JSONObject:
     return action(lab, name, find)(args)
 
 
+def non_finite(value: object, at: str = "view") -> tuple[str, float] | None:
+    """Where in ``value`` its first NaN or ±Infinity is, and which (``("view.text.square", nan)``); None if none."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (at, value)
+    if isinstance(value, dict):
+        items: list[tuple[str, object]] = [(f"{at}.{key}", item) for key, item in value.items()]
+    elif isinstance(value, list | tuple):
+        items = [(f"{at}[{index}]", item) for index, item in enumerate(value)]
+    else:
+        return None
+    return next((found for path, item in items if (found := non_finite(item, path)) is not None), None)
+
+
+def not_json(name: str, where: str, number: float) -> str:
+    """The message for a view holding ``number`` (NaN or ±Infinity) at ``where``."""
+    shown = "NaN" if math.isnan(number) else ("Infinity" if number > 0 else "-Infinity")
+    return (
+        f"{FAILED}action {name!r} returned {shown} (at {where}); JSON has no NaN or Infinity, "
+        "so the page could not read it: return a text such as 'n/a' instead"
+    )
+
+
+def refuse_constant(word: str) -> JSONValue:
+    """Requests are strict JSON too: ``NaN`` and ``Infinity`` are not JSON (the page never sends them)."""
+    raise LabInputError(f"a request must be JSON, which has no {word}")
+
+
 def handle(request: str, find: Finder = lab_named) -> str:
     """``call`` on JSON text; every failure comes back as ``{"ok": false}``.
 
@@ -69,12 +102,20 @@ def handle(request: str, find: Finder = lab_named) -> str:
     so both take the same path. ``find`` is for tests that bring labs of their own.
     """
     try:
-        message = json.loads(request)
+        message = json.loads(request, parse_constant=refuse_constant)
         if not isinstance(message, dict):
             raise LabInputError("a request must be a JSON object")
-        return json.dumps({"ok": True, "result": call(message, find)})
+        result = call(message, find)
     except (LabInputError, json.JSONDecodeError) as error:
         return json.dumps({"ok": False, "error": str(error)})
     except Exception as error:  # noqa: BLE001 - the page must get a message, never a throw
-        message = f"{FAILED}{type(error).__name__}: {error}"
-        return json.dumps({"ok": False, "error": message, "traceback": traceback.format_exc()})
+        failed = f"{FAILED}{type(error).__name__}: {error}"
+        return json.dumps({"ok": False, "error": failed, "traceback": traceback.format_exc()})
+    found = non_finite(result)
+    if found is not None:
+        return json.dumps({"ok": False, "error": not_json(str(message["action"]), *found)})
+    try:
+        return json.dumps({"ok": True, "result": result}, allow_nan=False)
+    except Exception as error:  # noqa: BLE001 - a set, say: not JSON either, and still a value
+        failed = f"{FAILED}{type(error).__name__}: {error}"
+        return json.dumps({"ok": False, "error": failed, "traceback": traceback.format_exc()})

@@ -11,15 +11,18 @@ class ContentError:
     """``path:line: message``, the way compilers and Zola report.
 
     ``line`` is 1-based; 0 means the file as a whole (one that is missing, say),
-    shown as ``path: message``. Errors sort by path, then line, then message.
+    shown as ``path: message``. ``column``, when known (a syntax error in the model), is
+    1-based too: ``path:line:column: message``. Errors sort by path, then line, then message.
     """
 
     path: str
     line: int
     message: str
+    column: int = 0
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
+        where += f":{self.column}" if self.line and self.column else ""
         return f"{where}: {self.message}"
 
 

@@ -4,11 +4,13 @@ Every lab is declared once, in its model's module (``kvpage/labs/NAME.py``
 exports ``LAB``; see :mod:`kvpage.lab`). This module only reads those
 declarations: a chapter's ``key=value`` words are parsed by the lab's own
 controls (so the build and the page share ranges) into a :class:`Placement`.
-The labs stage, :func:`starting_views`, then computes every placement's starting
+The labs stage, :func:`lab_stage`, then computes every placement's starting
 view with the lab's ``update`` action through ``kvpage.bridge.handle``, the very
 JSON call the page's Python answers, so the numbers printed into the page and the
-ones the page computes take one path; a refusal or a model failure is reported at
-the chapter line that placed the lab.
+ones the page computes take one path; a refusal, a model failure or a call that
+does not finish in the book's ``build_timeout`` is reported at the chapter line
+that placed the lab. It then calls every action as the snapshot's warm-up will,
+so that a failure there is reported at once, at the lab's ``LAB =`` line.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import shlex
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -29,9 +31,11 @@ from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Lab
 from sitegen.errors import ContentError
+from sitegen.model_errors import import_failure
 from sitegen.model_imports import module_file
+from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped
 from sitegen.trees import to_html
-from sitegen.warm_up import declared_at, raised_at
+from sitegen.warm_up import declared_at, raised_at, shown_args
 
 Value = JSONValue
 SHLEX_MESSAGES = {
@@ -154,15 +158,20 @@ def starting_view(placement: Placement, handle: Callable[[str], str] = bridge.ha
 
     The view comes from ``handle(placement.request())``: the page's own call. A refusal and a
     failure of the model are both build errors at the lab's line: a page must never ship a lab
-    that fails where it starts. So is a view that lacks what the lab's outputs show.
+    that fails where it starts. So is a view that lacks what the lab's outputs show, and a call
+    that does not finish in time (``handle`` raises CallTimedOut: :mod:`sitegen.model_process`).
     """
     name = placement.kind.name
-    reply = json.loads(handle(placement.request()))
+    try:
+        reply = json.loads(handle(placement.request()))
+    except (CallTimedOut, ModelStopped) as stopped:
+        said = f" {stopped}" if isinstance(stopped, CallTimedOut) else f": {stopped}"
+        return f"lab {name!r} action {placement.kind.update!r}{said} (args {shown_args(dict(placement.params))})"
     if not reply["ok"]:
         error = str(reply["error"])
-        if "traceback" not in reply:
+        if not error.startswith(bridge.FAILED):
             return f"lab {name!r} refuses its starting values: {error}"
-        raised = raised_at(str(reply["traceback"]))
+        raised = raised_at(str(reply.get("traceback", "")))
         # The bridge's own frame says nothing: the model failed in code outside kvpage's files.
         where = f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
         return f"lab {name!r} failed at its starting values: {error.removeprefix(bridge.FAILED)}{where}"
@@ -183,7 +192,7 @@ class Labs:
 
 
 def starting_views(placements: Iterable[Placement], handle: Callable[[str], str] = bridge.handle) -> Labs:
-    """Stage "labs": every placement's starting view, through ``handle`` (the page's ``kvpage.bridge.handle``)."""
+    """Every placement's starting view, through ``handle`` (the page's ``kvpage.bridge.handle``)."""
     uses: dict[tuple[str, int], LabUse] = {}
     errors: list[ContentError] = []
     for placement in placements:
@@ -193,6 +202,60 @@ def starting_views(placements: Iterable[Placement], handle: Callable[[str], str]
         else:
             uses[placement.key] = found
     return Labs(MappingProxyType(uses), tuple(errors))
+
+
+def warm_up(labs: Iterable[Lab], handle: Callable[[str], str], project: Path) -> list[ContentError]:
+    """Every action of ``labs`` called as the snapshot's warm-up calls it (``Lab.warm_up_calls``), at
+    its ``LAB =`` line when one fails or does not finish: what would stop the snapshot, found here in
+    milliseconds, each call under the time limit, rather than in Pyodide with none."""
+    errors: list[ContentError] = []
+    for lab in labs:
+        where = declared_at(project, lab)
+        for action, args in lab.warm_up_calls():
+            request = json.dumps({"lab": lab.name, "action": action, "args": args})
+            try:
+                reply = json.loads(handle(request))
+            except (CallTimedOut, ModelStopped) as error:
+                said = f" {error}" if isinstance(error, CallTimedOut) else f": {error}"
+                message = f"lab {lab.name!r} action {action!r}{said} (build-time warm-up, args {shown_args(args)})"
+                errors.append(ContentError(*where, message))
+                break  # the lab's other actions would only repeat it, each after the limit
+            if not reply["ok"]:
+                raised = raised_at(str(reply.get("traceback", "")))
+                also = f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
+                message = (
+                    f"lab {lab.name!r} action {action!r} failed at build-time warm-up "
+                    f"(args {shown_args(args)}): {reply['error']}{also}"
+                )
+                errors.append(ContentError(*where, message))
+    return errors
+
+
+def lab_stage(placements: Sequence[Placement], labs: Mapping[str, Lab], project: Path, timeout: float) -> Labs:
+    """Stage "labs": every placement's starting view, then the warm-up of every lab the book may show
+    (but those already failing), all in one model process under ``timeout`` seconds a call."""
+    if not placements:
+        return Labs(MappingProxyType({}))
+    with ModelProcess(timeout) as model:
+        found = starting_views(placements, model.handle)
+        failing = {placement.kind.name for placement in placements if placement.key not in found.uses}
+        warmed = warm_up([lab for name, lab in labs.items() if name not in failing], model.handle, project)
+    return Labs(found.uses, (*found.errors, *warmed))
+
+
+def model_failure() -> ContentError | None:
+    """The model's import failure at its line (a syntax error in a lab, say), or None if every lab imports.
+
+    Everything else needs the labs, so the build stops at this one error.
+    """
+    try:
+        all_labs()
+    except Exception as error:  # whatever a model file raises as it is imported
+        found = import_failure(error, MODEL_HOME)
+        if found is None:
+            raise
+        return found
+    return None
 
 
 def split_info(info: str) -> list[str]:

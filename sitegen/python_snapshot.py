@@ -82,6 +82,8 @@ class PythonSnapshot:
     """Absolute path of kvpage's wheel inside the page's Python file system."""
     size: int
     """Bytes of the restored snapshot (Pyodide's format): the wasm memory the page allocates."""
+    imports: tuple[str, ...] = ()
+    """The standard-library modules imported for the model before the snapshot was taken."""
 
 
 def build_id(pyodide_js: bytes) -> str:
@@ -97,14 +99,23 @@ NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8"}
 
 
 NO_NODE = "node: not found; the build runs Pyodide under Node.js to make the snapshot"
+NODE_TIMEOUT = 900
+"""Seconds one run of Pyodide under Node may take, as a backstop: every lab action's warm-up call has
+already run in CPython under the book's ``build_timeout`` (the labs stage), so only a model that
+loops in Pyodide alone, or a stuck Node, gets here; minutes on a loaded 2-core machine are normal."""
 
 
 def run_node(*args: str) -> str:
     env = {**os.environ, **NODE_ENV}
+    command = ["node", str(SCRIPT), *args]
     try:
-        result = subprocess.run(["node", str(SCRIPT), *args], env=env, capture_output=True, text=True, check=False)
+        result = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=NODE_TIMEOUT)
     except FileNotFoundError:
         raise BuildError([NO_NODE]) from None
+    except subprocess.TimeoutExpired:
+        raise BuildError(
+            [f"{SCRIPT.name} {args[0]} did not finish in {NODE_TIMEOUT} s (Pyodide under Node) and was stopped"]
+        ) from None
     if result.returncode != 0:
         raise BuildError([f"{SCRIPT.name} {args[0]} failed:\n{result.stderr.strip()}"])
     return result.stdout
@@ -211,7 +222,8 @@ def make_python_snapshot(
         key = compiled_key(pinned, SCRIPT.read_bytes(), {**NODE_ENV, **SNAPSHOT_ENV}, node_version())
         compiled_stdlib(pyc, key, compiled_cache, lambda out: run_node("compile-stdlib", *common, "--out", str(out)))
         wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path, "--labs", json.dumps(sorted(labs)))
-        wanted = json.dumps(book_imports(imports, labs))
+        imported = tuple(book_imports(imports, labs))
+        wanted = json.dumps(list(imported))
         made = json.loads(
             run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--imports", wanted, "--out", str(raw))
         )
@@ -226,4 +238,6 @@ def make_python_snapshot(
     encoded = encode(snapshot, heap_offset, wasm)
     if decode(encoded, wasm) != snapshot:
         raise BuildError(["memory snapshot: the encoded snapshot does not decode to itself"])
-    return PythonSnapshot(encoded=encoded, modules=tuple(made["modules"]), wheel_path=wheel_path, size=len(snapshot))
+    return PythonSnapshot(
+        encoded=encoded, modules=tuple(made["modules"]), wheel_path=wheel_path, size=len(snapshot), imports=imported
+    )

@@ -52,7 +52,8 @@ from pyodide_lock.utils import package_spec_from_wheel
 
 from kvpage.lab import Lab
 from sitegen.errors import BuildError
-from sitegen.python_snapshot import SNAPSHOT_ENV, make_python_snapshot
+from sitegen.model_imports import model_imports
+from sitegen.python_snapshot import SNAPSHOT_ENV, book_imports, make_python_snapshot
 from sitegen.runtime_names import RUNTIME_DIR, content_name, is_content_addressed
 
 SOURCE_DATE_EPOCH = "315532800"
@@ -80,6 +81,11 @@ class Runtime:
     """The labs the snapshot holds (warmed up, their imports in memory), by name."""
     modules: tuple[str, ...] = ()
     """The standard library's files in the snapshot's memory: all the page's Python has of it."""
+    snapshot_key: str = ""
+    """For a runtime made by :func:`with_new_wheel`: the cache key of the runtime whose snapshot it keeps."""
+    imports: tuple[str, ...] = ()
+    """The standard-library modules the model imports that the snapshot imported for it
+    (``book_imports``): a new wheel whose model imports no others can run on this snapshot."""
 
 
 def sha256(data: bytes) -> str:
@@ -205,6 +211,25 @@ def build_wheel(project: Path, out: Path) -> Path:
     return wheels[0]
 
 
+def build_wheel_here(project: Path, out: Path) -> Path:
+    """The same wheel as :func:`build_wheel`, byte for byte, built by hatchling in this process: no
+    Python to start, for ``serve``'s model edits (its build process has hatchling imported already)."""
+    from hatchling.builders.wheel import WheelBuilder
+
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    try:
+        (made,) = WheelBuilder(str(project)).build(directory=str(out), versions=["standard"])
+    except Exception as error:  # noqa: BLE001 - pyproject.toml or the package, as the frontend would say
+        raise BuildError([f"building the kvpage wheel failed: {type(error).__name__}: {error}"]) from None
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+    return Path(made)
+
+
 def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
     """Pyodide's lock file with our wheel as its only package.
 
@@ -267,6 +292,9 @@ class Loader:
     sent: dict[str, int]
     """Site path → bytes a host sends for each packed binary fetched over http (``sent_size``): the
     progress bar's total before anything arrived."""
+    fresh_model: bool = False
+    """The wheel is newer than the model the snapshot imported (``serve`` after a model edit:
+    :func:`with_new_wheel`): the worker imports kvpage afresh from it once Python is restored."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -334,4 +362,68 @@ def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | 
         fetched_only=fetched_only,
         labs=tuple(sorted(labs)),
         modules=python.modules,
+        imports=python.imports,
     )
+
+
+def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
+    """``base`` with the wheel of the model now in ``project``, its snapshot kept: ``serve``'s runtime
+    after a model edit, a second where a new snapshot takes a minute.
+
+    The page restores the old snapshot and imports kvpage afresh from the new wheel
+    (``Loader.fresh_model``; an open page swaps it into its running Python). None when that cannot
+    work: the model now imports a standard-library module the snapshot did not import (the page's
+    Python has no other), or cannot be read (the full runtime stage reports why).
+    """
+    imports, errors = model_imports(project)
+    if errors or not base.imports or not set(book_imports(imports, base.labs)) <= set(base.imports):
+        return None
+    old = base.loader
+    with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
+        wheel = build_wheel_here(project, Path(tmp))
+        if wheel.name != base.wheel:
+            return None
+        wheel_bytes = wheel.read_bytes()
+        lock = make_lock(pinned_lock(project), wheel, base.version)
+    packed = pack(wheel_bytes)
+    name = content_name(base.wheel, packed, PACKED)
+    gone = {f"{RUNTIME_DIR}/{old.packed[base.wheel]}", f"{RUNTIME_DIR}/{old.packed[base.wheel]}.js"}
+    files = {path: data for path, data in base.files.items() if path not in gone}
+    files |= {
+        f"{RUNTIME_DIR}/{name}": packed,
+        f"{RUNTIME_DIR}/{name}.js": asset_script(base.wheel, "application/gzip", packed),
+        f"{RUNTIME_DIR}/{base.wheel}": wheel_bytes,
+        f"{RUNTIME_DIR}/pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
+    }
+    fetched = f"{RUNTIME_DIR}/{name}"
+    sizes = {path: size for path, size in old.sizes.items() if path not in gone} | {
+        fetched: len(packed),
+        f"{fetched}.js": len(files[f"{fetched}.js"]),
+    }
+    sent = {path: size for path, size in old.sent.items() if path not in gone} | {fetched: sent_size(fetched, packed)}
+    loader = dataclasses.replace(
+        old,
+        lock=lock,
+        packed={**old.packed, base.wheel: name},
+        unpacked={**old.unpacked, base.wheel: len(wheel_bytes)},
+        sizes=sizes,
+        sent=sent,
+        fresh_model=True,
+    )
+    renamed = {f"{RUNTIME_DIR}/{old.packed[base.wheel]}": fetched}
+    return dataclasses.replace(
+        base,
+        files=dict(sorted(files.items())),
+        scripts=tuple(
+            f"{renamed.get(script.removesuffix('.js'), script.removesuffix('.js'))}.js" for script in base.scripts
+        ),
+        lock=lock,
+        loader=loader,
+        fetched_only=tuple(renamed.get(path, path) for path in base.fetched_only),
+    )
+
+
+def pinned_lock(project: Path) -> bytes:
+    """Pyodide's own lock file, checked against its pin."""
+    pinned, _ = read_pinned(project / "node_modules" / "pyodide", Path(__file__).with_name("pyodide-pins.json"))
+    return pinned["pyodide-lock.json"]

@@ -29,6 +29,7 @@ import json
 import pickle
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
@@ -37,7 +38,7 @@ from kvpage.lab import Lab
 from sitegen import cache_entries
 from sitegen.compiled_stdlib import CACHE_DIR as COMPILED_DIR
 from sitegen.progress import SILENT, Progress
-from sitegen.runtime import Runtime, load_runtime
+from sitegen.runtime import Runtime, load_runtime, with_new_wheel
 
 CACHE_DIR = Path(".cache") / "runtime"
 """Relative to the project root."""
@@ -160,6 +161,28 @@ def cached_runtime(
     for old in list(_memory)[:-MEMORY]:
         del _memory[old]
     return runtime
+
+
+def hot_runtime(root: Path, base: str, labs: Mapping[str, Lab], progress: Progress = SILENT) -> Runtime | None:
+    """``serve`` after a model edit: the runtime ``base`` (a key of this cache) with a wheel of the
+    model now in ``root``, its snapshot kept (:func:`sitegen.runtime.with_new_wheel`); None if there
+    is no such entry, it holds other labs, or the new model cannot run on it.
+
+    It is remembered in this process under the model's own key, so the process's next builds (a
+    prose edit) reuse it, and it is never written to the cache: the cache holds only runtimes
+    whose snapshot is their own model's.
+    """
+    key = runtime_key(root, labs)
+    if key in _memory:
+        return _memory[key]
+    runtime = _memory.get(base) or read_entry(root / CACHE_DIR / f"{base}.pickle")
+    if runtime is None or runtime.labs != tuple(sorted(labs)):
+        return None
+    with progress.step("building the kvpage wheel for the page's running Python (snapshot kept)"):
+        made = with_new_wheel(runtime, root)
+    if made is not None:
+        made = _memory[key] = replace(made, snapshot_key=runtime.snapshot_key or base)
+    return made
 
 
 @contextlib.contextmanager

@@ -84,6 +84,11 @@ class Config:
     """Python code whose changes need a fresh builder process: the model, the build."""
     root: Path
     """The project, to show changed paths relative to it."""
+    model: Path | None = None
+    """The model (``kvpage/``): an edit of it alone builds only the wheel, which the open page swaps in."""
+    preload: tuple[str, ...] = ()
+    """Modules the build imports that no edit changes (third-party ones): a standby builder imports
+    them ahead of time, so a code edit's fresh builder starts warm (``Builder``)."""
 
 
 @dataclass
@@ -94,6 +99,9 @@ class Report:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    runtime: str = ""
+    """The cache key of the runtime whose snapshot the site holds ("" if it has none): serve passes it
+    back with the next build after a model edit, which then builds only the wheel."""
 
 
 @dataclass(frozen=True)
@@ -104,9 +112,22 @@ class Status:
     """The id of the site being served ("" before the first good build); a page reloads when it changes."""
     ok: bool
     errors: tuple[str, ...] = ()
+    kind: str = "page"
+    """What changed since ``previous``: "model" (only kvpage/: the open page swaps in the new wheel and
+    recomputes its labs), "css" (only stylesheets: it reloads them), or "page" (it reloads)."""
+    previous: str = ""
+    """The build this one follows: a page showing another (it missed one) reloads, whatever ``kind``."""
 
     def event(self) -> bytes:
-        data = json.dumps({"build": self.build, "ok": self.ok, "errors": list(self.errors)})
+        data = json.dumps(
+            {
+                "build": self.build,
+                "ok": self.ok,
+                "errors": list(self.errors),
+                "kind": self.kind,
+                "previous": self.previous,
+            }
+        )
         return f"event: status\ndata: {data}\n\n".encode()
 
 
@@ -283,19 +304,47 @@ def make_server(port: int, folder: Path, hub: Hub) -> Server:
     return Server((HOST, port), make_handler(folder, hub))
 
 
-class Builder:
-    """The child process that builds: started on demand, restarted when the code changes."""
+STANDBY = """\
+import itertools, os, runpy, sys
+sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[2]))  # as "python build.py" has it
+for name in sys.argv[1].split(","):
+    try:
+        __import__(name)
+    except ImportError:
+        pass
+first = sys.stdin.readline()
+if first:
+    sys.stdin = itertools.chain([first], sys.stdin)
+    sys.argv = sys.argv[2:]
+    runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+"""A standby builder: the modules no edit changes imported, then, at its first request, the build
+itself (``build.py worker``), so that it imports the code as it is at that request, not as it was."""
 
-    def __init__(self, command: list[str]) -> None:
+
+class Builder:
+    """The child process that builds: started on demand, restarted when the code changes.
+
+    With ``preload``, a standby waits beside it (``STANDBY``: those modules imported, the code not
+    yet), and takes over at a restart; a new standby is started behind it. So a model edit's build
+    does not wait for Python to import Jinja2, markdown-it, NumPy, pydantic, ... again.
+    """
+
+    def __init__(self, command: list[str], preload: tuple[str, ...] = ()) -> None:
         self.command = command
+        self.preload = preload
         self.process: subprocess.Popen[str] | None = None
+        self.standby: subprocess.Popen[str] | None = None
         self.reader = threading.Thread()
         self.tail: deque[str] = deque(maxlen=40)
         """The last lines the child wrote to stderr, for the overlay when it dies."""
 
-    def start(self) -> subprocess.Popen[str]:
-        process = subprocess.Popen(
-            self.command,
+    def launch(self) -> subprocess.Popen[str]:
+        command = self.command
+        if self.preload:
+            command = [command[0], "-c", STANDBY, ",".join(self.preload), *command[1:]]
+        return subprocess.Popen(
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -303,6 +352,12 @@ class Builder:
             encoding="utf-8",
             bufsize=1,
         )
+
+    def start(self) -> subprocess.Popen[str]:
+        standby, self.standby = self.standby, None
+        process = standby if standby is not None and standby.poll() is None else self.launch()
+        if self.preload:
+            self.standby = self.launch()
         self.tail.clear()
         self.reader = threading.Thread(target=self.forward, args=(process.stderr,), daemon=True)
         self.reader.start()
@@ -316,11 +371,12 @@ class Builder:
             sys.stderr.write(line)
             sys.stderr.flush()
 
-    def build(self) -> Report:
+    def build(self, hot_base: str = "") -> Report:
+        """One build; ``hot_base`` says only the model changed since the build of that runtime."""
         process = self.process if self.process is not None and self.process.poll() is None else self.start()
         assert process.stdin is not None and process.stdout is not None
         try:
-            process.stdin.write("build\n")
+            process.stdin.write(f"build {hot_base}".rstrip() + "\n")
             process.stdin.flush()
             line = process.stdout.readline()
         except (BrokenPipeError, OSError):
@@ -332,7 +388,12 @@ class Builder:
         self.process = None
         return Report(ok=False, errors=[f"the build process stopped (exit status {code}):", *self.tail])
 
-    def stop(self) -> None:
+    def stop(self, standby: bool = False) -> None:
+        """End the builder (its build under way answers first); with ``standby``, the standby too."""
+        if standby and self.standby is not None:
+            spare, self.standby = self.standby, None
+            spare.kill()
+            spare.wait()
         process, self.process = self.process, None
         if process is None:
             return
@@ -345,24 +406,27 @@ class Builder:
             process.wait()
 
 
-def run_worker(rebuild: Callable[[], Report]) -> int:
+def run_worker(rebuild: Callable[[str], Report]) -> int:
     """The builder process's main: Ctrl-C in serve's terminal reaches it too, but serve stops it
     by closing its stdin, after the build under way has answered."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     return worker_loop(rebuild)
 
 
-def worker_loop(rebuild: Callable[[], Report], requests: IO[str] | None = None, replies: IO[str] | None = None) -> int:
+def worker_loop(
+    rebuild: Callable[[str], Report], requests: IO[str] | None = None, replies: IO[str] | None = None
+) -> int:
     """The builder's side: one JSON report on ``replies`` per line on ``requests``, until it closes.
 
+    A line is ``build``, or ``build KEY`` after a model edit (``Builder.build``'s ``hot_base``).
     Anything the build prints goes to stderr, so that stdout carries only the reports.
     """
     requests = requests or sys.stdin
     replies = replies or sys.stdout
-    for _ in requests:
+    for line in requests:
         with redirect_stdout(sys.stderr):
             try:
-                report = rebuild()
+                report = rebuild(line.removeprefix("build").strip())
             except Exception:  # noqa: BLE001 - a bug in the build must reach the page, not kill serve
                 report = Report(ok=False, errors=[traceback.format_exc()])
         replies.write(json.dumps(asdict(report)) + "\n")
@@ -408,6 +472,16 @@ def shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
+def change_kind(changed: Iterable[Path], model: Path | None) -> str:
+    """How the open page takes these changes (``Status.kind``): "model", "css" or "page"."""
+    paths = list(changed)
+    if model is not None and paths and all(path.is_relative_to(model) for path in paths):
+        return "model"
+    if paths and all(path.suffix == ".css" for path in paths):
+        return "css"
+    return "page"
+
+
 def serve(config: Config) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); returns the exit status."""
     folder = Path(tempfile.mkdtemp(prefix="kvpage-serve-"))
@@ -415,7 +489,7 @@ def serve(config: Config) -> int:
     hub = Hub()
     session = secrets.token_hex(4)
     builds = 0
-    builder = Builder([*config.worker, "--out", str(out)])
+    builder = Builder([*config.worker, "--out", str(out)], config.preload)
     watcher = Watcher([*config.book, *config.code])
     try:
         server = make_server(config.port, out, hub)
@@ -430,15 +504,21 @@ def serve(config: Config) -> int:
 
     signal.signal(signal.SIGTERM, stop)
 
-    def rebuild(reason: str) -> None:
-        nonlocal builds
+    runtime = ""  # the snapshot the last good build holds
+    pending = ""  # the kind of the changes since the last good build (a failed one's too)
+
+    def rebuild(reason: str, kind: str = "page") -> None:
+        nonlocal builds, runtime, pending
         started = time.perf_counter()
-        report = builder.build()
+        pending = kind if pending in ("", kind) else "page"
+        kind = pending
+        report = builder.build(runtime if kind == "model" else "")
         for warning in report.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if report.ok:
             builds += 1
-            hub.publish(Status(f"{session}-{builds}", True))
+            runtime, pending = report.runtime, ""
+            hub.publish(Status(f"{session}-{builds}", True, kind=kind, previous=hub.status.build))
             print(f"{reason}: built in {time.perf_counter() - started:.2f} s", file=sys.stderr, flush=True)
         else:
             hub.publish(Status(hub.status.build, False, tuple(report.errors)))
@@ -458,13 +538,13 @@ def serve(config: Config) -> int:
             if any(path.is_relative_to(code) or path == code for path in changed for code in config.code):
                 builder.stop()
             names = ", ".join(shown(path, config.root) for path in changed[:3]) + (" …" if len(changed) > 3 else "")
-            rebuild(f"{names} changed")
+            rebuild(f"{names} changed", change_kind(changed, config.model))
     except KeyboardInterrupt:
         print("serve: stopped", file=sys.stderr)
     finally:
         hub.close()
         server.shutdown()
         server.server_close()
-        builder.stop()
+        builder.stop(standby=True)
         shutil.rmtree(folder, ignore_errors=True)
     return 0

@@ -35,9 +35,15 @@ CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
 STR, INT, NULL, MAP = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "null", "map"))
 """The YAML tags the safe loader resolves plain values to (``3`` is INT, an empty value NULL)."""
-BOOK_FIELDS = ("title", "experimental_labs", "call_timeout")
+BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout")
 CALL_TIMEOUT = (5, 1, 600)
 """``call_timeout`` in seconds: the default, and the least and most a book may set."""
+BUILD_TIMEOUT = (10, 1, 600)
+"""``build_timeout`` in seconds: the default, and the least and most a book may set."""
+TIMEOUTS = {
+    "call_timeout": (CALL_TIMEOUT, "how long a lab's call to Python may take before the page stops it"),
+    "build_timeout": (BUILD_TIMEOUT, "how long a lab's call to the model may take before the build stops it"),
+}
 RESERVED = {"index": "index.html is the book's list of chapters"}
 """Slugs whose page the site already has."""
 
@@ -109,6 +115,9 @@ class Book:
     """Labs that are off by default (the example lab) and this book turns on."""
     call_timeout: float = CALL_TIMEOUT[0]
     """Seconds a lab's call to Python may take in the page before it is stopped and the lab reset."""
+    build_timeout: float = BUILD_TIMEOUT[0]
+    """Seconds each of the build's calls to the model (starting views, warm-up) may take before the
+    build stops it and fails at the lab's line (``sitegen/model_process.py``)."""
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
@@ -313,17 +322,21 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         errors.append(ContentError(shown, key_line(text, "title"), "'title' must be a non-empty string"))
     experimental, problems = experimental_labs(settings.get("experimental_labs", []))
     errors.extend(ContentError(shown, key_line(text, "experimental_labs"), problem) for problem in problems)
-    timeout = settings.get("call_timeout", CALL_TIMEOUT[0])
-    _, least, most = CALL_TIMEOUT
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not least <= timeout <= most:
-        message = (
-            f"'call_timeout' must be a number of seconds from {least} to {most} (how long a lab's call to Python "
-            f"may take before the page stops it), not {timeout!r}"
-        )
-        errors.append(ContentError(shown, key_line(text, "call_timeout"), message))
+    timeouts: dict[str, float] = {}
+    for key, ((default, least, most), meaning) in TIMEOUTS.items():
+        timeout = settings.get(key, default)
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not least <= timeout <= most:
+            message = f"{key!r} must be a number of seconds from {least} to {most} ({meaning}), not {timeout!r}"
+            errors.append(ContentError(shown, key_line(text, key), message))
+        timeouts[key] = timeout
     if errors or not isinstance(title, str):
         return None, errors
-    return Book(title=title, experimental_labs=experimental, call_timeout=timeout), []
+    return Book(
+        title=title,
+        experimental_labs=experimental,
+        call_timeout=timeouts["call_timeout"],
+        build_timeout=timeouts["build_timeout"],
+    ), []
 
 
 def experimental_labs(value: object) -> tuple[tuple[str, ...], list[str]]:

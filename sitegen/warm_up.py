@@ -43,15 +43,19 @@ def raised_at(traceback: str) -> str:
     return f"{path[path.rindex('/kvpage/') + 1 :]}:{line}"
 
 
+def shown_args(args: object) -> str:
+    """A call's arguments as JSON for a message, cut to 120 characters."""
+    text = json.dumps(args, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def warm_up_errors(failures: Sequence[Mapping[str, object]], labs: Mapping[str, Lab], project: Path) -> list[str]:
     """One message per failed warm-up call, at the lab's declaration."""
     errors = []
     for failure in failures:
         name = str(failure["lab"])
         where = ":".join(map(str, declared_at(project, labs[name]))) if name in labs else "kvpage/labs"
-        args = json.dumps(failure["args"], ensure_ascii=False)
-        if len(args) > 120:
-            args = args[:117] + "..."
+        args = shown_args(failure["args"])
         raised = raised_at(str(failure.get("traceback", "")))
         errors.append(
             f"{where}: lab {name!r} action {failure['action']!r} failed in the page's Python "

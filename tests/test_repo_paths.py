@@ -38,12 +38,19 @@ EXAMPLES = {
     "content/broken.md": "docs/authoring.md: the chapter of an error message shown as an example",
     "content/img/": "docs/authoring.md: a folder an author may make for the book's files",
     "content/files/": "docs/authoring.md: the same",
+    "kvpage/labs/pages.py": "docs/authoring.md: the file of an error message shown as an example "
+    "(tests/invalid/lab-syntax-error)",
 }
 """Paths the docs name as examples of what an author writes, not files of this repository."""
 PROSE = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CODE = [
     ROOT / "build.py",
-    *(path for folder in ("kvpage", "sitegen", "tests", "bench") for path in sorted((ROOT / folder).rglob("*.py"))),
+    *(
+        path
+        for folder in ("kvpage", "sitegen", "tests", "bench")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not path.is_relative_to(ROOT / "tests" / "invalid")  # broken books on purpose (a syntax error)
+    ),
 ]
 BOOK_TOML = sorted((ROOT / "tests" / "books").rglob("*.toml")) + sorted((ROOT / "content").glob("*.toml"))
 

@@ -4,16 +4,19 @@ The page runs every lab's Python in a Web Worker and stops a call that takes lon
 book's ``call_timeout`` (``static/kvpage/python.js``). This lab is how the tests make such a
 call: "Loop forever" spins until the page terminates its worker, while the slider squares a
 number at once, so the tests can see the lab work before the stop and again after it. "Think
-for a second" is a slow call that returns: while it runs, the page starts its spare Python. It
-is experimental, and only the test book ``tests/books/runaway/`` enables it.
+for a second" is a slow call that returns: while it runs, the page starts its spare Python.
+"Answer with NaN" returns a view that JSON cannot carry, which the bridge refuses as a failure
+naming the action (shown in the lab). It is experimental, and only the test book
+``tests/books/runaway/`` enables it.
 
 The snapshot's warm-up calls every action (``kvpage.catalog.warm_up``), so ``loop`` takes
-``rounds`` and ``think`` takes ``seconds``, which the page never sends: the warm-up (``warm_up=``
-below) spins once and returns at once.
+``rounds``, ``think`` takes ``seconds`` and ``nan`` takes ``finite``, which the page never sends:
+the warm-up (``warm_up=`` below) spins once, returns at once and gets a number JSON can carry.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from kvpage.jsonvalue import JSONObject, LabInputError, count
@@ -50,13 +53,27 @@ def think(args: JSONObject) -> JSONObject:
     return compute(args)
 
 
+def nan(args: JSONObject) -> JSONObject:
+    """``compute``'s view with a ratio of 0 / 0 in its state: NaN, unless the call says ``finite``."""
+    ratio = 0.0 if args.get("finite") is True else math.nan
+    return {**compute(args), "state": {"ratio": ratio}}
+
+
 LAB = Lab(
     name="runaway",
-    actions={"compute": compute, "loop": loop, "think": think},
+    actions={"compute": compute, "loop": loop, "think": think, "nan": nan},
     update="compute",
     controls=(NUMBER,),
     outputs=(Output("square", "Its square"),),
-    buttons=(Button("think", "Think for a second"), Button("loop", "Loop forever")),
-    warm_up=(("loop", {"n": NUMBER.default, "rounds": 1}), ("think", {"n": NUMBER.default, "seconds": 0})),
+    buttons=(
+        Button("think", "Think for a second"),
+        Button("loop", "Loop forever"),
+        Button("nan", "Answer with NaN"),
+    ),
+    warm_up=(
+        ("loop", {"n": NUMBER.default, "rounds": 1}),
+        ("think", {"n": NUMBER.default, "seconds": 0}),
+        ("nan", {"n": NUMBER.default, "finite": True}),
+    ),
     experimental=True,
 )

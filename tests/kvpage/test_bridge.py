@@ -1,11 +1,13 @@
 """The bridge answers every request with JSON and never raises."""
 
 import json
+import math
 from typing import Any
 
 import pytest
 
 from kvpage import bridge
+from kvpage.lab import Lab
 from kvpage.labs import decode
 
 
@@ -86,3 +88,30 @@ def test_labs_can_be_found_elsewhere_for_the_builds_tests() -> None:
     found = {"square": decode.LAB}.__getitem__
     reply = json.loads(bridge.handle(json.dumps({"lab": "square", "action": "start", "args": {}}), found))
     assert reply["error"] == "missing field 'mode'"  # decode's start, found under another name
+
+
+@pytest.mark.parametrize(
+    ("value", "shown", "where"),
+    [
+        ({"text": {"x": "1"}, "state": {"rate": math.nan}}, "NaN", "view.state.rate"),
+        ({"text": {"x": "1"}, "state": [1.0, math.inf]}, "Infinity", "view.state[1]"),
+        ({"text": {"x": "1"}, "parts": {"p": [["svg", {}, -math.inf]]}}, "-Infinity", "view.parts.p[0][2]"),
+    ],
+)
+def test_a_view_json_cannot_carry_is_a_failure_naming_the_action_and_the_place(
+    value: Any, shown: str, where: str
+) -> None:
+    """Python's json would write NaN as a bare word no browser reads: the reply says so instead."""
+    lab = Lab(name="odd", actions={"compute": lambda args: value}, update="compute")
+    text = bridge.handle(json.dumps({"lab": "odd", "action": "compute", "args": {}}), {"odd": lab}.__getitem__)
+    reply = json.loads(text, parse_constant=lambda word: pytest.fail(f"the reply holds {word}"))
+    assert reply == {
+        "ok": False,
+        "error": f"the model failed: action 'compute' returned {shown} (at {where}); JSON has no NaN or "
+        "Infinity, so the page could not read it: return a text such as 'n/a' instead",
+    }
+
+
+def test_a_request_is_strict_json_too() -> None:
+    reply = ask('{"lab": "square", "action": "compute", "args": {"tokens": NaN}}')
+    assert reply == {"ok": False, "error": "a request must be JSON, which has no NaN"}

@@ -9,6 +9,10 @@ exist, so a fixture that reached the runtime stage (Pyodide, the wheel) would
 fail differently: every mistake here is caught before it, without the project's
 Pyodide. (Formulas are typeset by the build's own tool, Temml, found beside
 ``sitegen/`` as its Python packages are.)
+
+A fixture with a ``kvpage/`` folder brings model files of its own (a lab that loops, say): it is
+built by the command line in a copy of the project with those files added, as an author would
+run it, and must fail with its lines within 15 s (the issue's bound; a hang fails the test).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import atexit
 import functools
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -24,6 +30,7 @@ import pytest
 import build
 from kvpage.labs import decode
 from sitegen.labs import all_labs, enabled_labs
+from sitegen.project_copy import project_copy
 from tests.conftest import ROOT
 
 KNOWN = ", ".join(sorted(enabled_labs()))
@@ -40,7 +47,7 @@ EXPECTED: dict[str, list[str]] = {
     "book-toml-invalid": ["content/book.toml:2: not valid TOML: Illegal character '\\n' (column 21)"],
     "book-toml-fields": [
         "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
-        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout",
+        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout, build_timeout",
     ],
     "book-toml-call-timeout": [
         "content/book.toml:3: 'call_timeout' must be a number of seconds from 1 to 600 (how long a lab's call "
@@ -176,6 +183,17 @@ EXPECTED: dict[str, list[str]] = {
         "content/broken.md:9: the formula $\\frac{n^2 - p^2}{2$ cannot be typeset: "
         "Unexpected end of input in a macro argument, expected '}'"
     ],
+    # The labs stage, with model files of the fixture's own (kvpage/): a view JSON cannot carry, a
+    # model that loops (book.toml sets build_timeout = 1), a lab that does not parse.
+    "lab-nan": [
+        "content/broken.md:8: lab 'hit-rate' failed at its starting values: action 'compute' returned NaN "
+        "(at view.state.rate); JSON has no NaN or Infinity, so the page could not read it: "
+        "return a text such as 'n/a' instead"
+    ],
+    "lab-loop": ["content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"],
+    "lab-syntax-error": [
+        "kvpage/labs/pages.py:13:24: SyntaxError: expected ':'\n    if tokens % 16 == 0\n                       ^"
+    ],
     "footnote-missing": [
         "content/broken.md:11: footnote [^prefix] has no note: add a line '[^prefix]: …' (after a blank line)"
     ],
@@ -230,12 +248,35 @@ def test_every_fixture_is_checked() -> None:
     assert sorted(path.name for path in INVALID.iterdir()) == sorted([*EXPECTED, WARNING_ONLY])
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+WITH_MODEL = sorted(name for name in EXPECTED if (INVALID / name / "kvpage").is_dir())
+"""Fixtures that bring model files of their own."""
+
+
+@pytest.mark.parametrize("name", sorted(set(EXPECTED) - set(WITH_MODEL)))
 def test_broken_book_fails_with_exact_messages(name: str, tmp_path: Path) -> None:
     with pytest.raises(build.BuildError) as failure:
         build.build(fixture_options(name, tmp_path))
     assert [str(error) for error in failure.value.errors] == EXPECTED[name]
     assert list(tmp_path.iterdir()) == [], "a failed build wrote something"
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_broken_model_fails_the_build_at_its_line_and_never_hangs(name: str, tmp_path: Path) -> None:
+    project = project_copy(ROOT, tmp_path / "project", caches=())
+    shutil.copytree(INVALID / name / "kvpage", project / "kvpage", dirs_exist_ok=True)
+    out, dist = tmp_path / "out" / "site", tmp_path / "out" / "dist"
+    command = ["--quiet", "--content", str(INVALID / name / "content"), "--out", str(out), "--dist", str(dist)]
+    result = subprocess.run(
+        [sys.executable, "build.py", *command], cwd=project, capture_output=True, text=True, timeout=15, check=False
+    )
+    expected = [f"error: {message}" for message in EXPECTED[name]]
+    count = len(expected)
+    assert result.stderr.splitlines() == [
+        *"\n".join(expected).splitlines(),
+        f"build failed: {count} error(s); nothing was written",
+    ]
+    assert result.returncode == 1
+    assert not (tmp_path / "out").exists()
 
 
 def test_command_line_prints_every_error_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

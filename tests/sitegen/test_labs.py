@@ -19,7 +19,19 @@ from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
 from kvpage.lab import Checkbox, Choice, Lab, Number, Output, Slider, Text, Whole
 from kvpage.labs import decode, next_request
-from sitegen.labs import LabUse, Placement, enabled_labs, parse_params, split_info, starting_view, starting_views
+from sitegen.labs import (
+    LabUse,
+    Placement,
+    all_labs,
+    enabled_labs,
+    lab_stage,
+    parse_params,
+    split_info,
+    starting_view,
+    starting_views,
+    warm_up,
+)
+from sitegen.model_process import CallTimedOut
 from sitegen.templates import make_templates
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,6 +175,38 @@ def test_the_labs_stage_reports_each_failure_at_its_line_and_keeps_the_others() 
     assert list(labs.uses) == [good.key]
     assert [str(error) for error in labs.errors] == [
         "content/y.md:9: lab 'decode' refuses its starting values: Prefix length must be between 1 and 128, not 500"
+    ]
+
+
+def test_a_starting_view_that_does_not_finish_in_time_names_the_lab_action_and_args() -> None:
+    def slow(request: str) -> str:
+        raise CallTimedOut(10)
+
+    assert starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"}), slow) == (
+        'lab \'decode\' action \'start\' did not finish in 10 s (args {"prompt": 4, "tokens": 2, "mode": "kv"})'
+    )
+
+
+def test_the_warm_up_calls_every_action_and_reports_failures_at_the_labs_declaration() -> None:
+    def divide(args: object) -> dict[str, object]:
+        return {"text": {"x": str(1 // 0)}}
+
+    lab = Lab("odd", {"compute": lambda args: {"text": {}}, "step": divide}, "compute")  # type: ignore[dict-item]
+    (error,) = warm_up([lab], own(lab), ROOT)  # type: ignore[arg-type]
+    assert str(error) == (
+        "kvpage/labs/odd.py:1: lab 'odd' action 'step' failed at build-time warm-up (args {}): "
+        "the model failed: ZeroDivisionError: integer division or modulo by zero"
+    )
+
+
+def test_the_labs_stage_stops_a_looping_lab_and_leaves_its_other_calls_out(tmp_path: Path) -> None:
+    """The runaway lab loops when ``rounds`` is not given: its starting view is the loop, with a
+    1 s limit, and its warm-up is left out (it would only say the same after another second)."""
+    runaway = all_labs()["runaway"]
+    looping = Lab("runaway", runaway.actions, "loop", controls=runaway.controls, experimental=True)
+    stage = lab_stage([placed(looping, {"n": 3})], {"runaway": runaway}, ROOT, timeout=1)
+    assert [str(error) for error in stage.errors] == [
+        "content/x.md:3: lab 'runaway' action 'loop' did not finish in 1 s (args {\"n\": 3})"
     ]
 
 

@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 from sitegen.errors import BuildError
-from sitegen.runtime import classic_module, pack, read_pinned
+from sitegen.labs import enabled_labs
+from sitegen.project_copy import project_copy
+from sitegen.runtime import build_wheel, build_wheel_here, classic_module, pack, read_pinned, with_new_wheel
+from sitegen.runtime_cache import cached_runtime
 from tests.conftest import ROOT, Built
 
 PINS = ROOT / "sitegen" / "pyodide-pins.json"
@@ -131,3 +134,37 @@ def test_pack_is_gzip_that_any_decoder_reads_and_repeats_byte_for_byte() -> None
     assert pack(data) == pack(data)
     assert gzip.decompress(pack(data)) == data
     assert zlib.decompress(pack(data), wbits=31) == data
+
+
+def test_a_model_edit_under_serve_is_a_new_wheel_on_the_same_snapshot(tmp_path: Path) -> None:
+    """serve's runtime after a model edit: only the wheel's files change, and the page is told to
+    import kvpage afresh from it; a model that now imports a module the snapshot lacks gets none."""
+    base = cached_runtime(ROOT, enabled_labs())
+    project = project_copy(ROOT, tmp_path / "project", caches=())
+    model = project / "kvpage" / "labs" / "decode.py"
+    model.write_text(model.read_text(encoding="utf-8").replace('"cache cold"', '"cache empty"'), encoding="utf-8")
+    hot = with_new_wheel(base, project)
+    assert hot is not None and hot.loader.fresh_model and not base.loader.fresh_model
+    old, new = base.loader.packed[base.wheel], hot.loader.packed[hot.wheel]
+    assert old != new
+    changed = {path for path in base.files.keys() | hot.files.keys() if base.files.get(path) != hot.files.get(path)}
+    assert changed == {
+        f"pyodide/{name}" for name in (base.wheel, "pyodide-lock.json", old, f"{old}.js", new, f"{new}.js")
+    }
+    assert {**hot.loader.packed, hot.wheel: old} == base.loader.packed  # the same snapshot, wasm and code
+    assert hot.scripts == tuple(script.replace(old, new) for script in base.scripts)
+    with zipfile.ZipFile(io.BytesIO(hot.files[f"pyodide/{hot.wheel}"])) as wheel:
+        assert b'"cache empty"' in wheel.read("kvpage/labs/decode.py")
+    assert (
+        json.loads(hot.files["pyodide/pyodide-lock.json"])["packages"]["kvpage"]["sha256"]
+        == hashlib.sha256(hot.files[f"pyodide/{hot.wheel}"]).hexdigest()
+    )
+
+    (tmp_path / "frontend").mkdir()
+    (tmp_path / "here").mkdir()
+    assert build_wheel_here(project, tmp_path / "here").read_bytes() == (
+        build_wheel(project, tmp_path / "frontend").read_bytes()
+    ), "serve's wheel is not the build's"
+
+    model.write_text(model.read_text(encoding="utf-8") + "\n\ndef later() -> None:\n    import wave\n")
+    assert with_new_wheel(base, project) is None

@@ -5,17 +5,36 @@ The whole command, with a page open in Chromium, is tested in tests/e2e/test_ser
 
 from __future__ import annotations
 
+import html
 import http.client
 import io
 import json
+import queue
+import shutil
+import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-from sitegen.serve import Builder, Hub, Report, Server, Status, Watcher, inject, make_server, worker_loop
+from sitegen.project_copy import project_copy
+from sitegen.serve import (
+    Builder,
+    Hub,
+    Report,
+    Server,
+    Status,
+    Watcher,
+    change_kind,
+    inject,
+    make_server,
+    worker_loop,
+)
+from tests.conftest import ROOT
 
 
 def test_the_reload_script_goes_at_the_end_of_the_head() -> None:
@@ -142,11 +161,25 @@ def test_the_event_stream_sends_the_status_now_and_every_change(server: tuple[Se
         assert lines[0] == b"event: status\n" and lines[2] == b"\n"
         return dict(json.loads(lines[1].removeprefix(b"data: ")))
 
-    assert event() == {"build": "s-1", "ok": True, "errors": []}
+    assert event() == {"build": "s-1", "ok": True, "errors": [], "kind": "page", "previous": ""}
     hub.publish(Status("s-1", False, ("content/a.md:1: broken",)))
-    assert event() == {"build": "s-1", "ok": False, "errors": ["content/a.md:1: broken"]}
-    hub.publish(Status("s-2", True))
-    assert event() == {"build": "s-2", "ok": True, "errors": []}
+    assert event() == {
+        "build": "s-1",
+        "ok": False,
+        "errors": ["content/a.md:1: broken"],
+        "kind": "page",
+        "previous": "",
+    }
+    hub.publish(Status("s-2", True, kind="model", previous="s-1"))
+    assert event() == {"build": "s-2", "ok": True, "errors": [], "kind": "model", "previous": "s-1"}
+
+
+def test_what_changed_says_how_the_open_page_takes_the_build(tmp_path: Path) -> None:
+    model = tmp_path / "kvpage"
+    assert change_kind([model / "labs" / "decode.py", model / "costs.py"], model) == "model"
+    assert change_kind([tmp_path / "site_template" / "static" / "kvpage.css"], model) == "css"
+    assert change_kind([model / "costs.py", tmp_path / "content" / "03-cache.md"], model) == "page"
+    assert change_kind([tmp_path / "content" / "03-cache.md"], model) == "page"
 
 
 def test_the_watcher_sees_added_changed_and_removed_files_but_not_editor_droppings(tmp_path: Path) -> None:
@@ -166,25 +199,28 @@ def test_the_watcher_sees_added_changed_and_removed_files_but_not_editor_droppin
 
 
 def test_the_worker_answers_one_report_per_request() -> None:
-    outcomes = iter([Report(ok=True, seconds=0.5), Report(ok=False, errors=["content/a.md:1: x"])])
+    outcomes = iter([Report(ok=True, seconds=0.5, runtime="k1"), Report(ok=False, errors=["content/a.md:1: x"])])
     replies = io.StringIO()
+    asked: list[str] = []
 
-    def rebuild() -> Report:
+    def rebuild(hot_base: str) -> Report:
         print("progress goes to stderr, never into the replies")
+        asked.append(hot_base)
         return next(outcomes)
 
-    assert worker_loop(rebuild, io.StringIO("build\nbuild\n"), replies) == 0
+    assert worker_loop(rebuild, io.StringIO("build\nbuild k1\n"), replies) == 0
     lines = [json.loads(line) for line in replies.getvalue().splitlines()]
     assert lines == [
-        {"ok": True, "errors": [], "warnings": [], "seconds": 0.5},
-        {"ok": False, "errors": ["content/a.md:1: x"], "warnings": [], "seconds": 0.0},
+        {"ok": True, "errors": [], "warnings": [], "seconds": 0.5, "runtime": "k1"},
+        {"ok": False, "errors": ["content/a.md:1: x"], "warnings": [], "seconds": 0.0, "runtime": ""},
     ]
+    assert asked == ["", "k1"]  # after a model edit, the runtime whose snapshot the wheel may run on
 
 
 def test_a_crash_in_the_build_is_reported_not_raised() -> None:
     replies = io.StringIO()
 
-    def rebuild() -> Report:
+    def rebuild(hot_base: str) -> Report:
         raise KeyError("boom")
 
     worker_loop(rebuild, io.StringIO("build\n"), replies)
@@ -211,3 +247,75 @@ def test_a_builder_is_a_warm_process_that_stops_when_asked() -> None:
     assert builder.process is process  # the same process, still warm
     builder.stop()
     assert process is not None and process.returncode == 0
+
+
+def test_serve_reports_a_looping_lab_over_the_page_and_builds_again_on_the_next_save(tmp_path: Path) -> None:
+    """The lab-loop fixture (book.toml: build_timeout = 1) under the real ``serve``: the first build
+    stops the loop and serve shows why; a save builds again (here to another error, as a good build
+    of a new lab would make a runtime, minutes of Pyodide: the e2e suite's model edit covers that)."""
+    fixture = ROOT / "tests" / "invalid" / "lab-loop"
+    project = project_copy(ROOT, tmp_path / "project", caches=())
+    shutil.copytree(fixture / "kvpage", project / "kvpage", dirs_exist_ok=True)
+    content = shutil.copytree(fixture / "content", tmp_path / "content")
+    command = [sys.executable, "build.py", "serve", "--port", "0", "--content", str(content)]
+    process = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = urlsplit(read_line(process, 60).split()[1])  # "serving http://127.0.0.1:PORT/ (Ctrl-C stops)"
+        loop = "content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"
+        assert loop in page_text(url.port or 0)
+        chapter = content / "broken.md"
+        chapter.write_text(chapter.read_text(encoding="utf-8").replace("tokens=0", "tokens=5000"), encoding="utf-8")
+        wanted = "content/broken.md:8: tokens (Tokens) must be between 0 and 4096, not 5000"
+        assert wait_for(lambda: wanted in page_text(url.port or 0), 60)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def read_line(process: subprocess.Popen[str], seconds: float) -> str:
+    """The next line of ``process``'s stdout, or a failure after ``seconds`` (serve hung)."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: lines.put(process.stdout.readline() if process.stdout else ""), daemon=True).start()
+    try:
+        return lines.get(timeout=seconds)
+    except queue.Empty:
+        pytest.fail(f"serve printed nothing in {seconds} s")
+
+
+def page_text(port: int) -> str:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", "/broken.html")
+    return html.unescape(connection.getresponse().read().decode("utf-8"))
+
+
+def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass (serve rebuilds on its own clock)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_a_standby_builder_imports_the_code_only_when_its_first_build_is_asked_for(tmp_path: Path) -> None:
+    """The standby takes over at a restart: it has imported the preloaded modules, and imports the
+    code (here a script that says which version of a file it read) only at its first request."""
+    (tmp_path / "version.txt").write_text("old", encoding="utf-8")
+    script = tmp_path / "worker.py"
+    script.write_text(
+        "import json, pathlib, sys\n"
+        "version = (pathlib.Path(__file__).parent / 'version.txt').read_text()\n"
+        "preloaded = 'wave' in sys.modules\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'ok': True, 'errors': [version, str(preloaded), sys.path[0]]}), flush=True)\n",
+        encoding="utf-8",
+    )
+    builder = Builder([sys.executable, str(script)], preload=("wave",))
+    assert builder.build().errors == ["old", "True", str(tmp_path)]
+    assert builder.standby is not None
+    (tmp_path / "version.txt").write_text("new", encoding="utf-8")  # an edit, after the standby started
+    builder.stop()
+    assert builder.build().errors == ["new", "True", str(tmp_path)]
+    builder.stop(standby=True)
+    assert builder.standby is None

@@ -17,6 +17,10 @@ TIMEOUT_MESSAGE = (
     "'call_timeout' must be a number of seconds from 1 to 600 "
     "(how long a lab's call to Python may take before the page stops it)"
 )
+BUILD_TIMEOUT_MESSAGE = (
+    "'build_timeout' must be a number of seconds from 1 to 600 "
+    "(how long a lab's call to the model may take before the build stops it)"
+)
 GOOD = '---\nnumber: 3\npart: The model\ntitle: "Cache: the sequel"\nslug: cache\n---\n\nText.\n'
 
 
@@ -278,7 +282,7 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
         ('# comment\ntitle = "  "\n', ["book.toml:2: 'title' must be a non-empty string"]),
         (
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
-            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout"],
+            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout"],
         ),
         (
             'title = "x"\nexperimental_labs = "square"\n',
@@ -291,6 +295,10 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
         *(
             (f'title = "x"\ncall_timeout = {shown}\n', [f"book.toml:2: {TIMEOUT_MESSAGE}, not {value!r}"])
             for shown, value in (("0.5", 0.5), ("601", 601), ('"5"', "5"), ("true", True), ("inf", float("inf")))
+        ),
+        *(
+            (f'title = "x"\nbuild_timeout = {shown}\n', [f"book.toml:2: {BUILD_TIMEOUT_MESSAGE}, not {value!r}"])
+            for shown, value in (("0", 0), ("601", 601), ('"10"', "10"), ("nan", float("nan")))
         ),
         ('title = "x"\ntitle = "y"\n', ["book.toml:2: not valid TOML: Cannot overwrite a value (column 12)"]),
         ('title = "x', ["book.toml:1: not valid TOML: Unterminated string (at the end of the file)"]),
@@ -309,6 +317,12 @@ def test_a_book_may_set_how_long_a_labs_call_may_take(tmp_path: Path) -> None:
     (tmp_path / "book.toml").write_text('title = "x"\ncall_timeout = 2.5\n', encoding="utf-8")
     assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", call_timeout=2.5), [])
     assert Book("x").call_timeout == 5
+
+
+def test_a_book_may_set_how_long_the_builds_model_calls_may_take(tmp_path: Path) -> None:
+    (tmp_path / "book.toml").write_text('title = "x"\nbuild_timeout = 30\n', encoding="utf-8")
+    assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", build_timeout=30), [])
+    assert Book("x").build_timeout == 10
 
 
 def test_a_book_may_enable_the_experimental_lab(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def test_a_missing_module_is_reported_at_every_line_that_imports_it() -> None:
     ]
 
 
-BROKEN_LAB = '''"""A lab that fails only in the page's Python, and one that imports what the page lacks."""
+BROKEN_LAB = '''"""A lab whose step fails only in the page's Python (in CPython, at the labs stage, it passes)."""
 
 from kvpage.jsonvalue import JSONObject
 from kvpage.lab import Lab, Output
@@ -65,7 +65,7 @@ def compute(args: JSONObject) -> JSONObject:
 
 
 def step(args: JSONObject) -> JSONObject:
-    return {"text": {"n": str(1 // len(args))}}
+    return {"text": {"n": str(len(args) // (__import__("sys").platform != "emscripten"))}}
 
 
 LAB = Lab(name="brittle", actions={"compute": compute, "step": step}, update="compute", outputs=(Output("n"),))

@@ -363,6 +363,10 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
         : "the numbers shown were computed when this page was built";
       sayIn(section, `The labs could not start (${error.message}); ${shown}.`);
     },
+    // A new model is in (serve): the lab computed again at the values and state it has now.
+    refresh() {
+      if (live) request(schema.update);
+    },
   };
 }
 
@@ -394,7 +398,8 @@ function wireLabs(config, pool) {
     wireLab(section, config.labs[section.dataset.lab], pool, config.call_timeout, keys[index], drawn),
   );
 
-  function follow(hash) {
+  // `opened`: the page was just loaded with this fragment; a reload or Back keeps where the reader was.
+  function follow(hash, opened = false) {
     const parsed = parseFragment(hash, isId);
     if (parsed.anchor || (parsed.labs.length === 0 && parsed.heading === "")) return drawn();
     const others = unknownLabs(parsed, keys);
@@ -416,10 +421,11 @@ function wireLabs(config, pool) {
       }
     });
     const target = (parsed.heading && document.getElementById(decodeId(parsed.heading))) || first;
-    target?.scrollIntoView();
+    const returning = opened && ["reload", "back_forward"].includes(performance.getEntriesByType("navigation")[0]?.type);
+    if (!returning) target?.scrollIntoView();
     drawn();
   }
-  follow(location.hash);
+  follow(location.hash, true);
   addEventListener("hashchange", () => follow(location.hash));
   return wired;
 }

@@ -14,6 +14,11 @@
 // again as soon as it is up while that call runs, and if the call is stopped a restored Python
 // is ready for its lab too. A stopped worker is replaced if no other is free. At most
 // MOST_WORKERS run at once.
+//
+// Under `serve`, a model edit swaps the new model into every worker's running Python (swap(python,
+// wheel): the new page config's loader, and its wheel's packed bytes); workers started later start
+// on it. Each worker answers its calls in order, so a call sent before the swap is answered by the
+// old model and every later one by the new.
 
 const SPARE_AFTER_MS = 250;
 const MOST_WORKERS = 3;
@@ -40,8 +45,22 @@ function pythonPool(config) {
   let everReady = false;
   let broken = false; // a worker failed to start after the first did: make no more spares
 
+  let swapped = 0; // swaps asked for: a worker that started on an older wheel is swapped once it is up
+  let lastSwap = null; // {python, wheel}
+  const swapsOut = new Map(); // id -> {resolve, reject}
+
+  function swapIn(entry) {
+    const id = (next += 1);
+    const { python, wheel } = lastSwap;
+    entry.swapped = swapped;
+    return new Promise((resolve, reject) => {
+      swapsOut.set(id, { resolve, reject });
+      entry.worker.postMessage({ type: "swap", id, runtime: python, wheel: wheel.slice(0) });
+    });
+  }
+
   function start() {
-    const entry = { worker: null, state: "starting", job: null };
+    const entry = { worker: null, state: "starting", job: null, swapped };
     workers.add(entry);
     // A loader may also throw at once (a browser that refuses the worker): the same failure.
     new Promise((resolve) => resolve(pythonWorker(config))).then(
@@ -49,6 +68,7 @@ function pythonPool(config) {
         if (!workers.has(entry)) return worker.terminate();
         entry.worker = worker;
         worker.addEventListener("message", (event) => receive(entry, event.data));
+        if (entry.swapped < swapped) swapIn(entry).catch(() => {}); // asked for while it was being made
         worker.addEventListener("error", (event) => {
           event.preventDefault();
           lost(entry, new Error(event.message || "Python's worker stopped"));
@@ -78,6 +98,11 @@ function pythonPool(config) {
       entry.job = null;
       job.resolve(message.reply);
       dispatch();
+    } else if (message.type === "swapped" && swapsOut.has(message.id)) {
+      const { resolve, reject } = swapsOut.get(message.id);
+      swapsOut.delete(message.id);
+      if (message.error) reject(new Error(message.error));
+      else resolve();
     } else if (message.type === "progress" && message.phase === "decoded") {
       if (!everReady) performance.mark("kvpage:assets-decoded");
     }
@@ -138,6 +163,14 @@ function pythonPool(config) {
   start();
   return {
     ready,
+    // The model of `python` (a page config's loader, with its wheel's packed bytes) in every worker.
+    swap(python, wheel) {
+      swapped += 1;
+      lastSwap = { python, wheel };
+      config.python = python; // the workers made from now on start on it
+      replaceWheel(python, wheel);
+      return Promise.all([...workers].filter((entry) => entry.worker !== null).map(swapIn));
+    },
     call: (request) =>
       new Promise((resolve, reject) => {
         next += 1;

@@ -23,6 +23,13 @@ let compiledWasm = null; // the WebAssembly.Module the first worker compiled: la
 // keeps them: then the page can make no other, and says so.)
 let held = null; // Promise of {name: ArrayBuffer}, when they are home
 
+// `serve` after a model edit: workers made from now on get `wheel` (packed) for python.wheel.
+function replaceWheel(python, wheel) {
+  if (held === null) return;
+  held = held.then((assets) => ({ ...assets, [python.wheel]: wheel.slice(0) }));
+  held.catch(() => {});
+}
+
 function pythonWorker(config) {
   return (async () => {
     if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");

@@ -15,14 +15,18 @@
 //                                                           packed bytes, transferred (lent); module, if
 //                                                           the page has it, the wasm compiled already
 //                  call {id, request}                       request: the JSON text kvpage.bridge.handle takes
+//                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the packed
+//                                                           bytes of runtime's (the new config's) wheel,
+//                                                           replaces kvpage in the running Python
 //   worker → page  returned {assets}                        the lent bytes, transferred back once un-gzipped
 //                  compiled {module}                        the compiled wasm, which later workers start from
 //                  progress {phase: "decoded"}              every binary is in and decoded
 //                  ready {version}                          Python answers calls from now on
 //                  failed {error}                           it could not start: why, as a sentence
 //                  reply {id, reply}                        reply: the JSON text handle returned
-// Each handler below is one message type; a later one (a new wheel swapped in under `serve`) is one
-// more handler. The page sends calls only once the worker is ready, one at a time: a worker that
+//                  swapped {id, error}                      the new model answers from now on (error:
+//                                                           why not; the old one still answers)
+// Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
 // does not answer in time is terminated, not asked to stop (no SharedArrayBuffer in a static site).
 // Python is called with a string and answers a string: no Python object crosses to the page.
 //
@@ -31,7 +35,58 @@
 // sitegen/python_snapshot.py), and the worker checks the version it started.
 
 const post = (message) => globalThis.postMessage(message);
-let restored = null; // resolves to {pyodide, handle}
+let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from
+let swaps = 0;
+
+// Python's side of a swap: kvpage's modules dropped and imported again from the wheel at `path`, in
+// place of the one at `old` on sys.path (the same path when the page starts on a snapshot older than
+// its wheel); zipimport forgets what it read of both. If the new model does not import, the old
+// modules and path are put back and the error raised: the old model keeps answering.
+const SWAP = `
+def kvpage_swap(path, old):
+    import importlib, sys, zipimport
+    def forget():
+        for known in {path, old}:
+            sys.path_importer_cache.pop(known, None)
+            getattr(zipimport, "_zip_directory_cache", {}).pop(known, None)
+    ours = lambda name: name == "kvpage" or name.startswith("kvpage.")
+    kept = {name: module for name, module in sys.modules.items() if ours(name)}
+    for name in kept:
+        del sys.modules[name]
+    at = sys.path.index(old)
+    sys.path[at] = path
+    forget()
+    importlib.invalidate_caches()
+    try:
+        bridge = importlib.import_module("kvpage.bridge")
+    except BaseException:
+        for name in [name for name in sys.modules if ours(name)]:
+            del sys.modules[name]
+        sys.modules.update(kept)
+        sys.path[at] = old
+        forget()
+        raise
+    return bridge.handle
+kvpage_swap
+`;
+
+// kvpage imported afresh from the wheel bytes `bytes`, written beside the snapshot's (or over it,
+// `path` equal to `current.path`); `current` ({pyodide, handle, path}) then answers with it.
+function swapModel(current, bytes, path) {
+  if (path !== current.path) {
+    current.pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    current.pyodide.FS.writeFile(path, bytes);
+  }
+  const swap = current.pyodide.runPython(SWAP);
+  try {
+    const handle = swap(path, current.path);
+    current.handle?.destroy();
+    current.handle = handle;
+    current.path = path;
+  } finally {
+    swap.destroy();
+  }
+}
 
 // The gzip bytes `packed` (an ArrayBuffer) un-gzipped into one buffer of the size the build
 // recorded; fails naming `file` if they are cut short, damaged, not gzip or not the file this page
@@ -117,10 +172,16 @@ async function restore(runtime, page, assets, module) {
     }
     // Pyodide keeps its options, so the 31 MB image would stay alive: it is in wasm memory now.
     snapshot.buffer.transfer?.(0);
-    const bridge = pyodide.pyimport("kvpage.bridge");
-    const handle = bridge.handle.copy(); // an owned proxy, for the worker's whole life
-    bridge.destroy();
-    return { pyodide, handle };
+    const current = { pyodide, handle: null, path: runtime.wheel_path };
+    if (runtime.fresh_model) {
+      // `serve` after a model edit: the snapshot holds the model before it; the wheel is the new one.
+      swapModel(current, null, runtime.wheel_path);
+    } else {
+      const bridge = pyodide.pyimport("kvpage.bridge");
+      current.handle = bridge.handle.copy(); // an owned proxy, for the worker's whole life
+      bridge.destroy();
+    }
+    return current;
   } finally {
     unhook();
   }
@@ -144,6 +205,19 @@ const handlers = {
       reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
     }
     post({ type: "reply", id, reply });
+  },
+  async swap({ id, runtime, wheel }) {
+    try {
+      const current = await restored;
+      const name = runtime.wheel;
+      const bytes = await unpack(wheel, runtime.unpacked[name], `${runtime.index_url}${runtime.packed[name]}`);
+      swaps += 1;
+      const folder = runtime.wheel_path.slice(0, runtime.wheel_path.lastIndexOf("/"));
+      swapModel(current, bytes, `${folder}/swap-${swaps}/${name}`);
+      post({ type: "swapped", id });
+    } catch (error) {
+      post({ type: "swapped", id, error: error?.message ?? String(error) });
+    }
   },
 };
 

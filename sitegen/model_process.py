@@ -1,0 +1,142 @@
+"""The model's calls the build makes, in a child Python that is killed when one does not finish in time.
+
+The labs stage computes every lab's starting view and warms up every action through
+``kvpage.bridge.handle`` (:mod:`sitegen.labs`). In the build's own process a model that loops would
+hang the build, and ``serve`` with it, for good: Python cannot stop a thread that spins. So the calls
+go to one child process (the build's own Python), one JSON line each way, and a call that has
+not answered within the book's ``build_timeout`` is stopped by killing the child, whose
+replacement takes the next call. One child serves every call of a build, so the limit costs a
+single Python start (about 50 ms) and nothing per call.
+
+The child imports the same ``kvpage`` the build imported (its folder goes on ``PYTHONPATH``), and
+writes its replies to a copy of its stdout taken before anything else runs: a ``print`` in the model
+goes to stderr, never into the replies.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+import kvpage
+
+CHILD = """\
+import os, sys
+replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+from kvpage import bridge
+for request in sys.stdin:
+    replies.write(bridge.handle(request) + "\\n")
+    replies.flush()
+"""
+"""The child's program: one reply line to each request line, until its stdin closes."""
+MODEL_HOME = Path(kvpage.__file__).resolve().parent.parent
+"""The folder the build's ``kvpage`` was imported from: the child imports the same one."""
+
+
+class CallTimedOut(Exception):
+    """A call that did not answer within the time limit (its process was killed)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"did not finish in {seconds:g} s")
+        self.seconds = seconds
+
+
+class ModelStopped(Exception):
+    """The child ended without answering (it could not import the model, say)."""
+
+
+class ModelProcess:
+    """``kvpage.bridge.handle`` in a child Python, each call under ``timeout`` seconds; a context manager."""
+
+    def __init__(self, timeout: float, home: Path = MODEL_HOME) -> None:
+        self.timeout = timeout
+        self.home = home
+        self.process: subprocess.Popen[str] | None = None
+        self.replies: queue.Queue[str | None] = queue.Queue()
+
+    def __enter__(self) -> ModelProcess:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self) -> subprocess.Popen[str]:
+        env = {**os.environ, "PYTHONPATH": str(self.home), "PYTHONDONTWRITEBYTECODE": "1"}
+        process = subprocess.Popen(
+            [sys.executable, "-c", CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=self.home,
+            env=env,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
+        self.replies = queue.Queue()
+        threading.Thread(target=read_lines, args=(process.stdout, self.replies), daemon=True).start()
+        self.process = process
+        return process
+
+    def handle(self, request: str) -> str:
+        """The bridge's reply to ``request``; CallTimedOut past the limit, ModelStopped if the child died."""
+        process = self.process if self.process is not None and self.process.poll() is None else self.start()
+        assert process.stdin is not None
+        started = time.monotonic()
+        try:
+            process.stdin.write(request.replace("\n", " ") + "\n")
+            process.stdin.flush()
+            reply = self.replies.get(timeout=self.timeout)
+        except queue.Empty:
+            self.kill()
+            raise CallTimedOut(self.timeout) from None
+        except OSError:
+            reply = None
+        if reply is None:
+            self.kill()
+            raise ModelStopped(f"the model's process stopped after {time.monotonic() - started:.1f} s")
+        return reply
+
+    def kill(self) -> None:
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            process.wait()
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    stream.close()
+
+    def close(self) -> None:
+        """End the child: its stdin closed, so it returns; killed if it does not at once."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+            process.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def read_lines(stream: IO[str] | None, into: queue.Queue[str | None]) -> None:
+    """Every line of ``stream`` onto ``into``, then None when it ends."""
+    try:
+        for line in stream or ():
+            into.put(line.rstrip("\n"))
+    except (OSError, ValueError):
+        pass
+    into.put(None)
