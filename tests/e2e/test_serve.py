@@ -170,7 +170,10 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
 
         edit(model, ('return "cache empty"', 'return "cache empty" +'))
         alert = page.get_by_role("alert", name="Build failed")
-        expect(alert).to_contain_text("kvpage/labs/decode.py:73:", timeout=MODEL_RELOAD_MS)
+        broken = next(
+            n for n, text in enumerate(model.read_text(encoding="utf-8").splitlines(), 1) if text.endswith(" +")
+        )
+        expect(alert).to_contain_text(f"kvpage/labs/decode.py:{broken}:", timeout=MODEL_RELOAD_MS)
         expect(alert).to_contain_text("SyntaxError")
         decode.get_by_role("button", name="Reset").click()  # the last good model still answers
         expect(decode.get_by_text("cache empty")).to_be_visible()

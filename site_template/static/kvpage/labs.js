@@ -245,9 +245,9 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
     const problems = [...read.problems, ...others];
     showNote(section, linkNote(problems));
     if (Object.keys(read.controls).length === 0 && Object.keys(read.state).length === 0) return false;
-    for (const hook of before) hook();
     setValues(read.controls);
     if (live) {
+      for (const hook of before) hook(); // a running Generate stops first (before Python, nothing runs)
       resume(read.state, problems);
     } else {
       linkWaiting = { state: { ...linkedOf(started.state), ...read.state }, problems };
