@@ -175,6 +175,10 @@ class WebKit:
         wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
         if s["op"] in ("open", "reload", "open_copied"):
             if s["op"] == "open":
+                # Afresh: one window serves every flow, and a URL that differs from the page's only
+                # in its fragment (a lab's state is in it) would be followed within the page.
+                if self.driver.current_url.split("#")[0] == s["url"].split("#")[0]:
+                    self.driver.get("about:blank")
                 self.driver.get(s["url"])
             elif s["op"] == "reload":
                 self.driver.refresh()

@@ -223,7 +223,12 @@ def painted(page: Page) -> None:
     paint (a reader cannot press a key on a page not yet shown), so a key pressed right after a
     navigation must wait for it; the page itself stays as it was.
     """
-    page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+    # A promise, not wait_for_function's polling (which evaluates a string: the pages' CSP forbids it).
+    page.evaluate(
+        """() => new Promise((resolve) => {
+          new PerformanceObserver(() => resolve(true)).observe({ type: "paint", buffered: true });
+        })"""
+    )
 
 
 @dataclass

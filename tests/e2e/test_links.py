@@ -165,6 +165,8 @@ def test_before_python_the_controls_show_the_link_and_the_readouts_no_numbers(
     expect(lab.get_by_text(LINKED)).to_be_visible()
     for label, _ in DECODE_READOUTS:
         expect(lab.get_by_label(label)).to_have_text("—")
+    for name in ("Generate", "Step", "Reset"):  # nothing to click until Python can answer
+        expect(lab.get_by_role("button", name=name)).to_be_disabled()
     # Copy link works without Python: the link is the one the page was opened with.
     lab.get_by_role("button", name="Copy link").click()
     expect(lab.get_by_label(LINK_FIELD)).to_have_value(

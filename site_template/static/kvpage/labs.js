@@ -245,9 +245,9 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
     const problems = [...read.problems, ...others];
     showNote(section, linkNote(problems));
     if (Object.keys(read.controls).length === 0 && Object.keys(read.state).length === 0) return false;
-    for (const hook of before) hook();
     setValues(read.controls);
     if (live) {
+      for (const hook of before) hook(); // a running Generate stops first (before Python, nothing runs)
       resume(read.state, problems);
     } else {
       linkWaiting = { state: { ...linkedOf(started.state), ...read.state }, problems };
@@ -398,7 +398,8 @@ function wireLabs(config, pool) {
     wireLab(section, config.labs[section.dataset.lab], pool, config.call_timeout, keys[index], drawn),
   );
 
-  function follow(hash) {
+  // `opened`: the page was just loaded with this fragment; a reload or Back keeps where the reader was.
+  function follow(hash, opened = false) {
     const parsed = parseFragment(hash, isId);
     if (parsed.anchor || (parsed.labs.length === 0 && parsed.heading === "")) return drawn();
     const others = unknownLabs(parsed, keys);
@@ -420,10 +421,11 @@ function wireLabs(config, pool) {
       }
     });
     const target = (parsed.heading && document.getElementById(decodeId(parsed.heading))) || first;
-    target?.scrollIntoView();
+    const returning = opened && ["reload", "back_forward"].includes(performance.getEntriesByType("navigation")[0]?.type);
+    if (!returning) target?.scrollIntoView();
     drawn();
   }
-  follow(location.hash);
+  follow(location.hash, true);
   addEventListener("hashchange", () => follow(location.hash));
   return wired;
 }
