@@ -10,6 +10,7 @@ itself is asserted.
 from __future__ import annotations
 
 import queue
+import re
 import shutil
 import subprocess
 import sys
