@@ -15,6 +15,7 @@ goes to stderr, never into the replies.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import subprocess
@@ -108,13 +109,16 @@ class ModelProcess:
         return reply
 
     def kill(self) -> None:
+        """End the child at once. What is still buffered for its stdin is for nobody: closing that
+        stream may raise BrokenPipeError (a child that died while a request was being written)."""
         process, self.process = self.process, None
         if process is not None:
             process.kill()
             process.wait()
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
-                    stream.close()
+                    with contextlib.suppress(OSError):
+                        stream.close()
 
     def close(self) -> None:
         """End the child: its stdin closed, so it returns; killed if it does not at once."""
