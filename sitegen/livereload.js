@@ -1,4 +1,4 @@
-// Live reload for `build.py serve` (sitegen/serve.py), which adds this script to the pages
+// Live reload for `build.py serve` (sitegen/serve_http.py), which adds this script to the pages
 // it serves; it is never part of the built site or the zip.
 //
 // It listens to serve's event stream. When a newer build is ready it takes it in the way that
