@@ -16,6 +16,8 @@
 // origin, so the page's Content-Security-Policy allows them as they are.
 "use strict";
 
+// Long because: this wrapper is the script's own scope, which keeps its names off the page's
+// globals; each function in it is held to 60 lines.
 (() => {
   let shown = document.currentScript.dataset.build;
   const CONFIG_ID = "kvpage-config";
