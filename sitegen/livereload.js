@@ -19,7 +19,7 @@
 // Long because: this wrapper is the script's own scope, which keeps its names off the page's
 // globals; each function in it is held to 60 lines.
 (() => {
-  let shown = document.currentScript.dataset.build;
+  let shownBuild = document.currentScript.dataset.build;
   const CONFIG_ID = "kvpage-config";
   const SCROLL_KEY = "kvpage-serve-scroll";
   let overlay = null;
@@ -112,10 +112,10 @@
   }
 
   async function takeIn(status) {
-    const hot = status.previous === shown && (status.kind === "model" || status.kind === "css");
+    const hot = status.previous === shownBuild && (status.kind === "model" || status.kind === "css");
     try {
       if (hot && (await (status.kind === "model" ? swapModel() : reloadStyles()))) {
-        shown = status.build;
+        shownBuild = status.build;
         if (status.kind === "css") hideErrors();
         return;
       }
@@ -131,7 +131,7 @@
     const status = JSON.parse(event.data);
     // One at a time: a build that comes while a swap is under way is taken in after it.
     busy = busy.then(() => {
-      if (status.build && status.build !== shown) return takeIn(status);
+      if (status.build && status.build !== shownBuild) return takeIn(status);
       if (status.ok) hideErrors();
       else showErrors(status.errors);
     });
