@@ -13,6 +13,7 @@ import time
 from dataclasses import replace
 
 from sitegen import serve as serving
+from sitegen import serve_builder
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError
 from sitegen.labs import enabled_labs
@@ -82,7 +83,7 @@ def run_build(options: Options, progress: Progress) -> int:
     return 0
 
 
-def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") -> serving.Report:
+def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") -> serve_builder.Report:
     """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file.
 
     ``hot_base`` is serve's word that only the model changed since the build whose runtime had that
@@ -95,7 +96,7 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
         rendered = render(options, progress)
         publish(rendered.site, options.out, {})
     except BuildError as error:
-        return serving.Report(
+        return serve_builder.Report(
             ok=False, errors=[str(problem) for problem in error.errors], warnings=[str(w) for w in error.warnings]
         )
     seconds = time.perf_counter() - started
@@ -104,7 +105,7 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
         snapshot = ""
     else:
         snapshot = runtime.snapshot_key or runtime_key(options.root, enabled_labs(rendered.book.experimental_labs))
-    return serving.Report(
+    return serve_builder.Report(
         ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings], runtime=snapshot
     )
 
@@ -137,5 +138,5 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if args.command == "serve":
         return serving.serve(serve_config(options, args.port))
     if args.command == WORKER:
-        return serving.run_worker(lambda hot_base: rebuild_for_serve(options, Progress(sys.stderr), hot_base))
+        return serve_builder.run_worker(lambda hot_base: rebuild_for_serve(options, Progress(sys.stderr), hot_base))
     return run_build(options, SILENT if args.quiet else Progress(sys.stderr))

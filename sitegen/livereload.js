@@ -1,4 +1,4 @@
-// Live reload for `build.py serve` (sitegen/serve.py), which adds this script to the pages
+// Live reload for `build.py serve` (sitegen/serve_http.py), which adds this script to the pages
 // it serves; it is never part of the built site or the zip.
 //
 // It listens to serve's event stream. When a newer build is ready it takes it in the way that
@@ -16,8 +16,10 @@
 // origin, so the page's Content-Security-Policy allows them as they are.
 "use strict";
 
+// Long because: this wrapper is the script's own scope, which keeps its names off the page's
+// globals; each function in it is held to 60 lines.
 (() => {
-  let shown = document.currentScript.dataset.build;
+  let shownBuild = document.currentScript.dataset.build;
   const CONFIG_ID = "kvpage-config";
   const SCROLL_KEY = "kvpage-serve-scroll";
   let overlay = null;
@@ -110,10 +112,10 @@
   }
 
   async function takeIn(status) {
-    const hot = status.previous === shown && (status.kind === "model" || status.kind === "css");
+    const hot = status.previous === shownBuild && (status.kind === "model" || status.kind === "css");
     try {
       if (hot && (await (status.kind === "model" ? swapModel() : reloadStyles()))) {
-        shown = status.build;
+        shownBuild = status.build;
         if (status.kind === "css") hideErrors();
         return;
       }
@@ -129,7 +131,7 @@
     const status = JSON.parse(event.data);
     // One at a time: a build that comes while a swap is under way is taken in after it.
     busy = busy.then(() => {
-      if (status.build && status.build !== shown) return takeIn(status);
+      if (status.build && status.build !== shownBuild) return takeIn(status);
       if (status.ok) hideErrors();
       else showErrors(status.errors);
     });

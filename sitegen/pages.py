@@ -201,27 +201,8 @@ def render_pages(
     """
     md, source, urls = chapters.md, chapters.source, chapters.urls
     every = (*chapters.listed, *chapters.unlisted)
-
-    def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
-        try:
-            return templates.render(use.template, lab=use)
-        except TemplateFailed as failed:
-            error = failed.error
-            where = f"rendering lab {use.kind.name!r} in {env['path']}"
-            record(env, ContentError(error.path, error.line, f"{error.message} ({where})"))
-            return ""
-
-    targets = Targets(
-        anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in chapters.listed},
-        sources={item.url: item.path for item in chapters.listed},
-        files=files,
-        complete=source.complete,
-        assets=assets.files,
-    )
-    used: set[str] = set()
-    for item in every:
-        own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
-        used |= check_links(item.tokens, item.env, item.url, own)
+    widget = partial(lab_widget, templates)
+    used = check_every_link(chapters, files, assets)
     formulas = {item.path: formulas_in(item.tokens, item.env) for item in every}
     formulas_css = typeset_formulas([found for chapter in formulas.values() for found in chapter])
     bodies: dict[str, str] = {}
@@ -257,6 +238,34 @@ def render_pages(
     stylesheets = {STYLESHEET: formulas_css} if formulas_css else {}
     used_files = {path: assets.files[path] for path in sorted(used)}
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
+
+
+def lab_widget(templates: Templates, use: LabUse, env: MutableMapping[str, Any]) -> str:
+    """A lab's widget, its template rendered with its starting view; a template's failure is the chapter's error."""
+    try:
+        return templates.render(use.template, lab=use)
+    except TemplateFailed as failed:
+        error = failed.error
+        where = f"rendering lab {use.kind.name!r} in {env['path']}"
+        record(env, ContentError(error.path, error.line, f"{error.message} ({where})"))
+        return ""
+
+
+def check_every_link(chapters: Chapters, files: frozenset[str], assets: Assets) -> set[str]:
+    """Check the links of every chapter (an unlisted one's against its own headings too); the book's
+    files they use."""
+    targets = Targets(
+        anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in chapters.listed},
+        sources={item.url: item.path for item in chapters.listed},
+        files=files,
+        complete=chapters.source.complete,
+        assets=assets.files,
+    )
+    used: set[str] = set()
+    for item in (*chapters.listed, *chapters.unlisted):
+        own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
+        used |= check_links(item.tokens, item.env, item.url, own)
+    return used
 
 
 def asset_clashes(

@@ -9,7 +9,7 @@ max-age=31536000, immutable`` (``cache_control``). A second chapter, or a second
 Python's 7 MB from the browser's cache without asking the server at all. Everything else
 (pages, styles, the page's own scripts) is revalidated on every use: ``no-cache`` with an ETag.
 
-``sitegen/serve.py`` and the bench's servers send these headers. GitHub Pages sets its own
+``sitegen/serve_http.py`` and the bench's servers send these headers. GitHub Pages sets its own
 (``Cache-Control: max-age=600`` and an ETag for every file, whatever its name): there a hashed
 name still makes the browser's copy correct forever and its revalidation a cheap 304, and a new
 build can never be mixed with an old file cached under the same name.

@@ -14,6 +14,8 @@
 // textContent, and nothing of the query becomes markup or a regular expression.
 "use strict";
 
+// Long because: this wrapper is the script's own scope, which keeps its names off the page's
+// globals; each function in it is held to 60 lines.
 (() => {
   const box = document.querySelector(".site-search");
   if (!box) return;

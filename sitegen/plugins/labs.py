@@ -70,18 +70,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
                 token.meta["lab"] = current
                 kind = current = open_token = None
             elif token.type == "inline" and token.children:
-                for child in token.children:
-                    if child.type != "lab_field":
-                        continue
-                    if open_token is None:
-                        message = f"[[{child.content}]] shows a lab's number and must be inside a lab"
-                        report(env, token, message, child=child)
-                    elif kind is not None and child.content not in kind.fields:
-                        known = ", ".join(sorted(kind.fields))
-                        message = f"lab {kind.name!r} has no field {child.content!r}; fields: {known}"
-                        report(env, token, message, child=child)
-                    elif current is not None:
-                        child.meta["lab"] = current
+                _place_fields(token, open_token is not None, kind, current, env)
 
     def render(
         self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
@@ -98,17 +87,36 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
             )
         return widget(use, env) + "</section>\n"
 
-    def render_field(
-        self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
-    ) -> str:
-        token = tokens[idx]
-        text = html.escape(field_text(token, env))
-        return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
-
     container(md, "lab", validate=lambda params, _markup: params.split()[:1] == ["lab"], render=render)
     md.inline.ruler.before("link", "lab_field", _field_rule)
-    md.add_render_rule("lab_field", render_field)
+    md.add_render_rule("lab_field", _render_field)
     md.core.ruler.push("labs", resolve)
+
+
+def _place_fields(
+    token: Token, in_lab: bool, kind: Lab | None, current: Placement | None, env: MutableMapping[str, Any]
+) -> None:
+    """Tie each ``[[field]]`` of an inline ``token`` to the lab it is in, or report why it cannot be."""
+    for child in token.children or ():
+        if child.type != "lab_field":
+            continue
+        if not in_lab:
+            message = f"[[{child.content}]] shows a lab's number and must be inside a lab"
+            report(env, token, message, child=child)
+        elif kind is not None and child.content not in kind.fields:
+            known = ", ".join(sorted(kind.fields))
+            message = f"lab {kind.name!r} has no field {child.content!r}; fields: {known}"
+            report(env, token, message, child=child)
+        elif current is not None:
+            child.meta["lab"] = current
+
+
+def _render_field(
+    self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
+) -> str:
+    token = tokens[idx]
+    text = html.escape(field_text(token, env))
+    return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
 
 
 def field_text(token: Token, env: Mapping[str, Any]) -> str:

@@ -64,31 +64,51 @@ function timeoutMessage(seconds) {
 
 // One lab: `pool.call(request)` answers the JSON text kvpage.bridge.handle takes with the text it
 // returns, or fails with {timedOut: true} (stage "python"). `key` names it in a link, and `drawn()`
-// is called after each view it draws.
-function wireLab(section, schema, pool, seconds, key, drawn) {
-  const name = schema.name;
-  const module = labModules.get(name) ?? {};
-  const texts = schema.outputs.filter((output) => TEXT_KINDS.includes(output.kind)).map((output) => output.name);
-  const trees = schema.outputs.filter((output) => !TEXT_KINDS.includes(output.kind)).map((output) => output.name);
-  const controlsOf = (control) => [...section.querySelectorAll(`[data-control="${control.name}"]`)];
-  const updated = [];
-  const before = [];
-  const onLive = [];
-  let state = section.dataset.state === undefined ? undefined : JSON.parse(section.dataset.state);
-  let view = null; // the last view drawn, once Python has answered
-  const queue = []; // {action, state?}: calls waiting for the one out to come back
-  let linkWaiting = null; // {state, problems}: a link's linked state and notes, opened before Python was live
-  let out = null;
-  let wait = 0;
-  let pending = null;
-  let live = false;
+// is called after each view it draws. `wire()` connects its controls and starts its own script.
+class WiredLab {
+  constructor(section, schema, pool, seconds, key, drawn) {
+    Object.assign(this, { section, schema, pool, seconds, key, drawn });
+    this.name = schema.name;
+    this.script = labModules.get(this.name) ?? {}; // the lab's own script, if it registered one
+    this.texts = schema.outputs.filter((output) => TEXT_KINDS.includes(output.kind)).map((output) => output.name);
+    this.trees = schema.outputs.filter((output) => !TEXT_KINDS.includes(output.kind)).map((output) => output.name);
+    this.updated = []; // hooks: after each view (or failure) drawn
+    this.before = []; // hooks: before an input or a button's action
+    this.liveHooks = []; // hooks: once Python is live
+    this.state = section.dataset.state === undefined ? undefined : JSON.parse(section.dataset.state);
+    this.view = null; // the last view drawn, once Python has answered
+    this.queue = []; // {action, state?}: calls waiting for the one out to come back
+    this.linkWaiting = null; // {state, problems}: a link's linked state and notes, opened before Python was live
+    this.out = null; // the action of the call out
+    this.wait = 0; // the debounce of inputs, in ms (lab.debounce)
+    this.pending = null; // the debounced update's timer
+    this.isLive = false;
+    this.resetControls();
+    this.started = { controls: this.values(), state: this.state };
+    this.startPart = this.part();
+    this.heading = section.getAttribute("aria-labelledby") ?? "";
+    // What the build showed, to put back when the lab is reset.
+    this.outputs = [...section.querySelectorAll("[data-field], [data-part]")].map((element) => [
+      element,
+      [...element.childNodes].map((node) => node.cloneNode(true)),
+    ]);
+    this.lab = this.handle();
+  }
+
+  controlsOf(control) {
+    return [...this.section.querySelectorAll(`[data-control="${control.name}"]`)];
+  }
+
+  outputsOf(kind, name) {
+    return this.section.querySelectorAll(`[data-${kind}="${name}"]`);
+  }
 
   // Every control's value, by name, as its kind: numbers for sliders and number boxes, true/false
   // for a checkbox, the checked option of a radio group, the text of a text box.
-  function values() {
+  values() {
     const found = {};
-    for (const control of schema.controls) {
-      const elements = controlsOf(control);
+    for (const control of this.schema.controls) {
+      const elements = this.controlsOf(control);
       if (control.kind === "choice") found[control.name] = elements.find((element) => element.checked)?.value;
       else if (control.kind === "checkbox") found[control.name] = elements[0].checked;
       else if (control.kind === "slider" || control.kind === "number") found[control.name] = Number(elements[0].value);
@@ -96,175 +116,201 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
     }
     return found;
   }
-  function setValues(given) {
-    for (const control of schema.controls) {
+
+  setValues(given) {
+    for (const control of this.schema.controls) {
       if (!(control.name in given)) continue;
       const value = given[control.name];
-      for (const element of controlsOf(control)) {
+      for (const element of this.controlsOf(control)) {
         if (control.kind === "choice") element.checked = element.value === value;
         else if (control.kind === "checkbox") element.checked = Boolean(value);
         else element.value = String(value);
-        const shown = element.id && section.querySelector(`[data-shows="${element.id}"]`);
-        if (shown) shown.textContent = element.value;
+        this.showValue(element);
       }
     }
   }
+
+  // A slider's value in the readout beside it ([data-shows=ID]), if it has one.
+  showValue(element) {
+    const readout = element.id && this.section.querySelector(`[data-shows="${element.id}"]`);
+    if (readout) readout.textContent = element.value;
+  }
+
   // The controls as the build printed them: a browser may have put back what the reader had typed
   // before a reload, which the view on the page (the build's) does not show.
-  for (const control of schema.controls) {
-    for (const element of controlsOf(control)) {
-      if (control.kind === "choice" || control.kind === "checkbox") element.checked = element.defaultChecked;
-      else element.value = element.defaultValue;
-      const shown = element.id && section.querySelector(`[data-shows="${element.id}"]`);
-      if (shown) shown.textContent = element.value;
+  resetControls() {
+    for (const control of this.schema.controls) {
+      for (const element of this.controlsOf(control)) {
+        if (control.kind === "choice" || control.kind === "checkbox") element.checked = element.defaultChecked;
+        else element.value = element.defaultValue;
+        this.showValue(element);
+      }
     }
   }
-  const started = { controls: values(), state };
-  const linkedOf = (given) =>
-    Object.fromEntries((schema.linked_state ?? []).filter((linked) => given?.[linked.name] !== undefined).map((linked) => [linked.name, given[linked.name]]));
-  const part = () => formatLab(key, schema, values(), linkWaiting?.state ?? linkedOf(state));
-  const startPart = part();
-  const heading = section.getAttribute("aria-labelledby") ?? "";
-  const link = () => `${location.href.split("#")[0]}#${formatFragment(encodeURIComponent(heading), [part()])}`;
-  const showLink = () => {
-    section.querySelector("[data-role=address]").textContent = link();
-  };
-  // What the build showed, to put back when the lab is reset.
-  const outputs = [...section.querySelectorAll("[data-field], [data-part]")].map((element) => [
-    element,
-    [...element.childNodes].map((node) => node.cloneNode(true)),
-  ]);
 
-  function render(reply) {
-    section.querySelector("[data-role=copied]").textContent = "";
+  linkedOf(given) {
+    const linked = (this.schema.linked_state ?? []).filter((entry) => given?.[entry.name] !== undefined);
+    return Object.fromEntries(linked.map((entry) => [entry.name, given[entry.name]]));
+  }
+
+  part() {
+    return formatLab(this.key, this.schema, this.values(), this.linkWaiting?.state ?? this.linkedOf(this.state));
+  }
+
+  link() {
+    return `${location.href.split("#")[0]}#${formatFragment(encodeURIComponent(this.heading), [this.part()])}`;
+  }
+
+  showLink() {
+    this.section.querySelector("[data-role=address]").textContent = this.link();
+  }
+
+  changed() {
+    return this.part() !== this.startPart;
+  }
+
+  // No numbers: "—" in the texts, the trees empty (a failed call, or a link's values before Python).
+  blankOutputs() {
+    for (const field of this.texts) for (const element of this.outputsOf("field", field)) element.textContent = "—";
+    for (const tree of this.trees) for (const element of this.outputsOf("part", tree)) element.replaceChildren();
+  }
+
+  render(reply) {
+    this.section.querySelector("[data-role=copied]").textContent = "";
     if (!reply.ok) {
-      showError(section, reply.error, reply.traceback);
-      for (const field of texts) for (const element of section.querySelectorAll(`[data-field="${field}"]`)) element.textContent = "—";
-      for (const part of trees) for (const element of section.querySelectorAll(`[data-part="${part}"]`)) element.replaceChildren();
+      showError(this.section, reply.error, reply.traceback);
+      this.blankOutputs();
     } else {
-      const result = reply.result;
       try {
-        for (const part of trees) {
-          for (const element of section.querySelectorAll(`[data-part="${part}"]`)) renderTree(element, result.parts[part]);
+        for (const tree of this.trees) {
+          for (const element of this.outputsOf("part", tree)) renderTree(element, reply.result.parts[tree]);
         }
       } catch (error) {
-        return render({ ok: false, error: error.message });
+        return this.render({ ok: false, error: error.message });
       }
-      showError(section, "");
-      view = result;
-      state = result.state;
-      for (const field of texts) {
-        for (const element of section.querySelectorAll(`[data-field="${field}"]`)) element.textContent = result.text[field];
-      }
+      this.drawTexts(reply.result);
     }
-    for (const hook of updated) hook(reply.ok);
-    showLink();
-    drawn();
+    for (const hook of this.updated) hook(reply.ok);
+    this.showLink();
+    this.drawn();
     return reply.ok;
   }
 
+  drawTexts(result) {
+    showError(this.section, "");
+    this.view = result;
+    this.state = result.state;
+    for (const field of this.texts) {
+      for (const element of this.outputsOf("field", field)) element.textContent = result.text[field];
+    }
+  }
+
   // What the build showed, back on the page: controls, state and outputs.
-  function putBack() {
-    state = started.state;
-    view = null;
-    linkWaiting = null;
-    setValues(started.controls);
-    for (const [element, nodes] of outputs) element.replaceChildren(...nodes.map((node) => node.cloneNode(true)));
-    showLink();
+  putBack() {
+    this.state = this.started.state;
+    this.view = null;
+    this.linkWaiting = null;
+    this.setValues(this.started.controls);
+    for (const [element, nodes] of this.outputs) element.replaceChildren(...nodes.map((node) => node.cloneNode(true)));
+    this.showLink();
   }
 
-  function reset(message) {
-    queue.length = 0;
-    clearTimeout(pending);
-    putBack();
-    showError(section, message);
-    for (const hook of updated) hook(false);
-    drawn();
+  reset(message) {
+    this.queue.length = 0;
+    clearTimeout(this.pending);
+    this.putBack();
+    showError(this.section, message);
+    for (const hook of this.updated) hook(false);
+    this.drawn();
   }
 
-  function send() {
-    if (out !== null || queue.length === 0) return;
-    const call = queue.shift();
-    const action = call.action;
-    out = action;
-    const given = values();
-    const carried = "state" in call ? call.state : state;
-    const message = JSON.stringify({ lab: name, action, args: carried === undefined ? given : { ...given, state: carried } });
-    const slow = setTimeout(() => sayIn(section, STILL_WORKING), SLOW_MS);
+  send() {
+    if (this.out !== null || this.queue.length === 0) return;
+    const call = this.queue.shift();
+    this.out = call.action;
+    const given = this.values();
+    const carried = "state" in call ? call.state : this.state;
+    const args = carried === undefined ? given : { ...given, state: carried };
+    const slow = setTimeout(() => sayIn(this.section, STILL_WORKING), SLOW_MS);
     const done = () => {
       clearTimeout(slow);
-      sayIn(section, LIVE);
-      out = null;
+      sayIn(this.section, LIVE);
+      this.out = null;
     };
-    pool.call(message).then(
+    this.pool.call(JSON.stringify({ lab: this.name, action: call.action, args })).then(
       (text) => {
         done();
-        let reply;
-        try {
-          reply = JSON.parse(text);
-        } catch (error) {
-          reply = { ok: false, error: `the lab could not read Python's answer: ${error.message}` };
-        }
-        if (call.link && !reply.ok) {
-          // The link's state does not fit its values (decode's steps past its tokens): the controls' view, and why.
-          const given = Object.entries(call.state).map(([field, value]) => `${field}=${value}`).join(", ");
-          showNote(section, linkNote([...call.problems, `${given} (${reply.error})`]));
-          request(schema.update);
-        } else if (!(action === schema.update && queue.some((waiting) => waiting.action === schema.update))) {
-          // Not stale: a stale update is one the reader changed a control after, and the next update waits.
-          render(reply);
-        }
-        send();
+        this.answered(call, text);
+        this.send();
       },
       (error) => {
         done();
-        if (error.timedOut) reset(timeoutMessage(seconds));
-        else render({ ok: false, error: `the lab could not reach Python: ${error.message}` });
-        send();
+        if (error.timedOut) this.reset(timeoutMessage(this.seconds));
+        else this.render({ ok: false, error: `the lab could not reach Python: ${error.message}` });
+        this.send();
       },
     );
   }
 
-  function request(action) {
-    // One waiting update stands for any number of them: it reads the controls when it goes.
-    if (action === schema.update && queue.at(-1)?.action === action) return;
-    queue.push({ action });
-    send();
+  answered(call, text) {
+    let reply;
+    try {
+      reply = JSON.parse(text);
+    } catch (error) {
+      reply = { ok: false, error: `the lab could not read Python's answer: ${error.message}` };
+    }
+    const update = this.schema.update;
+    if (call.link && !reply.ok) {
+      // The link's state does not fit its values (decode's steps past its tokens): the controls' view, and why.
+      const given = Object.entries(call.state).map(([field, value]) => `${field}=${value}`).join(", ");
+      showNote(this.section, linkNote([...call.problems, `${given} (${reply.error})`]));
+      this.request(update);
+    } else if (!(call.action === update && this.queue.some((waiting) => waiting.action === update))) {
+      // Not stale: a stale update is one the reader changed a control after, and the next update waits.
+      this.render(reply);
+    }
   }
 
-  // The view of `controls` with `linked` state: the resume action's when a link gave state, else an update's.
-  function resume(linked, problems) {
-    if (Object.keys(linked).length === 0) return request(schema.update);
-    queue.push({ action: schema.resume ?? schema.update, state: { ...linkedOf(state), ...linked }, link: true, problems });
-    send();
+  request(action) {
+    // One waiting update stands for any number of them: it reads the controls when it goes.
+    if (action === this.schema.update && this.queue.at(-1)?.action === action) return;
+    this.queue.push({ action });
+    this.send();
+  }
+
+  // The view of the controls with `linked` state: the resume action's when a link gave state, else an update's.
+  resume(linked, problems) {
+    if (Object.keys(linked).length === 0) return this.request(this.schema.update);
+    const state = { ...this.linkedOf(this.state), ...linked };
+    this.queue.push({ action: this.schema.resume ?? this.schema.update, state, link: true, problems });
+    this.send();
   }
 
   // A link's values for this lab ({controls, state, problems}, stage "links"); `others` are the
   // link's problems the page gives this lab to tell (labs it does not have).
-  function follow(read, others = []) {
+  follow(read, others = []) {
     const problems = [...read.problems, ...others];
-    showNote(section, linkNote(problems));
+    showNote(this.section, linkNote(problems));
     if (Object.keys(read.controls).length === 0 && Object.keys(read.state).length === 0) return false;
-    setValues(read.controls);
-    if (live) {
-      for (const hook of before) hook(); // a running Generate stops first (before Python, nothing runs)
-      resume(read.state, problems);
+    this.setValues(read.controls);
+    if (this.isLive) {
+      for (const hook of this.before) hook(); // a running Generate stops first (before Python, nothing runs)
+      this.resume(read.state, problems);
     } else {
-      linkWaiting = { state: { ...linkedOf(started.state), ...read.state }, problems };
-      for (const field of texts) for (const element of section.querySelectorAll(`[data-field="${field}"]`)) element.textContent = "—";
-      for (const tree of trees) for (const element of section.querySelectorAll(`[data-part="${tree}"]`)) element.replaceChildren();
-      showNote(section, [LINKED, linkNote(problems)].filter(Boolean).join(" "));
+      this.linkWaiting = { state: { ...this.linkedOf(this.started.state), ...read.state }, problems };
+      this.blankOutputs();
+      showNote(this.section, [LINKED, linkNote(problems)].filter(Boolean).join(" "));
     }
-    showLink();
+    this.showLink();
     return true;
   }
 
   // "Copy link": the link goes into the field (shown, and selected, so it can be copied by hand
   // where the page may not write the clipboard, such as from a file), then to the clipboard.
-  async function copyLink() {
-    const field = section.querySelector("[data-role=link]");
-    const status = section.querySelector("[data-role=copied]");
-    field.value = link();
+  async copyLink() {
+    const field = this.section.querySelector("[data-role=link]");
+    const status = this.section.querySelector("[data-role=copied]");
+    field.value = this.link();
     field.parentElement.hidden = false;
     field.focus();
     field.select();
@@ -273,101 +319,102 @@ function wireLab(section, schema, pool, seconds, key, drawn) {
       await navigator.clipboard.writeText(field.value);
       status.textContent = COPIED;
     } catch {
-      let copied = false;
-      try {
-        field.select();
-        copied = document.execCommand("copy");
-      } catch {
-        copied = false;
-      }
-      status.textContent = copied ? COPIED : COPY_BY_HAND;
+      status.textContent = copiedByCommand(field) ? COPIED : COPY_BY_HAND;
     }
   }
 
   // The handle a lab's own script gets.
-  const lab = {
-    state: () => state,
-    view: () => view,
-    run: (action) => request(action),
-    busy: () => out !== null || queue.length > 0,
-    onUpdate: (hook) => updated.push(hook),
-    beforeAction: (hook) => before.push(hook),
-    onLive: (hook) => (live ? hook() : onLive.push(hook)),
-    debounce: (ms) => {
-      wait = ms;
-    },
-    // The lab as plain JSON (its controls and its linked state), and back: what a link carries.
-    saved: () => ({ controls: values(), state: linkWaiting?.state ?? linkedOf(state) }),
-    restore: (saved) => {
-      setValues(saved.controls ?? {});
-      resume(saved.state ?? {}, []);
-    },
-    link,
-  };
+  handle() {
+    return {
+      state: () => this.state,
+      view: () => this.view,
+      run: (action) => this.request(action),
+      busy: () => this.out !== null || this.queue.length > 0,
+      onUpdate: (hook) => this.updated.push(hook),
+      beforeAction: (hook) => this.before.push(hook),
+      onLive: (hook) => (this.isLive ? hook() : this.liveHooks.push(hook)),
+      debounce: (ms) => {
+        this.wait = ms;
+      },
+      // The lab as plain JSON (its controls and its linked state), and back: what a link carries.
+      saved: () => ({ controls: this.values(), state: this.linkWaiting?.state ?? this.linkedOf(this.state) }),
+      restore: (saved) => {
+        this.setValues(saved.controls ?? {});
+        this.resume(saved.state ?? {}, []);
+      },
+      link: () => this.link(),
+    };
+  }
 
-  for (const control of schema.controls) {
-    for (const element of controlsOf(control)) {
-      element.addEventListener("input", () => {
-        for (const hook of before) hook();
-        const shown = element.id && section.querySelector(`[data-shows="${element.id}"]`);
-        if (shown) shown.textContent = element.value;
-        clearTimeout(pending);
-        if (wait > 0) pending = setTimeout(() => request(schema.update), wait);
-        else request(schema.update);
+  onInput(element) {
+    for (const hook of this.before) hook();
+    this.showValue(element);
+    clearTimeout(this.pending);
+    if (this.wait > 0) this.pending = setTimeout(() => this.request(this.schema.update), this.wait);
+    else this.request(this.schema.update);
+  }
+
+  wire() {
+    for (const control of this.schema.controls) {
+      for (const element of this.controlsOf(control)) element.addEventListener("input", () => this.onInput(element));
+    }
+    for (const button of this.schema.buttons) {
+      if (!button.calls) continue; // the lab's own script handles it
+      this.section.querySelector(`[data-action="${button.name}"]`).addEventListener("click", () => {
+        for (const hook of this.before) hook();
+        this.request(button.calls);
       });
     }
+    this.section.querySelector("[data-role=copy]").addEventListener("click", () => this.copyLink());
+    this.showLink();
+    labHandles.set(this.section, this.lab);
+    try {
+      this.script.start?.(this.section, this.lab);
+    } catch (error) {
+      showError(this.section, `this lab's script failed: ${error.message}`, error.stack);
+    }
+    return this;
   }
-  for (const button of schema.buttons) {
-    if (!button.calls) continue; // the lab's own script handles it
-    section.querySelector(`[data-action="${button.name}"]`).addEventListener("click", () => {
-      for (const hook of before) hook();
-      request(button.calls);
-    });
+
+  live() {
+    this.isLive = true;
+    for (const element of this.section.querySelectorAll("[data-control], [data-action]")) element.disabled = false;
+    sayIn(this.section, LIVE);
+    for (const hook of this.liveHooks.splice(0)) hook();
+    if (this.linkWaiting !== null) {
+      const { state: linked, problems } = this.linkWaiting;
+      this.linkWaiting = null;
+      showNote(this.section, linkNote(problems));
+      this.resume(linked, problems);
+    }
   }
-  section.querySelector("[data-role=copy]").addEventListener("click", copyLink);
-  showLink();
-  labHandles.set(section, lab);
+
+  failed(error) {
+    const linked = this.linkWaiting !== null;
+    if (linked) {
+      showNote(this.section, linkNote(this.linkWaiting.problems));
+      this.putBack();
+    }
+    const numbers = linked
+      ? "this link's values need Python, so the lab shows the numbers computed when this page was built"
+      : "the numbers shown were computed when this page was built";
+    sayIn(this.section, `The labs could not start (${error.message}); ${numbers}.`);
+  }
+
+  // A new model is in (serve): the lab computed again at the values and state it has now.
+  refresh() {
+    if (this.isLive) this.request(this.schema.update);
+  }
+}
+
+// The copy command's fallback where the clipboard API is refused: whether it copied `field`'s selection.
+function copiedByCommand(field) {
   try {
-    module.start?.(section, lab);
-  } catch (error) {
-    showError(section, `this lab's script failed: ${error.message}`, error.stack);
+    field.select();
+    return document.execCommand("copy");
+  } catch {
+    return false;
   }
-  return {
-    section,
-    lab,
-    key,
-    schema,
-    follow,
-    part,
-    changed: () => part() !== startPart,
-    live() {
-      live = true;
-      for (const element of section.querySelectorAll("[data-control], [data-action]")) element.disabled = false;
-      sayIn(section, LIVE);
-      for (const hook of onLive.splice(0)) hook();
-      if (linkWaiting !== null) {
-        const { state: linked, problems } = linkWaiting;
-        linkWaiting = null;
-        showNote(section, linkNote(problems));
-        resume(linked, problems);
-      }
-    },
-    failed(error) {
-      const given = linkWaiting !== null;
-      if (given) {
-        showNote(section, linkNote(linkWaiting.problems));
-        putBack();
-      }
-      const shown = given
-        ? "this link's values need Python, so the lab shows the numbers computed when this page was built"
-        : "the numbers shown were computed when this page was built";
-      sayIn(section, `The labs could not start (${error.message}); ${shown}.`);
-    },
-    // A new model is in (serve): the lab computed again at the values and state it has now.
-    refresh() {
-      if (live) request(schema.update);
-    },
-  };
 }
 
 // Every lab of the page (its schema is in the config), wired to the `pool` of Python workers, and
@@ -395,7 +442,7 @@ function wireLabs(config, pool) {
     writing ??= setTimeout(write, WRITE_MS);
   };
   const wired = sections.map((section, index) =>
-    wireLab(section, config.labs[section.dataset.lab], pool, config.call_timeout, keys[index], drawn),
+    new WiredLab(section, config.labs[section.dataset.lab], pool, config.call_timeout, keys[index], drawn).wire(),
   );
 
   // `opened`: the page was just loaded with this fragment; a reload or Back keeps where the reader was.
