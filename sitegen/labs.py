@@ -294,6 +294,14 @@ def enabled_labs(experimental: Iterable[str] = (), labs: Mapping[str, Lab] | Non
     return {name: lab for name, lab in every.items() if not lab.experimental or name in allowed}
 
 
+def other_labs(labs: Collection[str]) -> frozenset[str]:
+    """The module files (``kvpage/labs/square.py``) of every lab kvpage has but ``labs``: what a book
+    whose labs are ``labs`` leaves out of its wheel, its snapshot and its runtime's cache key
+    (:func:`sitegen.model_imports.model_tree`), so a reader downloads only the labs the book may show
+    and an edit to another lab's module rebuilds no runtime of this book."""
+    return frozenset(module_file(lab.module) for name, lab in all_labs().items() if name not in labs)
+
+
 def declaration_errors(project: Path, static: Collection[str], templates: str = "site_template") -> list[ContentError]:
     """What is wrong with the labs' declarations themselves, at their ``LAB =`` line.
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,9 +38,22 @@ def module_file(module: str) -> str:
     return "/".join(module.split(".")) + ".py"
 
 
-def model_files(project: Path) -> list[Path]:
-    """The ``.py`` files of ``kvpage/`` that the browser's wheel holds."""
-    return sorted((project / "kvpage").rglob("*.py"))
+def model_tree(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
+    """Every file of ``project``'s ``kvpage/`` but those of ``leave_out`` (relative to the project:
+    ``kvpage/labs/square.py``) and Python's bytecode caches, in a fixed order.
+
+    What a book's wheel is built from, its snapshot imports for and the runtime's cache key hashes:
+    ``leave_out`` is the other labs' modules (:func:`sitegen.labs.other_labs`), so one list of files
+    serves all three and none of them can see a module the wheel lacks.
+    """
+    folder = project / "kvpage"
+    found = (path for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    return sorted(path for path in found if path.relative_to(project).as_posix() not in leave_out)
+
+
+def model_files(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
+    """The ``.py`` files of :func:`model_tree`: the modules the browser's wheel holds."""
+    return [path for path in model_tree(project, leave_out) if path.suffix == ".py"]
 
 
 def imports_of(source: str, path: str) -> list[Import]:
@@ -53,11 +67,12 @@ def imports_of(source: str, path: str) -> list[Import]:
     return sorted(found)
 
 
-def model_imports(project: Path) -> tuple[list[Import], list[str]]:
-    """The standard-library imports of the model, and errors for imports the page can never have."""
+def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[Import], list[str]]:
+    """The standard-library imports of the model (but the files ``leave_out``, as :func:`model_tree`), and
+    errors for imports the page can never have."""
     stdlib: list[Import] = []
     errors: list[str] = []
-    for file in model_files(project):
+    for file in model_files(project, leave_out):
         shown = file.relative_to(project).as_posix()
         try:
             found = imports_of(file.read_text(encoding="utf-8"), shown)

@@ -39,15 +39,15 @@ import re
 import struct
 import subprocess
 import tempfile
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from kvpage.lab import Lab
 from sitegen.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.errors import BuildError
-from sitegen.labs import all_labs
-from sitegen.model_imports import Import, model_imports, module_file
+from sitegen.labs import other_labs
+from sitegen.model_imports import Import, model_imports
 from sitegen.reproducible import SOURCE_DATE_EPOCH
 from sitegen.snapshot_format import decode, encode
 from sitegen.warm_up import FRAME, missing_errors, warm_up_errors
@@ -175,14 +175,14 @@ def shows_model_source(traceback: str, project: Path) -> bool:
     return 0 < line <= len(source) and len(shown) > 1 and shown[1].strip() == source[line - 1].strip() != ""
 
 
-def book_imports(imports: Iterable[Import], labs: Collection[str]) -> list[str]:
-    """The standard-library modules the page's Python must hold for the labs ``labs``.
+def book_imports(project: Path, labs: Collection[str]) -> tuple[list[Import], list[str]]:
+    """The standard-library imports of a book's wheel, whose labs are ``labs``, and errors for imports
+    the page can never have (:func:`sitegen.model_imports.model_imports`).
 
-    Every import of the model counts (the bridge, the helpers), except those of the other labs'
-    own modules: the page never imports a lab its book does not enable.
+    Every file of the wheel counts (the bridge, the helpers), and only those: the other labs' modules
+    are not in it (:func:`sitegen.labs.other_labs`), so the snapshot imports nothing for them.
     """
-    left_out = {module_file(lab.module) for name, lab in all_labs().items() if name not in labs}
-    return sorted({item.module for item in imports if item.path not in left_out})
+    return model_imports(project, other_labs(labs))
 
 
 def make_python_snapshot(
@@ -197,12 +197,13 @@ def make_python_snapshot(
     """Compile, snapshot, trim and check; see the module docstring.
 
     ``pinned`` holds Pyodide's files, checked against their pins. ``project`` holds the model's
-    source (``kvpage/``, the wheel's contents): its imports are read there, and lab failures are
-    reported at its lines. ``labs`` are the labs the book may show: the snapshot imports what they
-    import and warms them up, and nothing of the others. ``compiled_cache`` keeps step 1's result
-    between builds (``compiled_stdlib.py``); None compiles afresh.
+    source (``kvpage/``, of which the wheel holds all but the other labs' modules): the imports of
+    the wheel's files are read there, and lab failures are reported at its lines. ``labs`` are the
+    labs the book may show: the snapshot imports what they import and warms them up, and nothing
+    of the others. ``compiled_cache`` keeps step 1's result between builds (``compiled_stdlib.py``);
+    None compiles afresh.
     """
-    imports, errors = model_imports(project)
+    imports, errors = book_imports(project, labs)
     if errors:
         raise BuildError(errors)
     wheel_path = f"{WHEEL_DIR}/{wheel.name}"
@@ -214,7 +215,7 @@ def make_python_snapshot(
         key = compiled_key(pinned, SCRIPT.read_bytes(), {**NODE_ENV, **SNAPSHOT_ENV}, node_version())
         compiled_stdlib(pyc, key, compiled_cache, lambda out: run_node("compile-stdlib", *common, "--out", str(out)))
         wheel_args = ("--wheel", str(wheel), "--wheel-path", wheel_path, "--labs", json.dumps(sorted(labs)))
-        imported = tuple(book_imports(imports, labs))
+        imported = tuple(sorted({item.module for item in imports}))
         wanted = json.dumps(list(imported))
         made = json.loads(
             run_node("snapshot", *common, "--stdlib", str(pyc), *wheel_args, "--imports", wanted, "--out", str(raw))

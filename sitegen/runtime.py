@@ -39,10 +39,9 @@ import gzip
 import hashlib
 import json
 import os
-import subprocess
-import sys
+import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +51,8 @@ from pyodide_lock.utils import package_spec_from_wheel
 
 from kvpage.lab import Lab
 from sitegen.errors import BuildError
-from sitegen.model_imports import model_imports
+from sitegen.labs import other_labs
+from sitegen.model_imports import model_tree
 from sitegen.npm import declared_version
 from sitegen.python_snapshot import SNAPSHOT_ENV, book_imports, make_python_snapshot
 from sitegen.reproducible import SOURCE_DATE_EPOCH
@@ -196,42 +196,36 @@ MODEL = "kvpage"
 """The model's folder: its package, and its own project (``kvpage/pyproject.toml``) for the wheel."""
 
 
-def build_wheel(project: Path, out: Path) -> Path:
-    """Build the model's wheel (the project ``kvpage/pyproject.toml``) with hatchling, reproducibly.
+def build_wheel(project: Path, out: Path, labs: Collection[str]) -> Path:
+    """The model's wheel for a book whose labs are ``labs``: the project ``kvpage/pyproject.toml``
+    without the other labs' modules (:func:`sitegen.labs.other_labs`), built by hatchling, reproducibly.
 
-    Hatchling's own command builds it in place, offline, with the hatchling this build runs on.
+    A book ships only the labs it may show: an experimental or fixture lab it does not enable is
+    no module of its wheel (nor of its snapshot: ``python_snapshot.book_imports`` reads the same
+    files). Hatchling builds a folder, so it builds a copy of ``kvpage/`` that holds only those
+    files (:func:`sitegen.model_imports.model_tree`); where the copy is leaves no mark on the wheel.
+    Built in this process, not by hatchling's command: no Python to start, which ``serve``'s model
+    edits feel most (its build process has hatchling imported already).
     """
-    env = {**os.environ, "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
-    result = subprocess.run(
-        [sys.executable, "-m", "hatchling", "build", "--target", "wheel", "--directory", str(out)],
-        cwd=project / MODEL,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wheels = sorted(out.glob("kvpage-*.whl"))
-    if result.returncode != 0 or len(wheels) != 1:
-        raise BuildError([f"building the kvpage wheel failed:\n{result.stdout}{result.stderr}"])
-    return wheels[0]
-
-
-def build_wheel_here(project: Path, out: Path) -> Path:
-    """The same wheel as :func:`build_wheel`, byte for byte, built by hatchling in this process: no
-    Python to start, for ``serve``'s model edits (its build process has hatchling imported already)."""
     from hatchling.builders.wheel import WheelBuilder
 
-    before = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = str(SOURCE_DATE_EPOCH)
-    try:
-        (made,) = WheelBuilder(str(project / MODEL)).build(directory=str(out), versions=["standard"])
-    except Exception as error:  # noqa: BLE001 - pyproject.toml or the package, as the frontend would say
-        raise BuildError([f"building the kvpage wheel failed: {type(error).__name__}: {error}"]) from None
-    finally:
-        if before is None:
-            del os.environ["SOURCE_DATE_EPOCH"]
-        else:
-            os.environ["SOURCE_DATE_EPOCH"] = before
+    with tempfile.TemporaryDirectory(prefix="kvpage-model-") as tmp:
+        source = Path(tmp) / MODEL
+        for path in model_tree(project, other_labs(labs)):
+            copy = source / path.relative_to(project / MODEL)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, copy)
+        before = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = str(SOURCE_DATE_EPOCH)
+        try:
+            (made,) = WheelBuilder(str(source)).build(directory=str(out), versions=["standard"])
+        except Exception as error:  # noqa: BLE001 - pyproject.toml or the package, as the frontend would say
+            raise BuildError([f"building the kvpage wheel failed: {type(error).__name__}: {error}"]) from None
+        finally:
+            if before is None:
+                del os.environ["SOURCE_DATE_EPOCH"]
+            else:
+                os.environ["SOURCE_DATE_EPOCH"] = before
     return Path(made)
 
 
@@ -316,7 +310,7 @@ def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | 
     wanted = declared_version(project, "pyodide")
     pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"), wanted)
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
-        wheel = build_wheel(project, Path(tmp))
+        wheel = build_wheel(project, Path(tmp), labs)
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
@@ -381,12 +375,12 @@ def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
     work: the model now imports a standard-library module the snapshot did not import (the page's
     Python has no other), or cannot be read (the full runtime stage reports why).
     """
-    imports, errors = model_imports(project)
-    if errors or not base.imports or not set(book_imports(imports, base.labs)) <= set(base.imports):
+    imports, errors = book_imports(project, base.labs)
+    if errors or not base.imports or not {item.module for item in imports} <= set(base.imports):
         return None
     old = base.loader
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
-        wheel = build_wheel_here(project, Path(tmp))
+        wheel = build_wheel(project, Path(tmp), base.labs)
         if wheel.name != base.wheel:
             return None
         wheel_bytes = wheel.read_bytes()

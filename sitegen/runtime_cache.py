@@ -5,10 +5,11 @@ only on code, never on the book. So their result is stored in
 ``.cache/runtime/`` under a key that hashes everything they read: the names of
 the labs the book may show (the snapshot holds those and nothing else, so two
 books with different ``experimental_labs`` get different runtimes), every file of
-``kvpage/`` (the wheel, and its metadata, ``kvpage/pyproject.toml``), every file of
-``node_modules/pyodide`` (the interpreter), every file of ``sitegen/`` (the code
-that packs them, pins included), and the versions of Python and of the tools
-that build the wheel. Change any of those and the key changes, so a stale
+``kvpage/`` that the book's wheel is built from (its metadata, ``kvpage/pyproject.toml``,
+too; not the other labs' modules, which the wheel leaves out, so an edit to one of those keeps
+this book's runtime), every file of ``node_modules/pyodide`` (the interpreter), every file of
+``sitegen/`` (the code that packs them, pins included), and the versions of Python and of the
+tools that build the wheel. Change any of those and the key changes, so a stale
 runtime can never be reused; change only Markdown or templates and the key
 stays, so the stage costs the time to hash (files unchanged since the last
 hash in this process are not read again).
@@ -37,6 +38,8 @@ import sitegen
 from kvpage.lab import Lab
 from sitegen import cache_entries
 from sitegen.compiled_stdlib import CACHE_DIR as COMPILED_DIR
+from sitegen.labs import other_labs
+from sitegen.model_imports import model_tree
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime, load_runtime, with_new_wheel
 
@@ -92,7 +95,7 @@ def runtime_key(root: Path, labs: Collection[str]) -> str:
     """The hash of everything the runtime stage reads for the labs ``labs`` (see the module's docstring)."""
     code = Path(sitegen.__file__).resolve().parent
     inputs = [
-        *((root, path) for path in files_under(root / "kvpage")),
+        *((root, path) for path in model_tree(root, other_labs(labs))),
         (root, root / "package.json"),
         *((root, path) for path in files_under(root / "node_modules" / "pyodide")),
         *((code.parent, path) for path in files_under(code)),

@@ -1,10 +1,11 @@
 """Two products, two packages: the model's wheel requires nothing, and nothing shadows a dependency.
 
 The wheel the reader's browser runs (``kvpage/``, its own project ``kvpage/pyproject.toml``) holds
-the model and only it, and its METADATA lists no requirement: installing it pulls nothing. The
-generator (the root ``pyproject.toml``, ``sitegen/``) has the build's requirements and the
-``kvpage-book`` command. No module this checkout puts on ``sys.path`` (``build.py``, the two
-packages, ``tests``, ``bench``) has the name of a module an installed distribution provides.
+the model (with the labs its book may show) and only it, and its METADATA lists no requirement:
+installing it pulls nothing. The generator (the root ``pyproject.toml``, ``sitegen/``) has the
+build's requirements and the ``kvpage-book`` command. No module this checkout puts on
+``sys.path`` (``build.py``, the two packages, ``tests``, ``bench``) has the name of a module an
+installed distribution provides.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 import zipfile
 from importlib import metadata
 
+from sitegen.labs import enabled_labs, other_labs
 from tests.conftest import ROOT, Built
 
 
@@ -31,7 +33,9 @@ def test_the_models_wheel_requires_nothing_and_holds_only_the_model(built: Built
     assert fields.get_all("Requires-Dist") is None
     shipped = {name for name in names if not name.startswith("kvpage-")}
     model = {path.relative_to(ROOT).as_posix() for path in (ROOT / "kvpage").rglob("*.py")}
-    assert shipped == model  # every module of the model, and nothing else (no pyproject.toml, no sitegen)
+    # Every module of the model but the labs this book does not enable, and nothing else (no
+    # pyproject.toml, no sitegen): tests/sitegen/test_runtime.py checks which labs a wheel holds.
+    assert shipped == model - other_labs(enabled_labs())
 
 
 def test_the_generator_has_the_command_and_the_builds_requirements() -> None:

@@ -9,6 +9,7 @@ import pytest
 from kvpage import bridge
 from kvpage.lab import Lab
 from kvpage.labs import decode
+from tests.kvpage.shipped import absent, shipped
 
 
 def ask(message: Any) -> Any:
@@ -79,6 +80,7 @@ def test_hostile_text_survives_the_round_trip() -> None:
     assert "".join(drawn) == text
 
 
+@pytest.mark.skipif(not shipped("square"), reason=absent("square"))
 def test_the_example_lab_is_reachable_through_the_bridge() -> None:
     reply = ask({"lab": "square", "action": "compute", "args": {"tokens": 20}})
     assert reply == {"ok": True, "result": {"text": {"tokens": "20", "cells": "400"}}}

@@ -6,7 +6,9 @@ The container format itself is tested in test_snapshot_format.py.
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from sitegen import pipeline
 from sitegen.errors import BuildError
 from sitegen.python_snapshot import build_id, check_header, check_restored, shows_model_source
+from sitegen.runtime import Runtime
 from sitegen.snapshot_format import decode
 from tests.conftest import ROOT, Built
 from tests.sitegen.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
@@ -80,7 +83,7 @@ def test_the_check_requires_source_lines_and_a_missing_module_error(tmp_path: Pa
     ]
 
 
-def test_the_snapshot_holds_the_book_s_labs_and_what_only_they_import() -> None:
+def test_the_snapshot_and_the_wheel_hold_the_book_s_labs_and_what_only_they_import() -> None:
     # The turns lab (experimental) imports statistics inside a function; the book enables it.
     book = pipeline.render(pipeline.Options()).runtime
     turns = pipeline.render(pipeline.Options(content=ROOT / "tests" / "books" / "turns" / "content")).runtime
@@ -89,3 +92,13 @@ def test_the_snapshot_holds_the_book_s_labs_and_what_only_they_import() -> None:
     assert "statistics.py" not in book.modules
     assert "turns" in turns.labs and "statistics.py" in turns.modules
     assert set(book.labs) < set(turns.labs)
+    # Nor is it a module of the published book's wheel, which the snapshot imported from.
+    assert "kvpage/labs/turns.py" not in wheel_modules(book)
+    assert "kvpage/labs/turns.py" in wheel_modules(turns)
+    assert "kvpage/labs/square.py" not in wheel_modules(turns)  # not enabled there either
+
+
+def wheel_modules(runtime: Runtime) -> set[str]:
+    """The files of a runtime's kvpage wheel, as the site ships it."""
+    with zipfile.ZipFile(io.BytesIO(runtime.files[f"pyodide/{runtime.wheel}"])) as wheel:
+        return set(wheel.namelist())

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from sitegen.errors import BuildError
-from sitegen.labs import enabled_labs
+from sitegen.labs import all_labs, enabled_labs
+from sitegen.model_imports import module_file
 from sitegen.npm import declared_version
 from sitegen.project_copy import project_copy
-from sitegen.runtime import build_wheel, build_wheel_here, classic_module, pack, read_pinned, with_new_wheel
+from sitegen.runtime import build_wheel, classic_module, pack, read_pinned, with_new_wheel
 from sitegen.runtime_cache import cached_runtime
 from tests.conftest import ROOT, Built
 
@@ -164,11 +165,30 @@ def test_a_model_edit_under_serve_is_a_new_wheel_on_the_same_snapshot(tmp_path: 
         == hashlib.sha256(hot.files[f"pyodide/{hot.wheel}"]).hexdigest()
     )
 
-    (tmp_path / "frontend").mkdir()
-    (tmp_path / "here").mkdir()
-    assert build_wheel_here(project, tmp_path / "here").read_bytes() == (
-        build_wheel(project, tmp_path / "frontend").read_bytes()
-    ), "serve's wheel is not the build's"
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    assert build_wheel(project, tmp_path / "one", base.labs).read_bytes() == (
+        build_wheel(project, tmp_path / "two", base.labs).read_bytes()
+    ), "each wheel is built from a copy of its own: where it is must leave no mark"
 
     model.write_text(model.read_text(encoding="utf-8") + "\n\ndef later() -> None:\n    import wave\n")
     assert with_new_wheel(base, project) is None
+
+
+def wheel_modules(wheel: Path) -> set[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        return {name for name in archive.namelist() if name.endswith(".py")}
+
+
+def test_a_books_wheel_holds_the_labs_it_may_show_and_no_other(tmp_path: Path) -> None:
+    """The experimental and fixture labs ship only in the books that enable them; the model's other
+    modules (the bridge, the helpers) in every one."""
+    (tmp_path / "book").mkdir()
+    (tmp_path / "turns").mkdir()
+    book = wheel_modules(build_wheel(ROOT, tmp_path / "book", enabled_labs()))
+    turns = wheel_modules(build_wheel(ROOT, tmp_path / "turns", enabled_labs(["turns"])))
+    every = {path.relative_to(ROOT).as_posix() for path in (ROOT / "kvpage").rglob("*.py")}
+    experimental = {module_file(lab.module) for lab in all_labs().values() if lab.experimental}
+    assert {"kvpage/labs/square.py", "kvpage/labs/turns.py", "kvpage/labs/runaway.py"} <= experimental
+    assert book == every - experimental
+    assert turns == every - experimental | {"kvpage/labs/turns.py"}

@@ -123,3 +123,14 @@ def test_the_labs_are_part_of_the_key(project: Path) -> None:
     assert cached_runtime(project, with_turns, load=load).wheel == "run2.whl"
     assert cached_runtime(project, LABS, load=load) is first  # both remembered: books built in turn
     assert load.runs == 2
+
+
+def test_another_labs_module_is_no_input_of_a_book_without_it(project: Path) -> None:
+    """The book's wheel holds only its labs (sitegen/runtime.py build_wheel): an edit to a lab it
+    leaves out keeps its runtime, and changes that of a book that enables the lab."""
+    with_turns = {**LABS, "turns": all_labs()["turns"]}
+    before, before_turns = runtime_key(project, LABS), runtime_key(project, with_turns)
+    turns = project / "kvpage" / "labs" / "turns.py"
+    turns.write_text(turns.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    assert runtime_key(project, LABS) == before
+    assert runtime_key(project, with_turns) != before_turns
