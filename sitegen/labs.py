@@ -33,9 +33,9 @@ from kvpage.lab import Lab
 from sitegen.errors import ContentError
 from sitegen.model_errors import import_failure
 from sitegen.model_imports import module_file
+from sitegen.model_lines import declared_at, raised_note, shown_args
 from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped
 from sitegen.trees import to_html
-from sitegen.warm_up import declared_at, raised_at, shown_args
 
 Value = JSONValue
 LAB_SCRIPTS = "static/labs"
@@ -180,9 +180,7 @@ def starting_view(placement: Placement, handle: Callable[[str], str] = bridge.ha
         error = str(reply["error"])
         if not error.startswith(bridge.FAILED):
             return f"lab {name!r} refuses its starting values: {error}"
-        raised = raised_at(str(reply.get("traceback", "")))
-        # The bridge's own frame says nothing: the model failed in code outside kvpage's files.
-        where = f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
+        where = raised_note(str(reply.get("traceback", "")))
         return f"lab {name!r} failed at its starting values: {error.removeprefix(bridge.FAILED)}{where}"
     view = cast(JSONObject, reply["result"])
     problems = placement.kind.view_problems(view)
@@ -230,8 +228,7 @@ def warm_up(labs: Iterable[Lab], handle: Callable[[str], str], project: Path) ->
                 errors.append(ContentError(*where, message))
                 break  # the lab's other actions would only repeat it, each after the limit
             if not reply["ok"]:
-                raised = raised_at(str(reply.get("traceback", "")))
-                also = f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
+                also = raised_note(str(reply.get("traceback", "")))
                 message = (
                     f"lab {lab.name!r} action {action!r} failed at build-time warm-up "
                     f"(args {shown_args(args)}): {reply['error']}{also}"

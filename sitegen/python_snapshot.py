@@ -48,9 +48,10 @@ from sitegen.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.errors import BuildError
 from sitegen.labs import other_labs
 from sitegen.model_imports import Import, model_imports
+from sitegen.model_lines import FRAME
 from sitegen.reproducible import SOURCE_DATE_EPOCH
 from sitegen.snapshot_format import decode, encode
-from sitegen.warm_up import FRAME, missing_errors, warm_up_errors
+from sitegen.warm_up import missing_errors, warm_up_errors
 
 SCRIPT = Path(__file__).with_name("python_snapshot.mjs")
 WHEEL_DIR = "/lib/kvpage"

@@ -5,48 +5,18 @@ every action of every lab (``kvpage.catalog.warm_up``) in the same Pyodide the
 page runs, before it saves Python's memory; the check restores that memory the
 way the page does and calls them all again. What fails there would fail in the
 reader's browser, so it fails the build, at the lab's declaration (``LAB = ...``
-in its module) or at the import's line.
+in its module) or at the import's line. Where those are is :mod:`sitegen.model_lines`, which the
+labs stage (:mod:`sitegen.labs`, below the snapshot) reports with too.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from kvpage.lab import Lab
-from sitegen.model_imports import Import, module_file
-
-LAB_LINE = re.compile(r"^LAB\b", re.MULTILINE)
-FRAME = re.compile(r'File "([^"]+\.py)", line (\d+)')
-
-
-def declared_at(project: Path, lab: Lab) -> tuple[str, int]:
-    """(``kvpage/labs/decode.py``, 110): where ``lab``'s ``LAB`` is assigned (line 1 if it cannot be found)."""
-    shown = module_file(lab.module)
-    path = project / shown
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return shown, 1
-    match = LAB_LINE.search(text)
-    return shown, text.count("\n", 0, match.start()) + 1 if match else 1
-
-
-def raised_at(traceback: str) -> str:
-    """The innermost model frame of a traceback from the wheel, as ``kvpage/…py:LINE`` ("" if none)."""
-    frames = [(path, line) for path, line in FRAME.findall(traceback) if "/kvpage/" in path]
-    if not frames:
-        return ""
-    path, line = frames[-1]
-    return f"{path[path.rindex('/kvpage/') + 1 :]}:{line}"
-
-
-def shown_args(args: object) -> str:
-    """A call's arguments as JSON for a message, cut to 120 characters."""
-    text = json.dumps(args, ensure_ascii=False)
-    return text if len(text) <= 120 else text[:117] + "..."
+from sitegen.model_imports import Import
+from sitegen.model_lines import declared_at, raised_at, shown_args
 
 
 def warm_up_errors(failures: Sequence[Mapping[str, object]], labs: Mapping[str, Lab], project: Path) -> list[str]:

@@ -310,7 +310,7 @@ def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
 ) -> None:
     from sitegen import labs as build_labs
     from sitegen.labs import declaration_errors
-    from sitegen.warm_up import declared_at
+    from sitegen.model_lines import declared_at
 
     broken = Lab(
         "decode",

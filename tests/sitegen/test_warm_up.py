@@ -12,27 +12,12 @@ from pathlib import Path
 
 from kvpage.labs import decode
 from sitegen.model_imports import Import
+from sitegen.model_lines import declared_at
 from sitegen.npm import declared_version
 from sitegen.project_copy import project_copy
-from sitegen.warm_up import declared_at, missing_errors, raised_at, warm_up_errors
+from sitegen.warm_up import missing_errors, warm_up_errors
 from tests.conftest import ROOT
-
-TRACEBACK = """Traceback (most recent call last):
-  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/bridge.py", line 63, in handle
-  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/labs/odd.py", line 12, in compute
-ZeroDivisionError: division by zero
-"""
-
-
-def test_a_lab_is_declared_at_its_LAB_line() -> None:
-    path, line = declared_at(ROOT, decode.LAB)
-    assert path == "kvpage/labs/decode.py"
-    assert (ROOT / path).read_text(encoding="utf-8").splitlines()[int(line) - 1].startswith("LAB = Lab(")
-
-
-def test_the_innermost_model_frame_is_where_it_raised() -> None:
-    assert raised_at(TRACEBACK) == "kvpage/labs/odd.py:12"
-    assert raised_at("no frames") == ""
+from tests.sitegen.test_model_lines import TRACEBACK
 
 
 def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:
