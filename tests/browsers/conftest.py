@@ -10,28 +10,43 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import Built, unzipped
-from tests.e2e.conftest import Book, Server, book, book_http, book_unzipped, serve
+from tests.conftest import Built
+from tests.e2e.conftest import (
+    Book,
+    Where,
+    book,
+    book_fixtures,
+    book_http,
+    book_unzipped,
+    http_site,
+    kitchen_sink_server,
+    kitchen_sink_unzipped,
+    serve,
+    unzipped_site,
+    way_of,
+)
 
-__all__ = ["Book", "book", "book_http", "book_unzipped"]
-"""The two-chapter book's fixtures, shared with the Chromium tests (tests/e2e/conftest.py)."""
+__all__ = [
+    "Book",
+    "Where",
+    "book",
+    "book_http",
+    "book_unzipped",
+    "http_site",
+    "kitchen_sink_server",
+    "kitchen_sink_unzipped",
+    "unzipped_site",
+]
+"""The fixtures of the books shared with the Chromium tests (tests/e2e/conftest.py), and how a
+page is opened (``Where``)."""
 
 WAYS = ["http", "file", "single-file"]
 DOCUMENTS = ["http", "single-file"]
 """The two documents a reader can be handed (tests/e2e/conftest.py says why these two suffice for
 what a page renders): the kitchen-sink book's rendering checks run on them."""
-
-
-@dataclass(frozen=True)
-class Where:
-    """How the chapter is opened: its URL, and what counts as inside the site."""
-
-    chapter: str
-    origin: str
 
 
 @dataclass
@@ -50,65 +65,25 @@ class Outcome:
         return "\n".join([*lines, *self.problems])
 
 
-@pytest.fixture(scope="session")
-def browsers_http_site(built: Built) -> Iterator[Server]:
-    """The built site served on 127.0.0.1 at a free port."""
-    yield from serve(built.site)
-
-
-@pytest.fixture(scope="session")
-def browsers_unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The zip a reader downloads, extracted to a fresh folder: its top folder."""
-    return unzipped(built.zip, tmp_path_factory.mktemp("unzipped"))
-
-
-def where_for(request: pytest.FixtureRequest, book: Built, page: str, server: str, folder: str) -> Where:
-    """``page`` of ``book`` the way ``request.param`` says: served (by the session fixture ``server``),
-    from its unzipped zip (the fixture ``folder``), or its single file."""
-    if request.param == "http":
-        served: Server = request.getfixturevalue(server)
-        return Where(served.base + page, served.base)
-    if request.param == "file":
-        top: Path = request.getfixturevalue(folder)
-        return Where((top / page).as_uri(), top.as_uri() + "/")
-    return Where(book.single.as_uri(), book.single.as_uri())
-
-
 @pytest.fixture(params=WAYS)
 def where(request: pytest.FixtureRequest, built: Built) -> Where:
     """The chapter served over http, opened from the unzipped zip, or the single-file book."""
-    return where_for(request, built, "cache.html", "browsers_http_site", "browsers_unzipped_site")
+    return way_of(request, built, "cache.html", "http_site", "unzipped_site")
 
 
-@pytest.fixture(scope="session")
-def runaway_http_site(runaway_built: Built) -> Iterator[Server]:
-    yield from serve(runaway_built.site)
-
-
-@pytest.fixture(scope="session")
-def runaway_unzipped_site(runaway_built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return unzipped(runaway_built.zip, tmp_path_factory.mktemp("runaway-unzipped"))
+runaway_http_site, runaway_unzipped_site = book_fixtures("runaway_built", "runaway_http_site", "runaway_unzipped_site")
 
 
 @pytest.fixture(params=WAYS)
 def runaway_where(request: pytest.FixtureRequest, runaway_built: Built) -> Where:
     """The runaway book's chapter (tests/books/runaway/) the three ways."""
-    return where_for(request, runaway_built, "runaway.html", "runaway_http_site", "runaway_unzipped_site")
-
-
-@pytest.fixture(scope="session")
-def kitchen_sink_server(kitchen_sink: Built) -> Iterator[Server]:
-    """The kitchen-sink book served on 127.0.0.1 at a free port."""
-    yield from serve(kitchen_sink.site)
+    return way_of(request, runaway_built, "runaway.html", "runaway_http_site", "runaway_unzipped_site")
 
 
 @pytest.fixture(params=DOCUMENTS)
 def kitchen_sink_where(request: pytest.FixtureRequest, kitchen_sink: Built) -> Where:
     """The kitchen-sink chapter served over http, or the kitchen-sink book's single file."""
-    if request.param == "http":
-        server: Server = request.getfixturevalue("kitchen_sink_server")
-        return Where(server.base + "kitchen-sink.html", server.base)
-    return Where(kitchen_sink.single.as_uri(), kitchen_sink.single.as_uri())
+    return way_of(request, kitchen_sink, "kitchen-sink.html", "kitchen_sink_server", "kitchen_sink_unzipped")
 
 
 CONTROL_HTML = """<!doctype html>

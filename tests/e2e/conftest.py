@@ -13,7 +13,7 @@ import functools
 import http.server
 import sys
 import threading
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,10 +92,25 @@ def serve(
         server.server_close()
 
 
-@pytest.fixture(scope="session")
-def http_site(built: Built) -> Iterator[Server]:
-    """The built site served on 127.0.0.1 at a free port."""
-    yield from serve(built.site)
+def book_fixtures(book: str, http: str, folder: str) -> tuple[Any, Any]:
+    """Two session fixtures for the built book that the fixture ``book`` gives: ``http``, its site
+    served on 127.0.0.1 at a free port, and ``folder``, the zip a reader downloads extracted to a
+    fresh folder (its top folder). Every book the browser suites open two of the three ways gets
+    them from here (tests/browsers/conftest.py too), by names its tests ask for."""
+
+    def served(request: pytest.FixtureRequest) -> Iterator[Server]:
+        yield from serve(request.getfixturevalue(book).site)
+
+    def extracted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+        return unzipped(request.getfixturevalue(book).zip, tmp_path_factory.mktemp(folder))
+
+    served.__doc__ = f"The {book} book's site served on 127.0.0.1 at a free port."
+    extracted.__doc__ = f"The {book} book's zip extracted to a fresh folder: its top folder."
+    return pytest.fixture(scope="session", name=http)(served), pytest.fixture(scope="session", name=folder)(extracted)
+
+
+http_site, unzipped_site = book_fixtures("built", "http_site", "unzipped_site")
+"""The real chapter's book (tests/conftest.py's ``built``)."""
 
 
 SUBPATH = "/REPO/"
@@ -115,12 +130,6 @@ class _SubpathHandler(QuietHandler):
 def subpath_site(built: Built) -> Iterator[Server]:
     """The built site served under SUBPATH, on 127.0.0.1 at a free port."""
     yield from serve(built.site, _SubpathHandler, SUBPATH)
-
-
-@pytest.fixture(scope="session")
-def unzipped_site(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The zip a reader downloads, extracted to a fresh folder: its top folder."""
-    return unzipped(built.zip, tmp_path_factory.mktemp("unzipped"))
 
 
 @dataclass(frozen=True)
@@ -148,17 +157,36 @@ WAYS_AND_SUBPATH = [*WAYS, "http-subpath"]
 do not repeat every case there: what a sub-path can break is a URL, not a lab's drawing."""
 
 
+def opened_way(way: str, book: Built, page: str, served: Callable[[], Server], folder: Callable[[], Path]) -> Where:
+    """``page`` of ``book`` opened ``way`` (one of WAYS): served over http (by ``served()``), from its
+    unzipped zip (in ``folder()``), or its single file. Only the one that ``way`` needs is called, so
+    a fixture's server or folder is made only for the tests that use it. Every way the browser tests
+    open a book is this one function (the fixtures here and in tests/browsers/conftest.py)."""
+    if way == "http":
+        server = served()
+        return Where(server.base + page, server.base)
+    if way == "file":
+        top = folder()
+        return Where((top / page).as_uri(), top.as_uri() + "/")
+    return Where(book.single.as_uri(), book.single.as_uri())
+
+
+def way_of(request: pytest.FixtureRequest, book: Built, page: str, http: str, folder: str) -> Where:
+    """:func:`opened_way` for a fixture parametrized by way: ``request.param``, with the session
+    fixtures ``http`` and ``folder`` (:func:`book_fixtures`) as its server and unzipped folder."""
+    return opened_way(
+        request.param, book, page, lambda: request.getfixturevalue(http), lambda: request.getfixturevalue(folder)
+    )
+
+
 @pytest.fixture(params=WAYS)
 def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
     """The chapter served over http (at the root, or under a sub-path as on GitHub Pages),
     opened from the unzipped zip, or the single-file book."""
-    if request.param in ("http", "http-subpath"):
-        server: Server = request.getfixturevalue("http_site" if request.param == "http" else "subpath_site")
-        return Where(server.base + "cache.html", server.base)
-    if request.param == "file":
-        top: Path = request.getfixturevalue("unzipped_site")
-        return Where((top / "cache.html").as_uri(), top.as_uri() + "/")
-    return Where(built.single.as_uri(), built.single.as_uri())
+    if request.param == "http-subpath":
+        subpath = lambda: request.getfixturevalue("subpath_site")  # noqa: E731 - read only if asked for
+        return opened_way("http", built, "cache.html", subpath, lambda: request.getfixturevalue("unzipped_site"))
+    return way_of(request, built, "cache.html", "http_site", "unzipped_site")
 
 
 @contextlib.contextmanager
@@ -166,18 +194,16 @@ def opened_book(way: str, book: Built, page_name: str, page: Page, tmp_path: Pat
     """``page_name`` of a built ``book`` one of the WAYS (served, from its unzipped zip, its single
     file), with the audit attached: the page and the URL to open."""
     servers: Generator[Server] | None = None
-    if way == "http":
+
+    def served() -> Server:
+        nonlocal servers
         servers = serve(book.site)
-        server = next(servers)
-        url, origin = server.base + page_name, server.base
-    elif way == "file":
-        top = unzipped(book.zip, tmp_path)
-        url, origin = (top / page_name).as_uri(), top.as_uri() + "/"
-    else:
-        url = origin = book.single.as_uri()
+        return next(servers)
+
+    where = opened_way(way, book, page_name, served, lambda: unzipped(book.zip, tmp_path))
     try:
-        with audit_page(page, origin):
-            yield page, url
+        with audit_page(page, where.origin):
+            yield page, where.chapter
     finally:
         if servers is not None:
             servers.close()  # shuts the server down, whether or not the audit passed
@@ -193,29 +219,24 @@ class Book:
     single: bool
 
 
-@pytest.fixture(scope="session")
-def book_http(two_chapters: Built) -> Iterator[Server]:
-    yield from serve(two_chapters.site)
-
-
-@pytest.fixture(scope="session")
-def book_unzipped(two_chapters: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return unzipped(two_chapters.zip, tmp_path_factory.mktemp("two-chapters-unzipped"))
+book_http, book_unzipped = book_fixtures("two_chapters", "book_http", "book_unzipped")
+"""The two-chapter book (tests/books/two-chapters)."""
+kitchen_sink_server, kitchen_sink_unzipped = book_fixtures(
+    "kitchen_sink", "kitchen_sink_server", "kitchen_sink_unzipped"
+)
+"""The kitchen-sink book (tests/books/kitchen-sink)."""
 
 
 @pytest.fixture(params=WAYS)
 def book(request: pytest.FixtureRequest, two_chapters: Built) -> Book:
     """The two-chapter book (tests/books/two-chapters) served, from its unzipped zip, or as its single file."""
-    chapters = book_chapters(TWO_CHAPTERS)
-    if request.param == "single-file":
-        uri = two_chapters.single.as_uri()
-        return Book(uri, {chapter.meta.slug: uri for chapter in chapters}, uri, single=True)
-    if request.param == "http":
-        base = request.getfixturevalue("book_http").base
-    else:
-        base = request.getfixturevalue("book_unzipped").as_uri() + "/"
-    pages = {chapter.meta.slug: base + page_url(chapter) for chapter in chapters}
-    return Book(base + "first.html", pages, base, single=False)
+    where = way_of(request, two_chapters, "first.html", "book_http", "book_unzipped")
+    single = request.param == "single-file"
+    pages = {
+        chapter.meta.slug: where.chapter if single else where.origin + page_url(chapter)
+        for chapter in book_chapters(TWO_CHAPTERS)
+    }
+    return Book(where.chapter, pages, where.origin, single=single)
 
 
 def painted(page: Page) -> None:

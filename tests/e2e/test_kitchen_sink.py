@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browsers.flows import RENDERS, SQUARE
-from tests.conftest import KITCHEN_SINK, Built, unzipped
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Server, Where, audit_page, serve
+from tests.conftest import KITCHEN_SINK, Built
+from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Where, audit_page, way_of
 from tests.e2e.test_accessibility import AXE, axe_violations, tab_to
 
 pytestmark = pytest.mark.e2e
@@ -31,22 +30,9 @@ NARROW = {"width": 360, "height": 800}
 DOWNLOAD = "The costs as a CSV file"
 
 
-@pytest.fixture(scope="module")
-def kitchen_sink_server(kitchen_sink: Built) -> Iterator[Server]:
-    yield from serve(kitchen_sink.site)
-
-
 @pytest.fixture(params=WAYS)
-def kitchen_sink_url(
-    request: pytest.FixtureRequest, kitchen_sink: Built, tmp_path_factory: pytest.TempPathFactory
-) -> Where:
-    if request.param == "http":
-        server: Server = request.getfixturevalue("kitchen_sink_server")
-        return Where(server.base + CHAPTER, server.base)
-    if request.param == "file":
-        top = unzipped(kitchen_sink.zip, tmp_path_factory.mktemp("kitchen-sink-unzipped"))
-        return Where((top / CHAPTER).as_uri(), top.as_uri() + "/")
-    return Where(kitchen_sink.single.as_uri(), kitchen_sink.single.as_uri())
+def kitchen_sink_url(request: pytest.FixtureRequest, kitchen_sink: Built) -> Where:
+    return way_of(request, kitchen_sink, CHAPTER, "kitchen_sink_server", "kitchen_sink_unzipped")
 
 
 def download_bytes(page: Page, href: str, where: Where) -> bytes:
