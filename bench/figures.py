@@ -143,20 +143,40 @@ def collect_serve(context: Context) -> tuple[list[str], Any]:
     return command, found
 
 
+def page_bench(
+    context: Context,
+    name: str,
+    runs: int,
+    options: tuple[str, ...] = (),
+    *,
+    script: str = "",
+    compare: bool = True,
+    check: bool = True,
+) -> tuple[list[str], Any, str, tuple[Path, Path] | None]:
+    """The measurement ``name``: the page benchmark ``bench/SCRIPT.py`` (``script`` or ``name``) on a
+    fresh build, with the options the three share (``bench/harness.py``): ``--site``, ``options``,
+    ``--runs``, ``--also before=`` with ``--before``'s build when ``compare``, ``--work``. Returns
+    :func:`run_json`'s command, JSON and output, and ``--before``'s build (None without one)."""
+    script = script or name
+    site, _ = context.fresh_build()
+    command = [PYTHON, str(HERE / f"{script}.py"), "--site", str(site), *options, "--runs", str(runs)]
+    before = context.before_build() if compare else None
+    if before is not None:
+        command += ["--also", f"before={before[0]}"]
+    command += ["--work", str(context.work / script)]
+    return (*run_json(command, context.work, name, check=check), before)
+
+
 def collect_labs(context: Context) -> tuple[list[str], Any]:
     """bench/run.py in Chromium, on a fresh build: ours over http and file://, the single file, stock
     (and, with ``--before``, that commit's build over http and file://)."""
-    site, dist = context.fresh_build()
+    _, dist = context.fresh_build()
     single = context.work / "single"
     single.mkdir(exist_ok=True)
     (single / "cache.html").write_bytes((dist / "kvpage.html").read_bytes())  # run.py opens DIR/cache.html
     runs, samples = context.runs(7, 3), context.runs(10, 5)
-    command = [PYTHON, str(HERE / "run.py"), "--site", str(site), "--also", f"single={single}"]
-    before = context.before_build()
-    if before is not None:
-        command += ["--also", f"before={before[0]}"]
-    command += ["--runs", str(runs), "--samples", str(samples), "--work", str(context.work / "run")]
-    command, found, printed = run_json(command, context.work, "labs")
+    options = ("--also", f"single={single}", "--samples", str(samples))
+    command, found, printed, before = page_bench(context, "labs", runs, options, script="run")
     summary = labs_summary(printed, found, runs, samples)
     summary["failures"] = [failure.replace(str(context.work), "$TMP") for failure in summary["failures"]]
     summary["sizes"] = {"ours": output_sizes(dist)}
@@ -168,14 +188,8 @@ def collect_labs(context: Context) -> tuple[list[str], Any]:
 
 def collect_lighthouse(context: Context) -> tuple[list[str], Any]:
     """bench/lighthouse.py on a fresh build and stock Pyodide (and ``--before``'s build), mobile and desktop."""
-    site, _ = context.fresh_build()
     runs = context.runs(3, 1)
-    command = [PYTHON, str(HERE / "lighthouse.py"), "--site", str(site), "--runs", str(runs)]
-    before = context.before_build()
-    if before is not None:
-        command += ["--also", f"before={before[0]}"]
-    command += ["--work", str(context.work / "lighthouse")]
-    command, found, _ = run_json(command, context.work, "lighthouse", check=False)
+    command, found, _, before = page_bench(context, "lighthouse", runs, check=False)
     summary = lighthouse_summary(found, runs)
     if before is not None:
         summary["before"] = commit_of(context.before)
@@ -184,11 +198,7 @@ def collect_lighthouse(context: Context) -> tuple[list[str], Any]:
 
 def collect_mainthread(context: Context) -> tuple[list[str], Any]:
     """bench/mainthread.py on a fresh build: the main thread at 4× CPU while Python starts, and a warm visit."""
-    site, _ = context.fresh_build()
-    runs = context.runs(5, 3)
-    command = [PYTHON, str(HERE / "mainthread.py"), "--site", str(site), "--runs", str(runs)]
-    command += ["--work", str(context.work / "mainthread")]
-    command, found, _ = run_json(command, context.work, "mainthread")
+    command, found, _, _ = page_bench(context, "mainthread", context.runs(5, 3), compare=False)
     return command, mainthread_summary(found)
 
 

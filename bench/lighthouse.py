@@ -33,7 +33,6 @@ import json
 import statistics
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -44,7 +43,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from run import CHROMIUM, build_ours, build_stock  # noqa: E402
+from harness import add_also, add_options, also_sites, workspace  # noqa: E402
+from run import CHROMIUM, build_stock  # noqa: E402
 from serving import serve  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -236,25 +236,20 @@ def failing_audits(runs: list[Run], page: str) -> dict[str, dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=3, help="runs of each page and preset (default 3)")
-    parser.add_argument("--quick", action="store_true", help="one run of each: a smoke test of the harness")
-    parser.add_argument("--site", type=Path, help="an already built site/ (default: build one)")
-    parser.add_argument("--work", type=Path, help="folder for the builds and reports (default: a temporary one)")
-    parser.add_argument("--json", type=Path, help="also write every run's figures here")
-    parser.add_argument("--no-stock", action="store_true", help="skip the stock Pyodide page")
-    parser.add_argument(
-        "--also", action="append", default=[], metavar="NAME=SITE", help="another built site to run alongside"
+    add_options(
+        parser,
+        3,
+        runs_help="runs of each page and preset",
+        quick_help="one run of each: a smoke test of the harness",
+        work_help="the builds and reports",
     )
+    parser.add_argument("--no-stock", action="store_true", help="skip the stock Pyodide page")
+    add_also(parser, "another built site to run alongside")
     args = parser.parse_args(argv)
     runs_each = 1 if args.quick else args.runs
-    with tempfile.TemporaryDirectory(prefix="kvpage-lighthouse-") as tmp:
-        work = args.work or Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        ours = args.site.resolve() if args.site else build_ours(work / "ours")
+    with workspace(args, "kvpage-lighthouse-") as (work, ours):
         sites = {"ours": ours} if args.no_stock else {"ours": ours, "stock": build_stock(ours, work)}
-        for also in args.also:
-            name, _, folder = also.partition("=")
-            sites[name] = Path(folder).resolve()
+        sites |= also_sites(args.also)
         pages = list(sites)
         runs: list[Run] = []
         with contextlib.ExitStack() as stack:

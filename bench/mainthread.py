@@ -32,7 +32,6 @@ import contextlib
 import json
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,7 +42,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from run import CHROMIUM, LAUNCH_ARGS, LIVE_TIMEOUT_MS, build_ours  # noqa: E402
+from harness import add_options, workspace  # noqa: E402
+from run import CHROMIUM, LAUNCH_ARGS, LIVE_TIMEOUT_MS  # noqa: E402
 from serving import serve  # noqa: E402
 
 CPU_SLOWDOWN = 4
@@ -295,21 +295,20 @@ def report(traces: list[Trace]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=3, help="cold runs (default 3)")
-    parser.add_argument("--quick", action="store_true", help="one run: a smoke test of the harness")
-    parser.add_argument("--site", type=Path, help="an already built site/ (default: build one)")
+    add_options(
+        parser,
+        3,
+        runs_help="cold runs",
+        quick_help="one run: a smoke test of the harness",
+        work_help="the build and traces",
+    )
     parser.add_argument("--file", action="store_true", help="open the page from disk (file://) instead of http")
-    parser.add_argument("--work", type=Path, help="folder for the build and traces (default: a temporary one)")
-    parser.add_argument("--json", type=Path, help="also write every run's figures here")
     args = parser.parse_args(argv)
     runs = 1 if args.quick else args.runs
 
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory(prefix="kvpage-trace-") as tmp:
-        work = args.work or Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        site = args.site.resolve() if args.site else build_ours(work / "ours")
+    with workspace(args, "kvpage-trace-") as (work, site):
         traces = []
         with contextlib.ExitStack() as stack:
             base = stack.enter_context(serve(site))

@@ -42,7 +42,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 from sitegen.output import stage_file  # noqa: E402
 
 sys.path.insert(0, str(HERE))
+from harness import add_also, add_options, also_sites, workspace  # noqa: E402
 from serving import PAGES_GZIPS, serve  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -86,14 +86,6 @@ class Run:
     """Bytes of bodies received until the labs were live (the page and what it requested before); None from disk."""
     received_all: float | None = None
     """… and in all, once the run's interactions were done."""
-
-
-def build_ours(out: Path) -> Path:
-    from sitegen import pipeline
-
-    options = pipeline.Options(out=out / "site", dist=out / "dist", single_file=True)
-    pipeline.build(options)
-    return options.out
 
 
 def build_stock(ours: Path, out: Path) -> Path:
@@ -379,17 +371,15 @@ def variants_table(results: Results, pages: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=7, help="cold runs per page and mode (default 7)")
+    add_options(
+        parser,
+        7,
+        runs_help="cold runs per page and mode",
+        quick_help="one run each, 2 interactions, brotli q5: a smoke test of the harness",
+        work_help="the builds",
+    )
     parser.add_argument("--samples", type=int, default=10, help="timed interactions of each kind per run")
-    parser.add_argument(
-        "--quick", action="store_true", help="one run each, 2 interactions, brotli q5: a smoke test of the harness"
-    )
-    parser.add_argument("--site", type=Path, help="an already built site/ (default: build one)")
-    parser.add_argument(
-        "--also", action="append", default=[], metavar="NAME=SITE", help="another built site to measure alongside"
-    )
-    parser.add_argument("--work", type=Path, help="folder for the builds (default: a temporary one)")
-    parser.add_argument("--json", type=Path, help="also write every run's measurements here")
+    add_also(parser, "another built site to measure alongside")
     parser.add_argument(
         "--single",
         action="append",
@@ -403,9 +393,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
-        work = args.work or Path(tmp)
-        ours = args.site.resolve() if args.site else build_ours(work / "ours")
+    with workspace(args, "kvpage-bench-") as (work, ours):
         sites = {"ours": ours} if args.no_stock else {"ours": ours, "stock": build_stock(ours, work)}
         singles = {
             (name if path else "ours"): Path(path or name).resolve()
@@ -413,9 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         if not singles and not args.site and (work / "ours" / "dist" / SINGLE_FILE).is_file():
             singles["ours"] = work / "ours" / "dist" / SINGLE_FILE
-        for also in args.also:
-            name, _, folder = also.partition("=")
-            sites[name] = Path(folder).resolve()
+        sites |= also_sites(args.also)
         results: list[Run] = []
         with contextlib.ExitStack() as stack:
             bases = {name: stack.enter_context(serve(folder)) for name, folder in sites.items()}
