@@ -153,7 +153,7 @@ def page_bench(
     compare: bool = True,
     check: bool = True,
 ) -> tuple[list[str], Any, str, tuple[Path, Path] | None]:
-    """The measurement ``name``: the page benchmark ``bench/SCRIPT.py`` (``script`` or ``name``) on a
+    """The measurement ``name``: the page benchmark named ``script`` (or ``name``) in bench/, on a
     fresh build, with the options the three share (``bench/harness.py``): ``--site``, ``options``,
     ``--runs``, ``--also before=`` with ``--before``'s build when ``compare``, ``--work``. Returns
     :func:`run_json`'s command, JSON and output, and ``--before``'s build (None without one)."""

@@ -85,6 +85,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     yield build_book(tmp_path_factory.mktemp("build"), publish_zip=True)
 
 
+@pytest.fixture(scope="session")
+def rendered() -> pipeline.Rendered:
+    """The book rendered by the real pipeline in memory (nothing written), once per test process:
+    for tests of what a stage made (pages, runtime) rather than of the files on disk."""
+    return pipeline.render(pipeline.Options())
+
+
 RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"
 """The test book of Python's worker: a lab whose button never returns, beside one that answers."""
 

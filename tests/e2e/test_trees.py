@@ -26,8 +26,6 @@ from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, Where
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
-RENDERED = pipeline.render(pipeline.Options())
-(CHAPTER,) = [page for page in RENDERED.pages.pages if page.url == "cache.html"]
 
 DESCRIBE = """(node) => {
   const describe = (n) => n.nodeType === Node.TEXT_NODE ? ["#text", n.data]
@@ -59,13 +57,17 @@ def later_views() -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def test_the_build_and_the_page_draw_every_tree_as_the_same_dom(audited: tuple[Page, str], site_url: Where) -> None:
+def test_the_build_and_the_page_draw_every_tree_as_the_same_dom(
+    audited: tuple[Page, str], site_url: Where, rendered: pipeline.Rendered
+) -> None:
+    # The chapter as the build rendered it (a fixture: rendering at import would cost every test worker).
+    (chapter,) = [page for page in rendered.pages.pages if page.url == "cache.html"]
     page, url = audited
     page.goto(url)
     single = site_url.chapter == site_url.origin
     checked = 0
     # The starting views, in place: what the build printed, rebuilt from the same trees.
-    for use in CHAPTER.labs:
+    for use in chapter.labs:
         heading = prefixed("cache", use.heading_id) if single else use.heading_id
         region = page.get_by_role("region").filter(has=page.locator(f"#{heading}"))
         for name, nodes in use.view.get("parts", {}).items():  # type: ignore[union-attr]
@@ -74,7 +76,7 @@ def test_the_build_and_the_page_draw_every_tree_as_the_same_dom(audited: tuple[P
             assert printed, f"{use.kind.name}: part {name!r} is empty in the page"
             assert page.evaluate(REBUILT, [container, nodes]) == printed, f"{use.kind.name}: part {name!r}"
             checked += 1
-    assert checked == sum(len(use.kind.parts) for use in CHAPTER.labs)
+    assert checked == sum(len(use.kind.parts) for use in chapter.labs)
     # Views the page reaches later: the build's HTML for them, parsed, against the page's DOM.
     for case, view in later_views():
         for name, nodes in view["parts"].items():

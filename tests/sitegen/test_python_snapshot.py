@@ -54,9 +54,9 @@ def test_the_page_restores_the_site_s_snapshot_to_python_s_bytes(built: Built, t
     assert page_reader(encoded, wasm, len(snapshot), tmp_path) == snapshot
 
 
-def test_the_site_ships_no_stdlib_zip_the_snapshot_holds_the_modules(built: Built) -> None:
+def test_the_site_ships_no_stdlib_zip_the_snapshot_holds_the_modules(built: Built, rendered: pipeline.Rendered) -> None:
     assert not [name for name in built.files if "python_stdlib" in name]
-    runtime = pipeline.render(pipeline.Options()).runtime
+    runtime = rendered.runtime
     assert runtime is not None
     assert {"json/decoder.py", "re/__init__.py", "dataclasses.py", "typing.py"} <= set(runtime.modules)
     assert "turtle.py" not in runtime.modules
@@ -83,9 +83,9 @@ def test_the_check_requires_source_lines_and_a_missing_module_error(tmp_path: Pa
     ]
 
 
-def test_the_snapshot_and_the_wheel_hold_the_book_s_labs_and_what_only_they_import() -> None:
+def test_the_snapshot_and_the_wheel_hold_the_book_s_labs_and_what_only_they_import(rendered: pipeline.Rendered) -> None:
     # The turns lab (experimental) imports statistics inside a function; the book enables it.
-    book = pipeline.render(pipeline.Options()).runtime
+    book = rendered.runtime
     turns = pipeline.render(pipeline.Options(content=ROOT / "tests" / "books" / "turns" / "content")).runtime
     assert book is not None and turns is not None
     assert "turns" not in book.labs and "square" not in book.labs
