@@ -1,6 +1,6 @@
 // Stage "spawn": Python's workers. Each is made from one Blob: Pyodide's JavaScript and the zstd
-// decoder's wasm (the asset "code", un-gzipped once) followed by the text of kvpageWorker (the worker stages, joined into
-// this script by sitegen/page_script.py). A page opened from disk, or the single file, has no URL
+// decoder's wasm (the asset "code", un-gzipped once) followed by the text of kvpageWorker (the
+// worker stages, joined into this script by sitegen/page_script.py). A page opened from disk, or the single file, has no URL
 // a worker could be loaded from; a Blob's works from every origin, under the page's own
 // Content-Security-Policy (worker-src blob:). The page itself never runs Pyodide.
 //
@@ -22,6 +22,7 @@ let compiledWasm = null; // the WebAssembly.Module the first worker compiled: la
 // ("returned"), in about a tenth of a second; a worker made meanwhile waits for them. (A worker
 // that fails before it gives them back keeps them: then the page can make no other, and says so.)
 let held = null; // Promise of {name: {bytes, unpacked}}, when they are home
+let keepAsked = false; // a worker was asked to keep what it unpacks (stage "worker"): only the first is
 
 // `serve` after a model edit: workers made from now on get `wheel` (packed) for python.wheel.
 function replaceWheel(python, wheel) {
@@ -84,7 +85,8 @@ function lend(worker, python, assets) {
   });
   worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
   if (Object.values(assets).every((asset) => asset.unpacked)) document.documentElement.dataset.pythonCache = "hit";
-  const keep = opened.cacheable && Object.values(assets).some((asset) => !asset.unpacked);
+  const keep = !keepAsked && opened.cacheable && Object.values(assets).some((asset) => !asset.unpacked);
+  keepAsked ||= keep;
   const start = { type: "start", runtime: python, page: document.baseURI, assets, module: compiledWasm, keep };
   worker.postMessage(start, Object.values(assets).map((asset) => asset.bytes));
 }
