@@ -121,7 +121,7 @@ def wait_until_kept(page: Any) -> None:
     from playwright.sync_api import Error as PlaywrightError
 
     with contextlib.suppress(PlaywrightError):
-        page.wait_for_function("() => document.documentElement.dataset.pythonCache === 'kept'", timeout=KEPT_MS)
+        page.locator("html[data-python-cache=kept]").wait_for(state="attached", timeout=KEPT_MS)
 
 
 def label(event: dict[str, Any]) -> str:
