@@ -295,9 +295,10 @@ def render_bytes(figures: Figures) -> str:
         ["`dist/kvpage.html`, the single file", *(size(page, "single") for page, _ in columns), BYTE_GOALS["single"]]
     )
     note = (
-        "Bytes received are the browser's own count (Resource Timing `encodedBodySize`: bodies as sent) of the "
-        "page and every file it asked for before the `kvpage:labs-live` mark, from `bench/serving.py` (text "
-        "types gzipped, as GitHub Pages sends them; binaries as they are: stock Pyodide's wasm and zip too)."
+        "Bytes received are the browser's own count (each response body as sent, reported by Playwright) of "
+        "the page and every file it or its workers asked for before the `kvpage:labs-live` mark, from "
+        "`bench/serving.py` (text types gzipped, as GitHub Pages sends them; binaries as they are: stock "
+        "Pyodide's wasm and zip too)."
     )
     return f"{table(rows)}\n\n{note}\n\n{provenance(figures, ['labs'])}"
 

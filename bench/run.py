@@ -20,8 +20,8 @@ prints medians and the ratio ours/stock:
 - interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
 - bytes received until the labs were live, over http: the bodies as the browser received them
-  (its Resource Timing ``encodedBodySize``, the page itself and every file it requested before the
-  ``kvpage:labs-live`` mark) from a server that gzips text types as GitHub Pages does
+  (each response body's size as Playwright reports it, for the page itself and every file it or its
+  workers requested before the ``kvpage:labs-live`` mark) from a server that gzips text types as GitHub Pages does
   (``bench/serving.py``); and in all, after a run of interactions;
 - bytes the page loaded: raw, gzip -9 and brotli q11 (what a server would send compressed; q5 in
   ``--quick``), and as GitHub Pages would send them (gzip for text types only: ``PAGES_GZIPS``).
@@ -159,13 +159,21 @@ def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
     return results
 
 
-RECEIVED = """(until) => {
-  const started = (entry) => until === null || entry.startTime <= until;
-  const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
-  return entries.filter(started).reduce((sum, entry) => sum + entry.encodedBodySize, 0);
-}"""
-"""Bytes of bodies as received (compressed or not), of the page and of each request it made up to ``until``
-(a time from navigation start; null for all): the browser's own Resource Timing count."""
+@dataclass
+class Received:
+    """Bodies as the browser received them (compressed or not), of every request a page made: its
+    own and its workers' (Playwright reports a dedicated worker's requests on the context, where the
+    page's Resource Timing holds only the page's: stock Pyodide's worker fetches its 12 MB unseen
+    there). Each is (start, bytes), start in ms since the epoch."""
+
+    bodies: list[tuple[float, int]] = field(default_factory=list)
+
+    def add(self, request: Any) -> None:
+        self.bodies.append((request.timing["startTime"], max(0, request.sizes()["responseBodySize"])))
+
+    def until(self, epoch_ms: float | None) -> int:
+        """Bytes of the requests started by ``epoch_ms`` (None: all)."""
+        return sum(size for start, size in self.bodies if epoch_ms is None or start <= epoch_ms)
 
 
 def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> Run:
@@ -175,6 +183,8 @@ def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> 
         page = context.new_page()
         page.add_init_script(path=str(HERE / "measure.js"))
         page.on("request", lambda request: run.requests.append(request.url))
+        received = Received()
+        context.on("requestfinished", received.add)
         page.goto(url)
         page.set_default_timeout(LIVE_TIMEOUT_MS)
         page.evaluate("() => window.__bench.python()")
@@ -191,10 +201,10 @@ def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> 
         else:
             run.live_ms = found["live"]
             if mode == "http":
-                run.received_live = page.evaluate(RECEIVED, found["live"])
+                run.received_live = received.until(page.evaluate("performance.timeOrigin") + found["live"])
             run.interactions = interact(page, samples)
             if mode == "http":
-                run.received_all = page.evaluate(RECEIVED, None)
+                run.received_all = received.until(None)
     except Exception as error:  # noqa: BLE001 - a run that breaks is a result to report, not a crash
         run.failure = f"{type(error).__name__}: {str(error).splitlines()[0]}"
     finally:
