@@ -28,6 +28,10 @@ ATTRIBUTES: dict[str, str] = {
         " (copied), and the link printed with the page (address)"
     ),
     "data-python": "<html>: ready or failed, once Python has started or could not (CSS hides the loading bars)",
+    "data-python-cache": (
+        "<html>: hit when Python's binaries came unpacked from Cache Storage (a second visit over http),"
+        " kept once a worker has put them there for the next visit"
+    ),
     "data-phase": "a loading bar: the phase of the last progress event",
     "data-index": "the search box (partials/search.html): where static/search.js loads the index from",
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",

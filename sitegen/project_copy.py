@@ -2,7 +2,7 @@
 
 The copy holds what a build reads (``PROJECT``; hatchling reads ``.gitignore`` for the wheel's
 files), with fresh file times; Pyodide (``node_modules``) is linked, not copied. The build caches
-asked for are copied too: they are keyed by content (``runtime_cache.py``, ``compiled_stdlib.py``),
+asked for are copied too: they are keyed by content (``runtime_cache.py``, ``compiled_stdlib.py``, ``packing.py``),
 so they serve the copy exactly as they serve the original, and a build of the copy pays only
 for what was changed in it.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from sitegen import compiled_stdlib, runtime_cache
+from sitegen import compiled_stdlib, packing, runtime_cache
 
 PROJECT = ("build.py", "pyproject.toml", "package.json", ".gitignore", "content", "kvpage", "sitegen", "site_template")
 """What a build reads from the project, besides ``node_modules`` (``package.json`` declares its versions)."""
@@ -20,9 +20,13 @@ RUNTIME_CACHE = runtime_cache.CACHE_DIR
 """Built runtimes, by the hash of everything they are made from."""
 COMPILED_CACHE = compiled_stdlib.CACHE_DIR
 """Pyodide's compiled stdlib, by the hash of Pyodide and the compile script."""
+PACKED_CACHE = packing.CACHE_DIR
+"""The wasm and snapshots packed with zstd, by the hash of their bytes and the packing."""
 
 
-def project_copy(root: Path, target: Path, *, caches: tuple[Path, ...] = (RUNTIME_CACHE, COMPILED_CACHE)) -> Path:
+def project_copy(
+    root: Path, target: Path, *, caches: tuple[Path, ...] = (RUNTIME_CACHE, COMPILED_CACHE, PACKED_CACHE)
+) -> Path:
     """A copy at ``target`` of the project at ``root``, with those of its ``caches`` that exist."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     target.mkdir(parents=True, exist_ok=True)

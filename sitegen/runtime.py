@@ -11,18 +11,20 @@ has no worker URL, and can read its sibling files only as classic
 So Pyodide's JavaScript is one more binary for the worker: ``pyodide.js`` with
 the ES module ``pyodide.asm.mjs`` after it, made a plain script (each rewrite
 asserts the exact text it replaces, so a new Pyodide fails here, loudly). Every
-binary is packed twice:
+binary is packed (``sitegen/packing.py``: the wasm and the snapshot with zstd, level 19, the
+others with gzip -9), and every packed file is written twice:
 
-- ``NAME.bin``: gzip of the file, fetched over http. The name tells no host to
+- ``NAME.bin``: the packed file, fetched over http. The name tells no host to
   add a ``Content-Encoding`` (``.gz`` may: then the browser would undo our gzip
   before the page sees it), and hosts send ``.bin`` as
   ``application/octet-stream``, as it is: what a reader downloads is the same
   on every host, compressed or not by it.
-- ``NAME.bin.js``: the same gzip bytes base64-encoded in a classic script, for
+- ``NAME.bin.js``: the same bytes base64-encoded in a classic script, for
   file:// and, inline, for the single-file book.
 
-The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113,
-Safari 16.4; see docs/performance.md for why gzip). The zip of the site leaves
+The page's worker un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4)
+and decodes zstd with the pinned WebAssembly decoder the build puts after Pyodide's JavaScript
+(:func:`worker_code`); see docs/performance.md for why. The zip of the site leaves
 the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
 load, and an unzipped copy served over http falls back to them.
 
@@ -54,7 +56,8 @@ from sitegen.errors import BuildError
 from sitegen.labs import other_labs
 from sitegen.model_imports import model_tree
 from sitegen.npm import declared_version
-from sitegen.python_snapshot import SNAPSHOT_ENV, book_imports, make_python_snapshot
+from sitegen.packing import DECODER_MODULE, GZIP, MEDIA_TYPES, ZSTD, pack, pack_gzip, zstd_decoder
+from sitegen.python_snapshot import SNAPSHOT_ENV, PythonSnapshot, book_imports, make_python_snapshot
 from sitegen.reproducible import SOURCE_DATE_EPOCH
 from sitegen.runtime_names import RUNTIME_DIR, content_name, is_content_addressed
 
@@ -166,12 +169,7 @@ def strip_source_map(source: bytes, name: str) -> bytes:
 
 
 PACKED = ".bin"
-"""Suffix of a packed (gzipped) binary; see the module docstring for why not ``.gz``."""
-
-
-def pack(data: bytes) -> bytes:
-    """gzip -9 with no file name and mtime 0: the same bytes from every build."""
-    return gzip.compress(data, compresslevel=9, mtime=0)
+"""Suffix of a packed (gzipped or zstd) binary; see the module docstring for why not ``.gz``."""
 
 
 def sent_size(path: str, data: bytes) -> int:
@@ -245,6 +243,8 @@ def make_lock(pyodide_lock: bytes, wheel: Path, version: str) -> dict[str, Any]:
     return lock
 
 
+ZSTD_PACKED = ("pyodide.asm.wasm", "python.snapshot")
+"""The binaries packed with zstd (the wasm and the snapshot: most of the bytes); the others gzip."""
 SNAPSHOT = "python.snapshot"
 """The page's Python memory, made at build time (``sitegen/python_snapshot.py``)."""
 CODE = "pyodide.js"
@@ -285,7 +285,9 @@ class Loader:
     packed: dict[str, str]
     """Asset name → its gzipped file in ``pyodide/``, named after its content (its script adds ``.js``)."""
     unpacked: dict[str, int]
-    """Asset name → its size un-gzipped."""
+    """Asset name → its size unpacked."""
+    encoding: dict[str, str]
+    """Asset name → how its file is packed: ``"gzip"`` or ``"zstd"`` (``sitegen/packing.py``)."""
     sizes: dict[str, int]
     """Site path → bytes of each runtime file the page may load (for the progress bar)."""
     sent: dict[str, int]
@@ -299,16 +301,19 @@ class Loader:
         return dataclasses.asdict(self)
 
 
-def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | None = None) -> Runtime:
+def load_runtime(
+    project: Path, labs: Mapping[str, Lab], compiled_cache: Path | None = None, packed_cache: Path | None = None
+) -> Runtime:
     """Check the pinned Pyodide, build our wheel, make Python's memory snapshot, pack it all.
 
     ``labs`` are the labs the book may show (its enabled ones): the snapshot holds them and what
     they import, nothing else. ``compiled_cache`` is where the compiled stdlib is kept between
-    builds; None compiles it.
+    builds, ``packed_cache`` the zstd output (``sitegen/packing.py``); None makes them afresh.
     """
     package = project / "node_modules" / "pyodide"
     wanted = declared_version(project, "pyodide")
     pinned, version = read_pinned(package, Path(__file__).with_name("pyodide-pins.json"), wanted)
+    decoder = read_decoder(project)
     with tempfile.TemporaryDirectory(prefix="kvpage-wheel-") as tmp:
         wheel = build_wheel(project, Path(tmp), labs)
         lock = make_lock(pinned["pyodide-lock.json"], wheel, version)
@@ -316,12 +321,40 @@ def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | 
         wheel_name = wheel.name
         python = make_python_snapshot(package, version, pinned, wheel, project, labs, compiled_cache)
     blobs = {
-        CODE: strip_source_map(pinned["pyodide.js"], "pyodide.js") + b"\n" + classic_module(pinned["pyodide.asm.mjs"]),
+        CODE: worker_code(pinned, decoder),
         WASM: pinned["pyodide.asm.wasm"],
         SNAPSHOT: python.encoded,
         wheel_name: wheel_bytes,
     }
-    packed = {name: pack(data) for name, data in blobs.items()}
+    files, loader = packed_runtime(blobs, wheel_name, lock, version, python, packed_cache)
+    names = loader.packed
+    return Runtime(
+        files=files,
+        scripts=tuple(f"{RUNTIME_DIR}/{names[name]}.js" for name in blobs),
+        lock=lock,
+        wheel=wheel_name,
+        version=version,
+        loader=loader,
+        fetched_only=tuple(f"{RUNTIME_DIR}/{names[name]}" for name in blobs),
+        labs=tuple(sorted(labs)),
+        modules=python.modules,
+        imports=python.imports,
+    )
+
+
+def packed_runtime(
+    blobs: dict[str, bytes],
+    wheel_name: str,
+    lock: dict[str, Any],
+    version: str,
+    python: PythonSnapshot,
+    packed_cache: Path | None,
+) -> tuple[dict[str, bytes], Loader]:
+    """The files of ``pyodide/`` for the binaries ``blobs`` (asset name → bytes, the wheel's under
+    ``wheel_name``), each packed, named after its content and written twice, and the page's loader."""
+    wheel_bytes = blobs[wheel_name]
+    encoding = {name: ZSTD if name in ZSTD_PACKED else GZIP for name in blobs}
+    packed = {name: pack(data, encoding[name], packed_cache) for name, data in blobs.items()}
     # Every file the page loads is named after its content (sitegen/runtime_names.py).
     names = {name: content_name(name, data, PACKED) for name, data in packed.items()}
     files = {
@@ -330,8 +363,9 @@ def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | 
     }
     # Each binary packed twice: fetched over http, and as a script for file:// (module docstring).
     files |= {names[name]: data for name, data in packed.items()}
-    files |= {f"{names[name]}.js": asset_script(name, "application/gzip", data) for name, data in packed.items()}
-    scripts = tuple(f"{RUNTIME_DIR}/{names[name]}.js" for name in blobs)
+    files |= {
+        f"{names[name]}.js": asset_script(name, MEDIA_TYPES[encoding[name]], data) for name, data in packed.items()
+    }
     files = {f"{RUNTIME_DIR}/{name}": data for name, data in sorted(files.items())}
     loaded = {path: data for path, data in files.items() if is_content_addressed(path)}
     loader = Loader(
@@ -348,22 +382,33 @@ def load_runtime(project: Path, labs: Mapping[str, Lab], compiled_cache: Path | 
         env=dict(SNAPSHOT_ENV),
         packed=names,
         unpacked={name: len(data) for name, data in blobs.items()},
+        encoding=encoding,
         sizes={path: len(data) for path, data in loaded.items()},
         sent={path: sent_size(path, data) for path, data in loaded.items() if not path.endswith(f"{PACKED}.js")},
     )
-    fetched_only = tuple(f"{RUNTIME_DIR}/{names[name]}" for name in blobs)
-    return Runtime(
-        files=files,
-        scripts=scripts,
-        lock=lock,
-        wheel=wheel_name,
-        version=version,
-        loader=loader,
-        fetched_only=fetched_only,
-        labs=tuple(sorted(labs)),
-        modules=python.modules,
-        imports=python.imports,
+    return files, loader
+
+
+def read_decoder(project: Path) -> tuple[bytes, bytes]:
+    """The zstd decoder's wasm, from the pinned zstddec package (``sitegen/packing.py``), and its license."""
+    package = project / "node_modules" / "zstddec"
+    pins = Path(__file__).with_name("zstddec-pins.json")
+    pinned, _ = read_pinned(package, pins, declared_version(project, "zstddec"), "zstddec")
+    return zstd_decoder(pinned[DECODER_MODULE]), pinned["LICENSE"]
+
+
+def worker_code(pinned: Mapping[str, bytes], decoder: tuple[bytes, bytes]) -> bytes:
+    """What the page makes its worker from, before the worker's own stages: Pyodide's JavaScript
+    (``pyodide.js``, then ``pyodide.asm.mjs`` made a plain script), then the zstd decoder's wasm as
+    base64 in ``globalThis.kvpageZstd``, its license above it."""
+    wasm, license_text = decoder
+    license_comment = license_text.decode("utf-8").strip().replace("*/", "* /")
+    decoder_script = (
+        f"/*! The zstd decoder of the npm package zstddec (its wasm), under this license:\n\n{license_comment}\n*/\n"
+        f'globalThis.kvpageZstd="{base64.b64encode(wasm).decode("ascii")}";\n'
     )
+    pyodide = strip_source_map(pinned["pyodide.js"], "pyodide.js") + b"\n" + classic_module(pinned["pyodide.asm.mjs"])
+    return pyodide + b"\n" + decoder_script.encode("utf-8")
 
 
 def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
@@ -385,7 +430,7 @@ def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
             return None
         wheel_bytes = wheel.read_bytes()
         lock = make_lock(pinned_lock(project), wheel, base.version)
-    packed = pack(wheel_bytes)
+    packed = pack_gzip(wheel_bytes)
     name = content_name(base.wheel, packed, PACKED)
     gone = {f"{RUNTIME_DIR}/{old.packed[base.wheel]}", f"{RUNTIME_DIR}/{old.packed[base.wheel]}.js"}
     files = {path: data for path, data in base.files.items() if path not in gone}

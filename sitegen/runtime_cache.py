@@ -40,6 +40,7 @@ from sitegen import cache_entries
 from sitegen.compiled_stdlib import CACHE_DIR as COMPILED_DIR
 from sitegen.labs import other_labs
 from sitegen.model_imports import model_tree
+from sitegen.packing import CACHE_DIR as PACKED_DIR
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime, load_runtime, with_new_wheel
 
@@ -53,8 +54,8 @@ BUILDING = "building the in-browser runtime (Pyodide checked, kvpage wheel built
 REUSED = (
     f"in-browser runtime unchanged (kvpage/, Pyodide, build code, the book's labs): reused from {CACHE_DIR.as_posix()}/"
 )
-TOOLS = ("build", "hatchling", "pyodide-lock", "packaging")
-"""The packages that shape the wheel and its lock entry."""
+TOOLS = ("build", "hatchling", "pyodide-lock", "packaging", "zstandard")
+"""The packages that shape the wheel and its lock entry, and the zstd output."""
 
 _hashes: dict[Path, tuple[int, int, str]] = {}
 """path → (size, mtime_ns, sha256): a file unchanged since it was last hashed is not read again."""
@@ -98,6 +99,7 @@ def runtime_key(root: Path, labs: Collection[str]) -> str:
         *((root, path) for path in model_tree(root, other_labs(labs))),
         (root, root / "package.json"),
         *((root, path) for path in files_under(root / "node_modules" / "pyodide")),
+        *((root, path) for path in files_under(root / "node_modules" / "zstddec")),
         *((code.parent, path) for path in files_under(code)),
     ]
     digest = hashlib.sha256()
@@ -128,13 +130,19 @@ def write_entry(path: Path, runtime: Runtime) -> None:
     cache_entries.write_entry(path, lambda handle: pickle.dump(runtime, handle, protocol=pickle.HIGHEST_PROTOCOL), KEEP)
 
 
+def build_runtime(root: Path, labs: Mapping[str, Lab], compiled_cache: Path | None) -> Runtime:
+    """:func:`load_runtime`, keeping its zstd output in ``root``'s ``.cache/packed/`` whenever the
+    compiled stdlib is kept: a new snapshot then costs its own packing, never the wasm's again."""
+    return load_runtime(root, labs, compiled_cache, None if compiled_cache is None else root / PACKED_DIR)
+
+
 def cached_runtime(
     root: Path,
     labs: Mapping[str, Lab],
     progress: Progress = SILENT,
     *,
     use_cache: bool = True,
-    load: Callable[[Path, Mapping[str, Lab], Path | None], Runtime] = load_runtime,
+    load: Callable[[Path, Mapping[str, Lab], Path | None], Runtime] = build_runtime,
 ) -> Runtime:
     """The runtime for the project at ``root`` and the labs ``labs``: from the cache when its
     inputs are unchanged, else built.

@@ -23,10 +23,6 @@ MARKER = "Long because:"
 LENGTHS = ROOT / "tests" / "function_lengths.mjs"
 PENDING = {
     ("site_template/static/kvpage/python.js", "pythonPool"),
-    ("site_template/static/kvpage/spawn.js", "pythonWorker"),
-    ("site_template/static/kvpage/spawn.js", "anonymous function"),
-    ("site_template/static/kvpage/worker.js", "restore"),
-    ("sitegen/runtime.py", "load_runtime"),
 }
 """Long functions in files being split on branch issue18-bytes: remove each entry once that is
 merged (the test fails on an entry that is no longer long, so none outlives its reason)."""

@@ -50,7 +50,7 @@ def packed_scripts(page: Path) -> list[str]:
 
 INERT = re.compile(
     r"\(globalThis\.kvpageAssets\?\?=new Map\(\)\)\.set\("
-    r'"[\w.-]+",\{type:"application/gzip",base64:"[A-Za-z0-9+/]*={0,2}"\}\);\n'
+    r'"[\w.-]+",\{type:"application/(?:gzip|zstd)",base64:"[A-Za-z0-9+/]*={0,2}"\}\);\n'
 )
 """A packed binary's script exactly: a name and base64 text, which no HTML checker can object to."""
 

@@ -5,8 +5,9 @@ shows up as a difference: they run in separate processes with different hash see
 from two folders (absolute paths) whose files have different times (the second is a fresh copy),
 in time zones 26 hours apart (a local build date or time), one after the other (the clock).
 Both build their runtime (wheel, Python snapshot): the first from nothing (``--no-cache``), the
-second from the compiled stdlib this checkout's build kept (``sitegen/compiled_stdlib.py``),
-so a kept compile must make the same bytes as a fresh one. And the session's own build, which
+second from the compiled stdlib and the zstd output this checkout's build kept
+(``sitegen/compiled_stdlib.py``, ``sitegen/packing.py``), so a kept compile or packing must make
+the same bytes as a fresh one. And the session's own build, which
 reads its runtime back from this checkout's runtime cache (``sitegen/runtime_cache.py``; stored by
 an earlier build process, under ``make test`` the site built before pytest), must hold the same
 runtime as the build from nothing: what the cache returns is what the stage makes.
@@ -25,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from sitegen import pipeline
-from sitegen.project_copy import COMPILED_CACHE, project_copy
+from sitegen.project_copy import COMPILED_CACHE, PACKED_CACHE, project_copy
 from sitegen.reproducible import ZIP_DATE
 from tests.conftest import ROOT, Built
 
@@ -57,8 +58,8 @@ def build_in_subprocess(root: Path, out: Path, hash_seed: str, tz: str, *flags: 
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Output, Output]:
     first = build_in_subprocess(ROOT, tmp_path_factory.mktemp("first"), "1", "Pacific/Kiritimati", "--no-cache")
-    # The copy starts with the kept compiled stdlib, but no runtime: it builds one from that.
-    copy = project_copy(ROOT, tmp_path_factory.mktemp("project"), caches=(COMPILED_CACHE,))
+    # The copy starts with the kept compiled stdlib and packed binaries, but no runtime: it builds one from those.
+    copy = project_copy(ROOT, tmp_path_factory.mktemp("project"), caches=(COMPILED_CACHE, PACKED_CACHE))
     second = build_in_subprocess(copy, tmp_path_factory.mktemp("second"), "2", "Etc/GMT+12")
     return first, second
 

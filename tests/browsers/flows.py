@@ -211,7 +211,32 @@ def link_flow(url: str) -> list[Step]:
     ]
 
 
-FLOWS = {"decode": decode_flow, "next-request": next_request_flow, "link": link_flow}
+PYTHON_CACHE = "document.documentElement.dataset.pythonCache"
+
+
+def second_visit_flow(url: str) -> list[Step]:
+    """Over http the first visit keeps Python unpacked in Cache Storage and the second reads it from
+    there (``data-python-cache``: kept, then hit; the browser's session may have kept them already,
+    in an earlier flow: then hit both times); from disk neither happens. Either way the second
+    visit's Python answers with the model's numbers."""
+    params = lab_params("decode")
+    cold = {"prompt": int(params["prompt"]), "tokens": int(params["tokens"]), "steps": 0}
+    kv = decode.finish({"state": {**cold, "mode": "kv"}})["text"]
+    from_disk = "location.protocol === 'file:'"
+    return [
+        open_page(url),
+        page_holds(f"() => {from_disk} || ['kept', 'hit'].includes({PYTHON_CACHE})", "the unpacked binaries kept"),
+        reload(),
+        page_holds(
+            f"() => {from_disk} ? {PYTHON_CACHE} === undefined : {PYTHON_CACHE} === 'hit'",
+            "the binaries read back from Cache Storage",
+        ),
+        click(DECODE, "button", "Generate"),
+        shows(DECODE, "Paid so far", kv["paid"]),
+    ]
+
+
+FLOWS = {"decode": decode_flow, "next-request": next_request_flow, "link": link_flow, "second-visit": second_visit_flow}
 
 
 # ---- Python's worker, on the runaway book --------------------------------------------------

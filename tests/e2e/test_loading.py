@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.chapter_labs import DECODE, chapter_run
 from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, QuietHandler, Server, serve
+from tests.e2e.test_labs import expect_run
 
 pytestmark = pytest.mark.e2e
 
@@ -168,3 +170,72 @@ def test_over_http_the_progress_total_is_what_was_received(
     sent = sum(runtime["sent"][path] for path in binaries)
     first = next(event for event in progress if event["phase"] == "downloading")
     assert first["total"] == sent == received
+
+
+CACHED_KEYS = """async () => {
+  const cache = await caches.open("kvpage-unpacked");
+  return (await cache.keys()).map((request) => request.url);
+}"""
+"""Every key of the page's Cache Storage of unpacked binaries."""
+
+
+def unpacked_key(base: str, built: Built, name: str) -> str:
+    return f"{base}{built.packed(name)}?unpacked"
+
+
+def the_decode_lab_steps(page: Page) -> None:
+    """Python answers with the model's numbers: one Step of the chapter's decode lab."""
+    decode = page.get_by_role("region", name=DECODE)
+    decode.get_by_role("button", name="Step").click()
+    expect_run(decode, chapter_run().after(1))
+
+
+def test_a_second_visit_over_http_reads_python_unpacked_from_cache_storage(
+    page: Page, http_site: Server, built: Built
+) -> None:
+    runtime = built.runtime
+    kept = [runtime[name] for name in ("wasm", "snapshot", "wheel")]
+    html = page.locator("html")
+    # Another build's entry goes; another site's (a sibling folder of the same origin) stays.
+    stale, elsewhere = f"{http_site.base}pyodide/pyodide.asm.0badf00d.wasm.bin?unpacked", f"{http_site.base}x/a.bin"
+    page.goto(http_site.base + "no-such-page")  # the origin, before the book's page
+    page.evaluate(
+        """async ([stale, elsewhere]) => {
+          const cache = await caches.open("kvpage-unpacked");
+          await cache.put(stale, new Response("old"));
+          await cache.put(elsewhere, new Response("theirs"));
+        }""",
+        [stale, elsewhere],
+    )
+    page.goto(http_site.base + "cache.html")
+    expect(html).to_have_attribute("data-python-cache", "kept", timeout=PYTHON_READY_MS)
+    keys = {unpacked_key(http_site.base, built, name) for name in kept}
+    assert set(page.evaluate(CACHED_KEYS)) == keys | {elsewhere}
+
+    names: set[str] = set()
+    page.on("request", lambda request: names.add(request.url.rsplit("/", 1)[-1]))
+    progress, _ = load(page, http_site.base + "cache.html")
+    expect(html).to_have_attribute("data-python-cache", "hit")
+    assert not {built.packed(name).rsplit("/", 1)[-1] for name in kept} & names, names  # not fetched again
+    assert built.packed(runtime["code"]).rsplit("/", 1)[-1] in names  # Pyodide's JavaScript still is
+    assert progress[-1]["phase"] == "ready" and progress[-1]["loaded"] == progress[-1]["total"], progress[-1]
+    the_decode_lab_steps(page)
+
+
+@pytest.mark.parametrize("trouble", ["damaged", "refused"])
+def test_cache_storage_that_fails_is_a_miss(page: Page, http_site: Server, built: Built, trouble: str) -> None:
+    """A kept binary of the wrong size, or a Cache Storage that refuses to open (a private window,
+    quota): the page fetches and unpacks as on a first visit, and still works."""
+    wasm = built.packed(built.runtime["wasm"]).rsplit("/", 1)[-1]
+    if trouble == "refused":
+        page.add_init_script("caches.open = () => Promise.reject(new DOMException('no', 'SecurityError'))")
+    else:
+        page.goto(http_site.base + "no-such-page")  # the origin, before the book's page
+        page.evaluate(
+            """async (key) => (await caches.open("kvpage-unpacked")).put(key, new Response("short"))""",
+            unpacked_key(http_site.base, built, built.runtime["wasm"]),
+        )
+    names = requested(page, http_site.base + "cache.html")
+    assert wasm in names
+    expect(page.locator("html")).not_to_have_attribute("data-python-cache", "hit")
+    the_decode_lab_steps(page)

@@ -67,12 +67,25 @@ def test_a_single_file_missing_a_binary_says_which(browser: Browser, built: Buil
     page.close()
 
 
-def test_damaged_packed_bytes_fail_with_the_file_s_name(browser: Browser, http_site: Server, built: Built) -> None:
+def one_byte_changed(data: bytes) -> bytes:
+    """``data`` with its middle byte inverted: the format's own header is still right."""
+    changed = bytearray(data)
+    changed[len(changed) // 2] ^= 0xFF
+    return bytes(changed)
+
+
+@pytest.mark.parametrize("name", ["python.snapshot", "wheel"], ids=["zstd", "gzip"])
+@pytest.mark.parametrize("damage", ["garbage", "one byte"])
+def test_damaged_packed_bytes_fail_with_the_file_s_name(
+    browser: Browser, http_site: Server, built: Built, name: str, damage: str
+) -> None:
+    """Not the format at all, or one byte changed (zstd's checksum, gzip's CRC): the download
+    arrives, the decoder refuses it, and so does the fallback script."""
     page = browser.new_page()
-    snapshot = built.packed("python.snapshot")
-    # Not gzip: the download arrives, the decompressor refuses it, and so does the fallback script.
-    page.route(f"**/{snapshot}", lambda route: route.fulfill(body=b"not gzip at all"))
-    page.route(f"**/{snapshot}.js", lambda route: route.abort())
+    binary = built.packed(built.runtime["wheel"] if name == "wheel" else name)
+    body = b"not packed at all" if damage == "garbage" else one_byte_changed(built.files[binary])
+    page.route(f"**/{binary}", lambda route: route.fulfill(body=body))
+    page.route(f"**/{binary}.js", lambda route: route.abort())
     page.goto(http_site.base + "cache.html")
-    assert_prerendered_and_disabled(page, f"could not load {snapshot}")
+    assert_prerendered_and_disabled(page, f"could not load {binary}")
     page.close()

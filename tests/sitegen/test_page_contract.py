@@ -60,10 +60,11 @@ def read_by_scripts() -> set[str]:
 
 def test_the_html_and_the_scripts_use_exactly_the_contracts_attributes() -> None:
     contract = set(ATTRIBUTES)
-    assert printed() - TREE_ATTRIBUTES - {"data-python", "data-phase"} <= contract
+    set_by_script = {"data-python", "data-python-cache", "data-phase"}
+    assert printed() - TREE_ATTRIBUTES - set_by_script <= contract
     assert read_by_scripts() == contract
     # Printed by the build, or set by the script itself on elements the build printed:
-    assert contract - printed() == {"data-python", "data-phase"}
+    assert contract - printed() == set_by_script
     css = (TEMPLATES / "static" / "kvpage.css").read_text(encoding="utf-8")
     assert "data-python" in css  # what the script sets there, the stylesheet reads
 

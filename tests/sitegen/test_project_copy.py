@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sitegen.project_copy import COMPILED_CACHE, PROJECT, RUNTIME_CACHE, project_copy
+from sitegen.project_copy import COMPILED_CACHE, PACKED_CACHE, PROJECT, RUNTIME_CACHE, project_copy
 
 
 def fake_project(root: Path) -> Path:
@@ -17,7 +17,7 @@ def fake_project(root: Path) -> Path:
             (root / name / "__pycache__").mkdir(parents=True)
             (root / name / "a.txt").write_text(name)
             (root / name / "__pycache__" / "a.pyc").write_bytes(b"")
-    for cache in (RUNTIME_CACHE, COMPILED_CACHE):
+    for cache in (RUNTIME_CACHE, COMPILED_CACHE, PACKED_CACHE):
         (root / cache).mkdir(parents=True)
         (root / cache / "entry").write_text(str(cache))
     (root / "node_modules").mkdir()
@@ -41,5 +41,5 @@ def test_only_the_caches_asked_for_are_copied(tmp_path: Path) -> None:
     copy = project_copy(root, tmp_path / "copy", caches=(COMPILED_CACHE,))
     assert (copy / COMPILED_CACHE / "entry").read_text() == str(COMPILED_CACHE)
     assert not (copy / RUNTIME_CACHE).exists()
-    both = project_copy(root, tmp_path / "both")
-    assert (both / RUNTIME_CACHE / "entry").is_file() and (both / COMPILED_CACHE / "entry").is_file()
+    every = project_copy(root, tmp_path / "every")
+    assert all((every / cache / "entry").is_file() for cache in (RUNTIME_CACHE, COMPILED_CACHE, PACKED_CACHE))

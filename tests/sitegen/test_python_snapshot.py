@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import zstandard
 
 from sitegen import pipeline
 from sitegen.errors import BuildError
@@ -23,8 +24,11 @@ from tests.sitegen.test_snapshot_format import BUILD_ID, page_reader, pyodide_sn
 
 
 def unpacked(built: Built, name: str) -> bytes:
-    """A binary of the site as the page gets it: its gzipped ``.bin``, un-gzipped."""
-    return gzip.decompress(built.files[built.packed(name)])
+    """A binary of the site as the page gets it: its packed ``.bin``, unpacked (gzip or zstd)."""
+    packed = built.files[built.packed(name)]
+    if built.runtime["encoding"][name] == "zstd":
+        return zstandard.ZstdDecompressor().decompress(packed)
+    return gzip.decompress(packed)
 
 
 def test_the_header_must_name_the_page_s_pyodide_build() -> None:

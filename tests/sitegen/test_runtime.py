@@ -12,19 +12,21 @@ import re
 import shutil
 import sys
 import zipfile
-import zlib
 from pathlib import Path
 
 import pytest
+import zstandard
 
 from sitegen.errors import BuildError
 from sitegen.labs import all_labs, enabled_labs
 from sitegen.model_imports import module_file
 from sitegen.npm import declared_version
+from sitegen.packing import zstd_decoder
 from sitegen.project_copy import project_copy
-from sitegen.runtime import build_wheel, classic_module, pack, read_pinned, with_new_wheel
+from sitegen.runtime import build_wheel, classic_module, read_pinned, with_new_wheel
 from sitegen.runtime_cache import cached_runtime
 from tests.conftest import ROOT, Built
+from tests.sitegen.test_python_snapshot import unpacked
 
 PINS = ROOT / "sitegen" / "pyodide-pins.json"
 DECLARED = declared_version(ROOT, "pyodide")
@@ -118,27 +120,47 @@ def test_no_shared_memory_is_made_when_pyodide_loads() -> None:
 ENCODING_SUFFIXES = {"gz", "gzip", "tgz", "z", "br", "zst", "zstd", "bz2", "xz", "lz", "lzma"}
 
 
-def test_every_binary_is_packed_as_deterministic_gzip_with_its_script_alongside(built: Built) -> None:
+def test_every_binary_is_packed_zstd_or_gzip_with_its_script_alongside(built: Built) -> None:
     loader = built.runtime
     pins = json.loads(PINS.read_text(encoding="utf-8"))["files"]
     assert set(loader["packed"]) == {"pyodide.js", "pyodide.asm.wasm", "python.snapshot", loader["wheel"]}
+    # The two big ones zstd; Pyodide's JavaScript (un-gzipped on the page) and the wheel gzip.
+    assert loader["encoding"] == {
+        "pyodide.js": "gzip",
+        "pyodide.asm.wasm": "zstd",
+        "python.snapshot": "zstd",
+        loader["wheel"]: "gzip",
+    }
     for name, file in loader["packed"].items():
         packed = built.files[f"pyodide/{file}"]
-        # gzip, deflate, no flags (so no file name), mtime 0: the same bytes from every build
-        assert packed[:8] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00", name
-        assert len(gzip.decompress(packed)) == loader["unpacked"][name]
+        assert unpacked(built, name) == unpack_any(packed, loader["encoding"][name])
+        assert len(unpacked(built, name)) == loader["unpacked"][name]
         script = built.files[f"pyodide/{file}.js"].decode("ascii")
         assert base64.b64decode(re.search(r'base64:"([^"]*)"', script).group(1)) == packed  # type: ignore[union-attr]
+        media = {"gzip": "application/gzip", "zstd": "application/zstd"}[loader["encoding"][name]]
+        assert f'type:"{media}"' in script
         assert not set(file.lower().split(".")[1:]) & ENCODING_SUFFIXES, f"{file}: a host may add Content-Encoding"
-    wasm = gzip.decompress(built.files[built.packed("pyodide.asm.wasm")])
-    assert hashlib.sha256(wasm).hexdigest() == pins["pyodide.asm.wasm"]
+    assert hashlib.sha256(unpacked(built, "pyodide.asm.wasm")).hexdigest() == pins["pyodide.asm.wasm"]
 
 
-def test_pack_is_gzip_that_any_decoder_reads_and_repeats_byte_for_byte() -> None:
-    data = bytes(range(256)) * 1000
-    assert pack(data) == pack(data)
-    assert gzip.decompress(pack(data)) == data
-    assert zlib.decompress(pack(data), wbits=31) == data
+def unpack_any(packed: bytes, encoding: str) -> bytes:
+    """``packed`` decoded by what its encoding says it is, checking the format's header."""
+    if encoding == "gzip":
+        # gzip, deflate, no flags (so no file name), mtime 0: the same bytes from every build
+        assert packed[:8] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00"
+        return gzip.decompress(packed)
+    frame = zstandard.get_frame_parameters(packed)
+    assert frame.has_checksum and frame.content_size > 0
+    return zstandard.ZstdDecompressor().decompress(packed)
+
+
+def test_the_worker_s_code_carries_the_pinned_zstd_decoder_and_its_license(built: Built) -> None:
+    code = unpacked(built, "pyodide.js").decode("utf-8")
+    decoder = zstd_decoder((ROOT / "node_modules" / "zstddec" / "dist" / "zstddec.mjs").read_bytes())
+    (found,) = re.findall(r'globalThis\.kvpageZstd="([^"]+)";', code)
+    assert base64.b64decode(found) == decoder
+    head = code[: code.index("globalThis.kvpageZstd=")]
+    assert "The MIT License" in head and "BSD License" in head and "For Zstandard software" in head
 
 
 def test_a_model_edit_under_serve_is_a_new_wheel_on_the_same_snapshot(tmp_path: Path) -> None:

@@ -4,18 +4,19 @@
 //   pythonWorker(config) → Promise<Worker>   a new worker, told to start Python; its first message
 //                                            is "ready" or "failed" (stage "worker")
 //
-// Stage "assets": the packed (gzipped) bytes of each binary Python's worker needs (Pyodide's
+// Stage "assets": the packed (gzip or zstd) bytes of each binary Python's worker needs (Pyodide's
 // JavaScript, the wasm, the snapshot, the wheel; no standard library besides what is in the
 // snapshot's memory, sitegen/python_snapshot.py), however the page was opened, each as an
-// ArrayBuffer, held by the page for every worker it makes and never un-gzipped here (the worker
-// un-gzips them, stage "spawn" lends them). The build gzips each (sitegen/runtime.py: the same
-// transfer on every host, and a smaller zip and single file) and names each file after its
+// ArrayBuffer, held by the page for every worker it makes and never unpacked here (the worker
+// unpacks them, stage "spawn" lends them). The build packs each (sitegen/runtime.py and
+// sitegen/packing.py: the same transfer on every host, and a smaller zip and single file) and names each file after its
 // content (sitegen/runtime_names.py). Over http and from a folder they are requested once the page
 // has drawn its first frame, at low priority (firstPaint below). They arrive
 //   "fetch"   over http(s): each fetched as NAME.HASH.bin, counted for the progress bar as it
-//             streams in (a host sends them as they are: they are gzip already);
+//             streams in (a host sends them as they are: they are packed already), unless an
+//             earlier visit kept it unpacked in Cache Storage (cachedUnpacked below);
 //   "scripts" from a folder (file://, where fetch of sibling files is refused): each as a classic
-//             script, NAME.bin.js, that hands its gzip bytes, base64-encoded, to `kvpageAssets`
+//             script, NAME.bin.js, that hands its packed bytes, base64-encoded, to `kvpageAssets`
 //             (also the fallback over http when a NAME.bin is missing: an unzipped zip, which
 //             leaves them out);
 //   "inline"  the single-file book: those scripts are inline in the page, after this one, so each
@@ -82,7 +83,7 @@ function decodeBase64(text) {
   return bytes;
 }
 
-// The gzip bytes an asset script handed over, taken once (the base64 text is garbage after that).
+// The packed bytes an asset script handed over, taken once (the base64 text is garbage after that).
 function takeAsset(python, name) {
   const entry = assets.get(name);
   if (entry === undefined) throw new Error(`the page has no ${python.index_url}${python.packed[name]}`);
@@ -90,13 +91,53 @@ function takeAsset(python, name) {
   return decodeBase64(entry.base64).buffer;
 }
 
+// Second visits over http(s): the worker keeps each binary it unpacked (the wasm, the snapshot,
+// the wheel) in Cache Storage, keyed by its content-addressed URL, and the page reads them back
+// from there instead of fetching and unpacking them again (docs/performance.md, "A second visit").
+// Cache Storage is for secure origins only (not file://), and may throw or be full (private
+// windows, quota): any failure is a miss, and the binary is fetched as on a first visit.
+const UNPACKED_CACHE = "kvpage-unpacked";
+const unpackedKey = (indexURL, file) => `${new URL(file, indexURL).href}?unpacked`;
+
+// The unpacked bytes of `name` kept by an earlier visit, or null.
+async function cachedUnpacked(python, indexURL, name) {
+  try {
+    const cache = await globalThis.caches.open(UNPACKED_CACHE);
+    const response = await cache.match(unpackedKey(indexURL, python.packed[name]));
+    const bytes = response ? await response.arrayBuffer() : null;
+    return bytes?.byteLength === python.unpacked[name] ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+// Over http: the response to `url`, counted for progress (`onLoaded`) as it streams in; `got`
+// counts it for a fallback. Fails with `failure()`.
+async function downloaded(url, failure, onLoaded, got) {
+  const response = await fetch(url, { priority: "low" });
+  if (!response.ok) throw failure();
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      got.bytes += chunk.length;
+      onLoaded(chunk.length);
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter)).arrayBuffer().catch(() => {
+    throw failure();
+  });
+}
+
 // Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, packed(name)}: `total` bytes to load before Python can start, as far as known
-// yet; `packed(name)` resolves to a binary's gzip bytes (an ArrayBuffer).
+// Returns {total, cacheable, asset(name)}: `total` bytes to load before Python can start, as far
+// as known yet; `cacheable`, whether the worker may keep what it unpacks (over http(s), where Cache
+// Storage exists); `asset(name)` resolves to {bytes, unpacked}: a binary's bytes (an ArrayBuffer),
+// packed as the build made it, or unpacked already (read back from Cache Storage).
 function openAssets(config, onLoaded) {
   if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
   const python = config.python;
   const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
+  const cacheable = mode === "fetch" && typeof globalThis.caches === "object";
   const indexURL = new URL(python.index_url, document.baseURI).href;
   const binary = (name) => `${python.index_url}${python.packed[name]}`;
   const script = (name) => `${binary(name)}.js`;
@@ -110,21 +151,7 @@ function openAssets(config, onLoaded) {
     performance.getEntriesByName(new URL(src, document.baseURI).href)[0]?.encodedBodySize || python.sizes[src];
   const failure = (name) => new Error(`could not load ${binary(name)}`);
 
-  // Over http: the response, counted for progress as it streams in; `got` counts it for a fallback.
-  async function download(name, got) {
-    const response = await fetch(new URL(python.packed[name], indexURL), { priority: "low" });
-    if (!response.ok) throw failure(name);
-    const counter = new TransformStream({
-      transform(chunk, controller) {
-        got.bytes += chunk.length;
-        onLoaded(chunk.length);
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counter)).arrayBuffer().catch(() => {
-      throw failure(name);
-    });
-  }
+  const download = (name, got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
   const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
   // A binary's script, counted once it has run: what the browser received for it, instead of what
   // was expected for the binary (`counted` bytes of which arrived already, from a download that failed).
@@ -136,12 +163,22 @@ function openAssets(config, onLoaded) {
     });
     return fromScript(name, loaded);
   };
-  const load = async (name) => {
-    if (mode === "inline") return fromScript(name, arrived(python, name));
-    await firstPaint;
-    if (mode === "scripts") return scripted(name);
+  // Over http: kept unpacked by an earlier visit (nothing to download: the total drops by it), or fetched.
+  const fetched = async (name) => {
+    const kept = cacheable && name !== python.code ? await cachedUnpacked(python, indexURL, name) : null;
+    if (kept !== null) {
+      total -= expected(name);
+      onLoaded(0);
+      return { bytes: kept, unpacked: true };
+    }
     const got = { bytes: 0 };
-    return download(name, got).catch(() => scripted(name, got.bytes));
+    return { bytes: await download(name, got).catch(() => scripted(name, got.bytes)), unpacked: false };
+  };
+  const load = async (name) => {
+    if (mode === "inline") return { bytes: await fromScript(name, arrived(python, name)), unpacked: false };
+    await firstPaint;
+    if (mode === "scripts") return { bytes: await scripted(name), unpacked: false };
+    return fetched(name);
   };
   const loading = new Map(needed.map((name) => [name, load(name)]));
   for (const promise of loading.values()) promise.catch(() => {}); // each is awaited by whoever needs it
@@ -149,6 +186,7 @@ function openAssets(config, onLoaded) {
     get total() {
       return total;
     },
-    packed: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
+    cacheable,
+    asset: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
   };
 }
