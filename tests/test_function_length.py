@@ -21,11 +21,6 @@ from tests.conftest import ROOT
 MAX_LINES = 60
 MARKER = "Long because:"
 LENGTHS = ROOT / "tests" / "function_lengths.mjs"
-PENDING = {
-    ("site_template/static/kvpage/python.js", "pythonPool"),
-}
-"""Long functions in files being split on branch issue18-bytes: remove each entry once that is
-merged (the test fails on an entry that is no longer long, so none outlives its reason)."""
 
 
 @dataclass(frozen=True)
@@ -66,12 +61,11 @@ def reason(comment: str) -> str:
     return text.strip() if marker else ""
 
 
-def offenders(functions: Iterable[Function], pending: Iterable[tuple[str, str]] = ()) -> list[str]:
-    known = set(pending)
+def offenders(functions: Iterable[Function]) -> list[str]:
     return [
         f"{function.path}:{function.line}: {function.name} is {function.lines} lines (max {MAX_LINES})"
         for function in functions
-        if function.lines > MAX_LINES and not reason(function.comment) and (function.path, function.name) not in known
+        if function.lines > MAX_LINES and not reason(function.comment)
     ]
 
 
@@ -84,14 +78,8 @@ def project_functions() -> list[Function]:
 
 
 def test_every_function_is_short_or_says_why() -> None:
-    found = offenders(project_functions(), PENDING)
+    found = offenders(project_functions())
     assert not found, "\n".join(found)
-
-
-def test_every_pending_function_is_still_long() -> None:
-    long = {(function.path, function.name) for function in project_functions() if function.lines > MAX_LINES}
-    stale = sorted(PENDING - long)
-    assert not stale, f"no longer long, remove from PENDING: {stale}"
 
 
 def test_the_check_sees_a_long_function_in_each_language(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ function progress(phase, loaded = lastProgress.loaded, total = lastProgress.tota
 }
 
 const config = JSON.parse(document.getElementById(CONFIG_ID).textContent);
-const pool = pythonPool(config);
+const pool = new PythonPool(config);
 // The labs are wired at DOMContentLoaded: every lab's own script, deferred or inline after this
 // one, has registered by then (a deferred script runs once the document is parsed, but before
 // DOMContentLoaded).

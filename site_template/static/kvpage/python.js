@@ -30,152 +30,160 @@ class CallTimedOut extends Error {
   }
 }
 
-function pythonPool(config) {
-  const seconds = config.call_timeout;
-  const workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job}
-  const waiting = []; // {id, request, resolve, reject}
-  let next = 0;
-  let firstReady;
-  let firstFailed;
-  const ready = new Promise((resolve, reject) => {
-    firstReady = resolve;
-    firstFailed = reject;
-  });
-  ready.catch(() => {}); // boot reports it
-  let everReady = false;
-  let broken = false; // a worker failed to start after the first did: make no more spares
+// The pool: one object per page, its methods each one step of a worker's life or of a call's.
+class PythonPool {
+  constructor(config) {
+    this.config = config;
+    this.seconds = config.call_timeout;
+    this.workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job, swapped}
+    this.waiting = []; // {id, request, resolve, reject}
+    this.next = 0;
+    this.ready = new Promise((resolve, reject) => {
+      this.firstReady = resolve;
+      this.firstFailed = reject;
+    });
+    this.ready.catch(() => {}); // boot reports it
+    this.everReady = false;
+    this.broken = false; // a worker failed to start after the first did: make no more spares
+    this.swapped = 0; // swaps asked for: a worker that started on an older wheel is swapped once it is up
+    this.lastSwap = null; // {python, wheel}
+    this.swapsOut = new Map(); // id -> {resolve, reject}
+    this.start();
+  }
 
-  let swapped = 0; // swaps asked for: a worker that started on an older wheel is swapped once it is up
-  let lastSwap = null; // {python, wheel}
-  const swapsOut = new Map(); // id -> {resolve, reject}
-
-  function swapIn(entry) {
-    const id = (next += 1);
-    const { python, wheel } = lastSwap;
-    entry.swapped = swapped;
+  swapIn(entry) {
+    const id = (this.next += 1);
+    const { python, wheel } = this.lastSwap;
+    entry.swapped = this.swapped;
     return new Promise((resolve, reject) => {
-      swapsOut.set(id, { resolve, reject });
+      this.swapsOut.set(id, { resolve, reject });
       entry.worker.postMessage({ type: "swap", id, runtime: python, wheel: wheel.slice(0) });
     });
   }
 
-  function start() {
-    const entry = { worker: null, state: "starting", job: null, swapped };
-    workers.add(entry);
+  start() {
+    const entry = { worker: null, state: "starting", job: null, swapped: this.swapped };
+    this.workers.add(entry);
     // A loader may also throw at once (a browser that refuses the worker): the same failure.
-    new Promise((resolve) => resolve(pythonWorker(config))).then(
-      (worker) => {
-        if (!workers.has(entry)) return worker.terminate();
-        entry.worker = worker;
-        worker.addEventListener("message", (event) => receive(entry, event.data));
-        if (entry.swapped < swapped) swapIn(entry).catch(() => {}); // asked for while it was being made
-        worker.addEventListener("error", (event) => {
-          event.preventDefault();
-          lost(entry, new Error(event.message || "Python's worker stopped"));
-        });
-      },
-      (error) => lost(entry, error),
+    new Promise((resolve) => resolve(pythonWorker(this.config))).then(
+      (worker) => this.started(entry, worker),
+      (error) => this.lost(entry, error),
     );
     return entry;
   }
 
-  function receive(entry, message) {
-    if (message.type === "ready") {
-      entry.state = "idle";
-      performance.mark("kvpage:worker-ready"); // one a worker: the second is the spare
-      if (!everReady) {
-        everReady = true;
-        firstReady(message.version);
-      }
-      dispatch();
-    } else if (message.type === "failed") {
-      lost(entry, new Error(message.error));
-    } else if (message.type === "reply" && entry.job?.id === message.id) {
-      const job = entry.job;
-      clearTimeout(job.timer);
-      clearTimeout(job.spare);
-      entry.state = "idle";
-      entry.job = null;
-      job.resolve(message.reply);
-      dispatch();
-    } else if (message.type === "swapped" && swapsOut.has(message.id)) {
-      const { resolve, reject } = swapsOut.get(message.id);
-      swapsOut.delete(message.id);
+  started(entry, worker) {
+    if (!this.workers.has(entry)) return worker.terminate();
+    entry.worker = worker;
+    worker.addEventListener("message", (event) => this.receive(entry, event.data));
+    if (entry.swapped < this.swapped) this.swapIn(entry).catch(() => {}); // asked for while it was being made
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      this.lost(entry, new Error(event.message || "Python's worker stopped"));
+    });
+  }
+
+  receive(entry, message) {
+    if (message.type === "ready") this.readied(entry, message.version);
+    else if (message.type === "failed") this.lost(entry, new Error(message.error));
+    else if (message.type === "reply" && entry.job?.id === message.id) this.answered(entry, message.reply);
+    else if (message.type === "swapped" && this.swapsOut.has(message.id)) {
+      const { resolve, reject } = this.swapsOut.get(message.id);
+      this.swapsOut.delete(message.id);
       if (message.error) reject(new Error(message.error));
       else resolve();
     } else if (message.type === "progress" && message.phase === "decoded") {
-      if (!everReady) performance.mark("kvpage:assets-decoded");
+      if (!this.everReady) performance.mark("kvpage:assets-decoded");
     }
+  }
+
+  readied(entry, version) {
+    entry.state = "idle";
+    performance.mark("kvpage:worker-ready"); // one a worker: the second is the spare
+    if (!this.everReady) {
+      this.everReady = true;
+      this.firstReady(version);
+    }
+    this.dispatch();
+  }
+
+  answered(entry, reply) {
+    const job = entry.job;
+    clearTimeout(job.timer);
+    clearTimeout(job.spare);
+    entry.state = "idle";
+    entry.job = null;
+    job.resolve(reply);
+    this.dispatch();
   }
 
   // A worker that could not start, or broke: its call (if any) fails, and so does the page's start
   // if no worker ever came up; otherwise the others carry on, and waiting calls fail only if none is left.
-  function lost(entry, error) {
-    if (entry.state === "starting") broken = true;
-    workers.delete(entry);
+  lost(entry, error) {
+    if (entry.state === "starting") this.broken = true;
+    this.workers.delete(entry);
     entry.worker?.terminate();
     if (entry.job) {
       clearTimeout(entry.job.timer);
       clearTimeout(entry.job.spare);
       entry.job.reject(error);
     }
-    if (!everReady) {
-      if (workers.size === 0) firstFailed(error);
+    if (!this.everReady) {
+      if (this.workers.size === 0) this.firstFailed(error);
       return;
     }
-    if (workers.size === 0) for (const job of waiting.splice(0)) job.reject(error);
-    else topUp();
+    if (this.workers.size === 0) for (const job of this.waiting.splice(0)) job.reject(error);
+    else this.topUp();
   }
 
-  function timedOut(entry) {
+  timedOut(entry) {
     const job = entry.job;
     entry.job = null;
-    workers.delete(entry);
+    this.workers.delete(entry);
     entry.worker.terminate();
     clearTimeout(job.spare);
-    job.reject(new CallTimedOut(seconds));
-    topUp();
-    dispatch();
+    job.reject(new CallTimedOut(this.seconds));
+    this.topUp();
+    this.dispatch();
   }
 
-  const free = () => [...workers].filter((entry) => entry.state !== "busy").length;
+  free() {
+    return [...this.workers].filter((entry) => entry.state !== "busy").length;
+  }
 
   // One worker free (idle, or starting) for the calls to come.
-  function topUp() {
-    if (broken && workers.size > 0) return;
-    if (free() === 0 && workers.size < MOST_WORKERS) start();
+  topUp() {
+    if (this.broken && this.workers.size > 0) return;
+    if (this.free() === 0 && this.workers.size < MOST_WORKERS) this.start();
   }
 
-
-  function dispatch() {
-    while (waiting.length > 0) {
-      const entry = [...workers].find((candidate) => candidate.state === "idle");
+  dispatch() {
+    while (this.waiting.length > 0) {
+      const entry = [...this.workers].find((candidate) => candidate.state === "idle");
       if (entry === undefined) return;
-      const job = waiting.shift();
+      const job = this.waiting.shift();
       entry.state = "busy";
       entry.job = job;
-      job.timer = setTimeout(() => timedOut(entry), seconds * 1000);
-      job.spare = setTimeout(topUp, SPARE_AFTER_MS);
+      job.timer = setTimeout(() => this.timedOut(entry), this.seconds * 1000);
+      job.spare = setTimeout(() => this.topUp(), SPARE_AFTER_MS);
       entry.worker.postMessage({ type: "call", id: job.id, request: job.request });
     }
   }
 
-  start();
-  return {
-    ready,
-    // The model of `python` (a page config's loader, with its wheel's packed bytes) in every worker.
-    swap(python, wheel) {
-      swapped += 1;
-      lastSwap = { python, wheel };
-      config.python = python; // the workers made from now on start on it
-      replaceWheel(python, wheel);
-      return Promise.all([...workers].filter((entry) => entry.worker !== null).map(swapIn));
-    },
-    call: (request) =>
-      new Promise((resolve, reject) => {
-        next += 1;
-        waiting.push({ id: next, request, resolve, reject });
-        dispatch();
-      }),
-  };
+  // The model of `python` (a page config's loader, with its wheel's packed bytes) in every worker.
+  swap(python, wheel) {
+    this.swapped += 1;
+    this.lastSwap = { python, wheel };
+    this.config.python = python; // the workers made from now on start on it
+    replaceWheel(python, wheel);
+    return Promise.all([...this.workers].filter((entry) => entry.worker !== null).map((entry) => this.swapIn(entry)));
+  }
+
+  call(request) {
+    return new Promise((resolve, reject) => {
+      this.next += 1;
+      this.waiting.push({ id: this.next, request, resolve, reject });
+      this.dispatch();
+    });
+  }
 }
