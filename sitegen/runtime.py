@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import gzip
 import hashlib
 import json
 import os
@@ -176,11 +175,11 @@ def sent_size(path: str, data: bytes) -> int:
     """The bytes a host that compresses text (GitHub Pages: gzip) sends for ``path``.
 
     Over http the page fetches only the packed binaries (Pyodide's JavaScript is one), which are
-    ``application/octet-stream``, sent as they are (they are gzip already); a script such a host
+    ``application/octet-stream``, sent as they are (they are packed already); a script such a host
     would gzip. The page's progress bar starts from these, and corrects one by what the browser
     reports it received when it comes another way (its script, from an unzipped copy).
     """
-    return len(gzip.compress(data, compresslevel=9, mtime=0)) if path.endswith(".js") else len(data)
+    return len(pack_gzip(data)) if path.endswith(".js") else len(data)
 
 
 def asset_script(name: str, media_type: str, data: bytes) -> bytes:
@@ -283,7 +282,7 @@ class Loader:
     """Where the snapshot imported kvpage's wheel from; the worker writes it there before restoring."""
     env: dict[str, str]
     packed: dict[str, str]
-    """Asset name → its gzipped file in ``pyodide/``, named after its content (its script adds ``.js``)."""
+    """Asset name → its packed file in ``pyodide/``, named after its content (its script adds ``.js``)."""
     unpacked: dict[str, int]
     """Asset name → its size unpacked."""
     encoding: dict[str, str]
@@ -436,7 +435,7 @@ def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:
     files = {path: data for path, data in base.files.items() if path not in gone}
     files |= {
         f"{RUNTIME_DIR}/{name}": packed,
-        f"{RUNTIME_DIR}/{name}.js": asset_script(base.wheel, "application/gzip", packed),
+        f"{RUNTIME_DIR}/{name}.js": asset_script(base.wheel, MEDIA_TYPES[GZIP], packed),
         f"{RUNTIME_DIR}/{base.wheel}": wheel_bytes,
         f"{RUNTIME_DIR}/pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
     }
