@@ -50,8 +50,8 @@ function arrived(python, name) {
 // requests at once). The paint entry, not the first animation frame: a frame's callbacks run
 // before it is drawn, and on a busy machine the frame reached the screen a second later, after
 // the requests (Lighthouse then counted all 7 MB towards the largest paint). A browser without
-// paint timing falls back to the frame, and one that never reports its paint starts after 5 s; a hidden page draws no frames until it is shown: it
-// starts at once.
+// paint timing falls back to the frame, and one that never reports its paint starts after 5 s; a
+// hidden page draws no frames until it is shown: it starts at once.
 const firstPaint = new Promise((resolve) => {
   if (document.visibilityState === "hidden" || typeof requestAnimationFrame !== "function") return resolve();
   if (!(globalThis.PerformanceObserver?.supportedEntryTypes ?? []).includes("paint")) {
@@ -99,6 +99,13 @@ function takeAsset(python, name) {
 const UNPACKED_CACHE = "kvpage-unpacked";
 const unpackedKey = (indexURL, file) => `${new URL(file, indexURL).href}?unpacked`;
 
+// Where the worker keeps the binaries `names` it unpacks (stage "worker", keepUnpacked), for
+// cachedUnpacked to find on the next visit: {cache, keys: {name: URL}}.
+const keptWhere = (python, indexURL, names) => ({
+  cache: UNPACKED_CACHE,
+  keys: Object.fromEntries(names.map((name) => [name, unpackedKey(indexURL, python.packed[name])])),
+});
+
 // The unpacked bytes of `name` kept by an earlier visit, or null.
 async function cachedUnpacked(python, indexURL, name) {
   try {
@@ -129,9 +136,9 @@ async function downloaded(url, failure, onLoaded, got) {
 }
 
 // Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, cacheable, asset(name)}: `total` bytes to load before Python can start, as far
-// as known yet; `cacheable`, whether the worker may keep what it unpacks (over http(s), where Cache
-// Storage exists); `asset(name)` resolves to {bytes, unpacked}: a binary's bytes (an ArrayBuffer),
+// Returns {total, cacheable, keepIn(names), asset(name)}: `total` bytes to load before Python can
+// start, as far as known yet; `cacheable`, whether the worker may keep what it unpacks (over
+// http(s), where Cache Storage exists); `keepIn(names)`, where it keeps them; `asset(name)` resolves to {bytes, unpacked}: a binary's bytes (an ArrayBuffer),
 // packed as the build made it, or unpacked already (read back from Cache Storage).
 function openAssets(config, onLoaded) {
   if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
@@ -187,6 +194,7 @@ function openAssets(config, onLoaded) {
       return total;
     },
     cacheable,
+    keepIn: (names) => keptWhere(python, indexURL, names),
     asset: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
   };
 }

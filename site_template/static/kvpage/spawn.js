@@ -1,7 +1,7 @@
 // Stage "spawn": Python's workers. Each is made from one Blob: Pyodide's JavaScript and the zstd
 // decoder's wasm (the asset "code", un-gzipped once) followed by the text of kvpageWorker (the
-// worker stages, joined into this script by sitegen/page_script.py). A page opened from disk, or the single file, has no URL
-// a worker could be loaded from; a Blob's works from every origin, under the page's own
+// worker stages, joined into this script by sitegen/page_script.py). A page opened from disk, or
+// the single file, has no URL a worker could be loaded from; a Blob's works from every origin, under the page's own
 // Content-Security-Policy (worker-src blob:). The page itself never runs Pyodide.
 //
 // A classic worker, not a module: a module worker's script is fetched in CORS mode, which a page
@@ -85,8 +85,9 @@ function lend(worker, python, assets) {
   });
   worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
   if (Object.values(assets).every((asset) => asset.unpacked)) document.documentElement.dataset.pythonCache = "hit";
-  const keep = !keepAsked && opened.cacheable && Object.values(assets).some((asset) => !asset.unpacked);
-  keepAsked ||= keep;
+  const fresh = Object.keys(assets).filter((name) => !assets[name].unpacked);
+  const keep = !keepAsked && opened.cacheable && fresh.length > 0 ? opened.keepIn(fresh) : null;
+  keepAsked ||= keep !== null;
   const start = { type: "start", runtime: python, page: document.baseURI, assets, module: compiledWasm, keep };
   worker.postMessage(start, Object.values(assets).map((asset) => asset.bytes));
 }

@@ -19,8 +19,9 @@
 //                                                           each binary's bytes (an ArrayBuffer, packed or
 //                                                           unpacked already), transferred (lent); module,
 //                                                           if the page has it, the wasm compiled already;
-//                                                           keep: whether to keep what it unpacks in Cache
-//                                                           Storage
+//                                                           keep: null, or where to keep what it unpacks
+//                                                           in Cache Storage ({cache, keys: {name: URL}},
+//                                                           stage "assets")
 //                  call {id, request}                       request: the JSON text kvpage.bridge.handle takes
 //                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the packed
 //                                                           bytes of runtime's (the new config's) wheel,
@@ -168,19 +169,19 @@ function unpack(runtime, name, asset) {
   return runtime.encoding[name] === "zstd" ? unzstd(asset.bytes, size, failure) : gunzip(asset.bytes, size, failure);
 }
 
-// The unpacked binaries `files` ({name: Uint8Array}) kept in Cache Storage for the page's next visit
-// (stage "assets", cachedUnpacked), and every entry of an older build of this site deleted. Best
-// effort: a cache that cannot be opened or is full keeps nothing, and the page fetches as before.
-async function keepUnpacked(runtime, indexURL, files) {
-  const key = (name) => `${new URL(runtime.packed[name], indexURL).href}?unpacked`;
-  const cache = await globalThis.caches.open("kvpage-unpacked");
-  const current = new Set(Object.keys(files).map(key));
+// The unpacked binaries `files` ({name: Uint8Array}) kept in Cache Storage for the page's next visit,
+// where `keep` says ({cache, keys: {name: URL}}: the page's stage "assets" names them, and reads
+// them back), and every entry of an older build of this site deleted. Best effort: a cache that
+// cannot be opened or is full keeps nothing, and the page fetches as before.
+async function keepUnpacked(keep, indexURL, files) {
+  const cache = await globalThis.caches.open(keep.cache);
+  const current = new Set(Object.values(keep.keys));
   for (const request of await cache.keys()) {
     if (request.url.startsWith(indexURL) && !current.has(request.url)) await cache.delete(request);
   }
   for (const [name, bytes] of Object.entries(files)) {
     const headers = { "content-type": "application/octet-stream", "content-length": String(bytes.byteLength) };
-    await cache.put(key(name), new Response(bytes, { headers }));
+    await cache.put(keep.keys[name], new Response(bytes, { headers }));
   }
   post({ type: "kept" });
 }
@@ -275,7 +276,7 @@ async function restore(runtime, page, assets, module, keep) {
   zstd = null; // nothing else is zstd (a swap's wheel is gzip): its memory may go
   if (keep) {
     // Once Python is up, so that a first visit's start never waits on it.
-    steps.unpacked.then((files) => Object.keys(files).length > 0 && keepUnpacked(runtime, indexURL, files)).catch(() => {});
+    steps.unpacked.then((files) => Object.keys(files).length > 0 && keepUnpacked(keep, indexURL, files)).catch(() => {});
   }
   const current = { pyodide, handle: null, path: runtime.wheel_path };
   if (runtime.fresh_model) {
