@@ -91,10 +91,10 @@ function takeAsset(python, name) {
   return decodeBase64(entry.base64).buffer;
 }
 
-// Second visits over http(s): the page keeps each binary unpacked (the wasm, the snapshot, the
-// wheel) in Cache Storage, keyed by its content-addressed URL, once the first visit's Python is
-// up, and reads them back from there instead of fetching and unpacking them again
-// (docs/performance.md, "A second visit"). Cache Storage is for secure origins only (not file://),
+// Second visits over http(s): the page keeps each binary unpacked (Pyodide's JavaScript, the wasm,
+// the snapshot, the wheel) in Cache Storage, keyed by its content-addressed URL, once the first
+// visit's Python is up, and reads them back from there instead of fetching and unpacking them
+// again, without waiting for the first paint (docs/performance.md, "A second visit"). Cache Storage is for secure origins only (not file://),
 // and may throw or be full (private windows, quota): any failure is a miss, and the binary is
 // fetched as on a first visit.
 const UNPACKED_CACHE = "kvpage-unpacked";
@@ -125,7 +125,7 @@ function keepUnpacked(python, indexURL, files, when) {
   ]);
   return when.then(async () => {
     const cache = await globalThis.caches.open(UNPACKED_CACHE);
-    const current = new Set(responses.map(([key]) => key));
+    const current = new Set(Object.values(python.packed).map((file) => unpackedKey(indexURL, file)));
     for (const request of await cache.keys()) {
       if (request.url.startsWith(indexURL) && !current.has(request.url)) await cache.delete(request);
     }
@@ -188,7 +188,7 @@ function openAssets(config, onLoaded) {
   };
   // Over http: kept unpacked by an earlier visit (nothing to download: the total drops by it), or
   // fetched once the first paint is on screen. Cache Storage is asked at once: it reads no network.
-  const lookUp = (name) => (cacheable && name !== python.code ? cachedUnpacked(python, indexURL, name) : null);
+  const lookUp = (name) => (cacheable ? cachedUnpacked(python, indexURL, name) : null);
   const lookups = new Map(needed.map((name) => [name, lookUp(name)]));
   const fetched = async (name) => {
     const kept = await lookups.get(name);

@@ -90,13 +90,17 @@ function openWithProgress(config) {
   }, () => {});
 }
 
-// The Blob URLs of the two kinds of worker, from the asset "code" un-gzipped: {python, unpacker}.
+// The Blob URLs of the two kinds of worker, from the asset "code" un-gzipped (or read back from
+// Cache Storage as it is): {python, unpacker, fresh}; fresh, the unpacked code (an ArrayBuffer) to
+// keep for the next visit, or null.
 function workerCode(python) {
-  workerURLs ??= opened.asset(python.code).then(async ({ bytes }) => {
-    const code = new Uint8Array(await gunzip(bytes, python.unpacked[python.code], failure(python, python.code)));
+  workerURLs ??= opened.asset(python.code).then(async ({ bytes, unpacked }) => {
+    const size = python.unpacked[python.code];
+    const code = new Uint8Array(unpacked ? bytes : await gunzip(bytes, size, failure(python, python.code)));
     const worker = `\n(${kvpageWorker})();\n`;
     const url = (part) => URL.createObjectURL(new Blob([WORKER_PROLOGUE, part, worker], { type: "text/javascript" }));
-    return { unpacker: url(code.subarray(0, python.decoder_size)), python: url(code.subarray(python.decoder_size)) };
+    const [decoder, pyodide] = [code.subarray(0, python.decoder_size), code.subarray(python.decoder_size)];
+    return { unpacker: url(decoder), python: url(pyodide), fresh: unpacked ? null : code.buffer };
   });
   return workerURLs;
 }
@@ -133,8 +137,8 @@ async function unpackElsewhere(python, name, packed, unpacker) {
 }
 
 // The binaries a worker needs, unpacked ({name: ArrayBuffer}): read back from Cache Storage as they
-// are, zstd in unpackers, gzip here; what was not read back is kept for the next visit, once the
-// first worker is ready (stage "assets", keepUnpacked).
+// are, zstd in unpackers, gzip here; what was not read back (the code too) is kept for the next
+// visit, once the first worker is ready (stage "assets", keepUnpacked).
 function unpackedAssets(python) {
   const names = [python.wasm, python.snapshot, python.wheel];
   const fresh = new Set();
@@ -152,14 +156,13 @@ function unpackedAssets(python) {
     if (python.encoding[name] === "zstd") return unpackElsewhere(python, name, asset.bytes, unpacker);
     return gunzip(asset.bytes, python.unpacked[name], failure(python, name));
   };
-  return Promise.all(names.map(unpack)).then((buffers) => {
+  return Promise.all([workerCode(python), ...names.map(unpack)]).then(([code, ...buffers]) => {
     const assets = Object.fromEntries(names.map((name, index) => [name, buffers[index]]));
+    const files = Object.fromEntries([...fresh].map((name) => [name, assets[name]]));
+    if (code.fresh !== null) files[python.code] = code.fresh;
     const html = document.documentElement;
-    if (fresh.size === 0) html.dataset.pythonCache = "hit";
-    else {
-      const files = Object.fromEntries([...fresh].map((name) => [name, assets[name]]));
-      opened.keep(files, firstReady).then((kept) => kept && (html.dataset.pythonCache = "kept"));
-    }
+    if (Object.keys(files).length === 0) html.dataset.pythonCache = "hit";
+    else opened.keep(files, firstReady).then((kept) => kept && (html.dataset.pythonCache = "kept"));
     return assets;
   });
 }
