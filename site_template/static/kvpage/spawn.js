@@ -18,7 +18,7 @@ globalThis.importScripts = undefined;
 `;
 
 let opened = null; // the assets, opened for the first worker and shared by every later one
-let workerURLs = null; // Promise of {python, unpacker}: the Blob URLs of the two kinds of worker, made once
+let workerURLs = null; // Promise of {python, unpacker, fresh}: the two kinds of worker's Blob URLs, made once
 let compiledWasm = null; // the WebAssembly.Module compiled already: later workers skip compiling
 // The wasm, snapshot and wheel ({name: ArrayBuffer}, each unpacked) are lent to one worker at a
 // time: transferred to it (not copied), and transferred back once it has read them ("returned"),
