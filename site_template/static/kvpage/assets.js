@@ -94,9 +94,9 @@ function takeAsset(python, name) {
 // Second visits over http(s): the page keeps each binary unpacked (Pyodide's JavaScript, the wasm,
 // the snapshot, the wheel) in Cache Storage, keyed by its content-addressed URL, once the first
 // visit's Python is up, and reads them back from there instead of fetching and unpacking them
-// again, without waiting for the first paint (docs/performance.md, "A second visit"). Cache Storage is for secure origins only (not file://),
-// and may throw or be full (private windows, quota): any failure is a miss, and the binary is
-// fetched as on a first visit.
+// again, without waiting for the first paint (docs/performance.md, "A second visit"). Cache
+// Storage is for secure origins only (not file://), and may throw or be full (private windows,
+// quota): any failure is a miss, and the binary is fetched as on a first visit.
 const UNPACKED_CACHE = "kvpage-unpacked";
 const unpackedKey = (indexURL, file) => `${new URL(file, indexURL).href}?unpacked`;
 
@@ -114,16 +114,16 @@ async function cachedUnpacked(python, indexURL, name) {
 
 // Keeps the unpacked binaries `files` ({name: ArrayBuffer}) for the next visit, once `when`
 // resolves (the first worker is ready: a first visit's start never waits on the disk), and
-// deletes every entry of an older build of this site. The bytes are copied now, as they are lent
-// to workers meanwhile (a Response should hold its own copy, but WebKit's reads the buffer later,
-// when it is gone). Resolves to whether they were kept.
+// deletes every entry of an older build of this site. The bytes must be the page's own, never lent
+// to a worker: a Response should copy them, but WebKit's reads the buffer later, when a transfer
+// may have emptied it. Resolves to whether they were kept.
 function keepUnpacked(python, indexURL, files, when) {
   const headers = { "content-type": "application/octet-stream" };
-  const responses = Object.entries(files).map(([name, bytes]) => [
-    unpackedKey(indexURL, python.packed[name]),
-    new Response(bytes.slice(0), { headers }),
-  ]);
   return when.then(async () => {
+    const responses = Object.entries(files).map(([name, bytes]) => [
+      unpackedKey(indexURL, python.packed[name]),
+      new Response(bytes, { headers }),
+    ]);
     const cache = await globalThis.caches.open(UNPACKED_CACHE);
     const current = new Set(Object.values(python.packed).map((file) => unpackedKey(indexURL, file)));
     for (const request of await cache.keys()) {
@@ -152,9 +152,9 @@ async function downloaded(url, failure, onLoaded, got) {
 }
 
 // Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, keep(files, when), comesPacked(name), asset(name)}: `total` bytes to load before
-// Python can start, as far as known yet; `keep(files, when)`, keepUnpacked over http(s), where
-// Cache Storage exists (elsewhere it keeps nothing: resolves to false); `comesPacked(name)`
+// Returns {total, cacheable, keep(files, when), comesPacked(name), asset(name)}: `total` bytes to
+// load before Python can start, as far as known yet; `cacheable`, whether Cache Storage is there
+// (over http(s)); `keep(files, when)`, keepUnpacked there (only if it is); `comesPacked(name)`
 // resolves, before the bytes arrive, to whether they will be packed; `asset(name)` resolves to {bytes,
 // unpacked}: a binary's bytes (an ArrayBuffer), packed as the build made it, or unpacked already
 // (read back from Cache Storage).
@@ -188,8 +188,7 @@ function openAssets(config, onLoaded) {
   };
   // Over http: kept unpacked by an earlier visit (nothing to download: the total drops by it), or
   // fetched once the first paint is on screen. Cache Storage is asked at once: it reads no network.
-  const lookUp = (name) => (cacheable ? cachedUnpacked(python, indexURL, name) : null);
-  const lookups = new Map(needed.map((name) => [name, lookUp(name)]));
+  const lookups = new Map(needed.map((name) => [name, cacheable ? cachedUnpacked(python, indexURL, name) : null]));
   const fetched = async (name) => {
     const kept = await lookups.get(name);
     if (kept !== null) {
@@ -213,7 +212,8 @@ function openAssets(config, onLoaded) {
     get total() {
       return total;
     },
-    keep: (files, when) => (cacheable ? keepUnpacked(python, indexURL, files, when) : Promise.resolve(false)),
+    cacheable,
+    keep: (files, when) => keepUnpacked(python, indexURL, files, when),
     comesPacked: async (name) => (await lookups.get(name)) === null,
     asset: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
   };

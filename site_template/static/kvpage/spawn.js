@@ -20,11 +20,11 @@ globalThis.importScripts = undefined;
 let opened = null; // the assets, opened for the first worker and shared by every later one
 let workerURLs = null; // Promise of {python, unpacker, fresh}: the two kinds of worker's Blob URLs, made once
 let compiledWasm = null; // the WebAssembly.Module compiled already: later workers skip compiling
-// The wasm, snapshot and wheel ({name: ArrayBuffer}, each unpacked) are lent to one worker at a
-// time: transferred to it (not copied), and transferred back once it has read them ("returned"),
-// in about a tenth of a second; a worker made meanwhile waits for them. (A worker that fails
-// before it gives them back keeps them: then the page can make no other, and says so.)
-let held = null; // Promise of {name: ArrayBuffer}, when they are home
+// The wasm, snapshot and wheel (each unpacked, an ArrayBuffer) are lent to one worker at a time:
+// transferred to it (not copied), and transferred back once it has read them ("returned"), in
+// about a tenth of a second; a worker made meanwhile waits for them. (A worker that fails before
+// it gives them back keeps them: then the page can make no other, and says so.)
+let held = null; // {name: Promise of an ArrayBuffer}: each, when it is home
 let readied = null;
 const firstReady = new Promise((resolve) => (readied = resolve)); // a worker said "ready"
 
@@ -59,10 +59,7 @@ const failure = (python, name) => () => new Error(`could not load ${python.index
 // (resolves to it) and for every worker made from now on.
 async function replaceWheel(python, wheel) {
   const bytes = await gunzip(wheel, python.unpacked[python.wheel], failure(python, python.wheel));
-  if (held !== null) {
-    held = held.then((assets) => ({ ...assets, [python.wheel]: bytes.slice(0) }));
-    held.catch(() => {});
-  }
+  if (held !== null) held = { ...held, [python.wheel]: Promise.resolve(bytes.slice(0)) };
   return bytes;
 }
 
@@ -115,9 +112,9 @@ function unpackerFor(python, name) {
   return made;
 }
 
-// The zstd binary `name`, whose packed bytes are `packed`, decoded by an unpacker of its own (and
-// compiled there, if it is the wasm): the wasm and the snapshot decode at once, on two cores, while
-// Python's worker reads Pyodide's JavaScript. Resolves to the unpacked bytes.
+// The zstd binary `name`, whose packed bytes are `packed`, decoded by an unpacker of its own: the
+// wasm and the snapshot decode at once, on two cores, while Python's worker reads Pyodide's
+// JavaScript. Resolves to the unpacked bytes.
 async function unpackElsewhere(python, name, packed, unpacker) {
   const worker = (await unpacker) ?? new Worker((await workerCode(python)).unpacker);
   try {
@@ -125,23 +122,23 @@ async function unpackElsewhere(python, name, packed, unpacker) {
       const answered = (event) => ["unpacked", "failed"].includes(event.data?.type) && resolve(event.data);
       worker.addEventListener("message", answered);
       worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
-      const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], compile: name === python.wasm };
-      worker.postMessage(job, [packed]);
+      worker.postMessage({ type: "unpack", name, bytes: packed, size: python.unpacked[name] }, [packed]);
     });
     if (answer?.type !== "unpacked") throw failure(python, name)();
-    compiledWasm ??= answer.module;
     return answer.bytes;
   } finally {
     worker.terminate();
   }
 }
 
-// The binaries a worker needs, unpacked ({name: ArrayBuffer}): read back from Cache Storage as they
-// are, zstd in unpackers, gzip here; what was not read back (the code too) is kept for the next
-// visit, once the first worker is ready (stage "assets", keepUnpacked).
+// The binaries a worker needs, each unpacked as soon as it is in ({name: Promise of an
+// ArrayBuffer}): read back from Cache Storage as they are, zstd in unpackers, gzip here; what was
+// not read back (the code too) is kept for the next visit, once the first worker is ready (stage
+// "assets", keepUnpacked): copied as it is unpacked, before it is lent (over http(s) only, where
+// Cache Storage is).
 function unpackedAssets(python) {
   const names = [python.wasm, python.snapshot, python.wheel];
-  const fresh = new Set();
+  const copies = {};
   const unpack = async (name) => {
     const unpacker = unpackerFor(python, name);
     let asset;
@@ -152,26 +149,32 @@ function unpackedAssets(python) {
       throw error;
     }
     if (asset.unpacked) return asset.bytes;
-    fresh.add(name);
-    if (python.encoding[name] === "zstd") return unpackElsewhere(python, name, asset.bytes, unpacker);
-    return gunzip(asset.bytes, python.unpacked[name], failure(python, name));
+    const bytes = await (python.encoding[name] === "zstd"
+      ? unpackElsewhere(python, name, asset.bytes, unpacker)
+      : gunzip(asset.bytes, python.unpacked[name], failure(python, name)));
+    copies[name] = opened.cacheable ? bytes.slice(0) : null;
+    return bytes;
   };
-  return Promise.all([workerCode(python), ...names.map(unpack)]).then(([code, ...buffers]) => {
-    const assets = Object.fromEntries(names.map((name, index) => [name, buffers[index]]));
-    const files = Object.fromEntries([...fresh].map((name) => [name, assets[name]]));
-    if (code.fresh !== null) files[python.code] = code.fresh;
+  const each = Object.fromEntries(names.map((name) => [name, unpack(name)]));
+  Promise.all([workerCode(python), ...Object.values(each)]).then(([code]) => {
+    const files = code.fresh === null ? copies : { ...copies, [python.code]: code.fresh };
     const html = document.documentElement;
+    const kept = (done) => done && (html.dataset.pythonCache = "kept");
     if (Object.keys(files).length === 0) html.dataset.pythonCache = "hit";
-    else opened.keep(files, firstReady).then((kept) => kept && (html.dataset.pythonCache = "kept"));
-    return assets;
-  });
+    else if (opened.cacheable) opened.keep(files, firstReady).then(kept);
+  }, () => {});
+  return each;
 }
 
-// Lends `assets` to `worker`: they come home when it says "returned".
-function lend(worker, assets) {
+// Lends the binaries `held` holds to `worker`, each as soon as it is in (the wasm compiles while the
+// snapshot still arrives): they come home, all at once, when it says "returned". Resolves once
+// every one is lent.
+function lend(worker, python) {
+  const lending = held;
   let home, kept;
-  held = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
-  held.catch(() => {}); // the next worker reports it
+  const back = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
+  held = Object.fromEntries(Object.keys(lending).map((name) => [name, back.then((assets) => assets[name])]));
+  for (const promise of [back, ...Object.values(held)]) promise.catch(() => {}); // the next worker reports it
   const keptBy = (why) => kept(new Error(`Python's files went with a worker that failed (${why}); reload the page`));
   worker.addEventListener("message", (event) => {
     const type = event.data?.type;
@@ -181,7 +184,15 @@ function lend(worker, assets) {
     else if (type === "failed") keptBy(event.data.error);
   });
   worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
-  worker.postMessage({ type: "assets", assets, module: compiledWasm }, Object.values(assets));
+  const sent = Object.entries(lending).map(([name, promise]) =>
+    promise.then((bytes) => {
+      const module = name === python.wasm ? compiledWasm : null;
+      worker.postMessage({ type: "asset", name, bytes, module }, [bytes]);
+    }),
+  );
+  const all = Promise.all(sent);
+  all.catch((error) => kept(error));
+  return all;
 }
 
 function pythonWorker(config) {
@@ -194,17 +205,15 @@ function pythonWorker(config) {
     held ??= unpackedAssets(python);
     // The worker is made, and told to start, as soon as its code is in: it reads Pyodide's
     // JavaScript and Pyodide sets itself up while the wasm and the snapshot still arrive and are
-    // unpacked; it gets them once they are.
+    // unpacked; it gets each as soon as it is.
     const worker = new Worker((await workerCode(python)).python);
     worker.postMessage({ type: "start", runtime: python, page: document.baseURI });
-    let assets;
     try {
-      assets = await held;
+      await lend(worker, python);
     } catch (error) {
       worker.terminate();
       throw error;
     }
-    lend(worker, assets);
     return worker;
   })();
 }

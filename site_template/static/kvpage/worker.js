@@ -10,23 +10,23 @@
 //
 // The same function also runs as an unpacker: a worker the page makes, with only the zstd
 // decoder's script before it (no Pyodide), to decode one zstd binary off the page (stage "spawn";
-// the decoder is the build's, sitegen/packing.py), and compile it if it is the wasm.
+// the decoder is the build's, sitegen/packing.py).
 //
 // The messages, one object each ({type, ...}), all the page and this worker say to each other:
 //   page → worker  start {runtime, page}                    restore Python: runtime is the page config's
 //                                                           "python" (sitegen.runtime.Loader), page the
 //                                                           page's URL; Pyodide sets itself up at once
-//                  assets {assets, module}                  what it restores from: assets {name: bytes},
-//                                                           each binary unpacked (an ArrayBuffer),
-//                                                           transferred (lent); module, if the page has
-//                                                           it, the wasm compiled already
+//                  asset {name, bytes, module}              one binary it restores from, as soon as the
+//                                                           page has it: bytes, unpacked (an ArrayBuffer),
+//                                                           transferred (lent); module (the wasm's only),
+//                                                           the wasm compiled already, if the page has it
 //                  call {id, request}                       request: the JSON text kvpage.bridge.handle takes
 //                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the unpacked
 //                                                           bytes of runtime's (the new config's) wheel,
 //                                                           replaces kvpage in the running Python
-//                  unpack {name, bytes, size, compile}      (an unpacker) bytes: the zstd frame of the
+//                  unpack {name, bytes, size}               (an unpacker) bytes: the zstd frame of the
 //                                                           binary `name`, transferred, `size` bytes
-//                                                           unpacked; compile: it is the wasm
+//                                                           unpacked
 //   worker → page  returned {assets}                        the lent bytes, transferred back once read
 //                  compiled {module}                        the compiled wasm, which later workers start from
 //                  progress {phase: "decoded"}              every binary is in and read
@@ -35,8 +35,7 @@
 //                  reply {id, reply}                        reply: the JSON text handle returned
 //                  swapped {id, error}                      the new model answers from now on (error:
 //                                                           why not; the old one still answers)
-//                  unpacked {name, bytes, module}           (an unpacker) the binary unpacked, transferred;
-//                                                           module: the wasm compiled, or null
+//                  unpacked {name, bytes}                   (an unpacker) the binary unpacked, transferred
 // Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
 // does not answer in time is terminated, not asked to stop (no SharedArrayBuffer in a static site).
 // Python is called with a string and answers a string: no Python object crosses to the page.
@@ -47,8 +46,15 @@
 
 const post = (message) => globalThis.postMessage(message);
 let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from
-let lend = null;
-const lent = new Promise((resolve) => (lend = resolve)); // {assets, module}, from the message "assets"
+const lent = new Map(); // name -> {promise, resolve}: each binary the page lends (message "asset")
+const arrival = (name) => {
+  if (!lent.has(name)) {
+    let resolve;
+    const promise = new Promise((done) => (resolve = done));
+    lent.set(name, { promise, resolve });
+  }
+  return lent.get(name);
+};
 let swaps = 0;
 
 // Python's side of a swap: kvpage's modules dropped and imported again from the wheel at `path`, in
@@ -139,8 +145,7 @@ async function unzstd(packed, size, failure) {
 
 // The binary `name` as the page lent it (an ArrayBuffer, unpacked), as bytes; fails naming its
 // file unless it is the size the build recorded.
-function received(runtime, name, assets) {
-  const bytes = assets[name];
+function received(runtime, name, bytes) {
   if (!(bytes instanceof ArrayBuffer) || bytes.byteLength !== runtime.unpacked[name]) {
     throw new Error(`could not load ${runtime.index_url}${runtime.packed[name]}`);
   }
@@ -161,27 +166,32 @@ function compileWasm(wasm, module) {
   return compiled;
 }
 
-// The steps that need what the page lends (`lent`, a Promise of {assets, module}: Pyodide sets
-// itself up meanwhile): {compiled, snapshot, image, wheel, everything}. The lent bytes go back to
-// the page as soon as every step has read them.
-function readAssets(runtime, lent) {
-  const read = lent.then(({ assets, module }) => {
-    const wasm = received(runtime, runtime.wasm, assets);
-    // Pyodide writes the wheel in fsInit, which may come after the lent bytes went back: its own copy.
-    const wheel = received(runtime, runtime.wheel, assets).slice();
-    return { assets, module, wasm, encoded: received(runtime, runtime.snapshot, assets), wheel };
-  });
-  const compiled = read.then(({ wasm, module }) => compileWasm(wasm, module)); // (it reads the bytes at once)
+// The steps that need what the page lends, each binary as it comes ({bytes, module}, from
+// arrival(): Pyodide sets itself up meanwhile, and the wasm compiles while the snapshot still
+// comes): {compiled, snapshot, image, wheel, everything}. The lent bytes go back to the page as soon
+// as every step has read them.
+function readAssets(runtime) {
+  const bytesOf = (name) => arrival(name).promise.then(({ bytes }) => bytes);
+  const read = (name) => bytesOf(name).then((bytes) => received(runtime, name, bytes));
+  const wasm = read(runtime.wasm);
+  const encoded = read(runtime.snapshot);
+  // Pyodide writes the wheel in fsInit, which may come after the lent bytes went back: its own copy.
+  const wheel = read(runtime.wheel).then((bytes) => bytes.slice());
+  // (compile reads the bytes as it is called)
+  const module = arrival(runtime.wasm).promise.then((asset) => asset.module);
+  const compiled = Promise.all([wasm, module]).then(([code, given]) => compileWasm(code, given));
   // Pyodide needs the snapshot's size before it instantiates, its bytes only after: it gets this
   // buffer now and the bytes are written into it while Pyodide sets itself up.
   const snapshot = new Uint8Array(runtime.snapshot_size);
-  const image = read.then(({ encoded, wasm }) => snapshotImage(snapshot, encoded, wasm));
-  Promise.all([read, compiled.catch(() => {}), image.catch(() => {})]).then(([{ assets }]) => {
+  const image = Promise.all([encoded, wasm]).then(([bytes, code]) => snapshotImage(snapshot, bytes, code));
+  const names = [runtime.wasm, runtime.snapshot, runtime.wheel];
+  Promise.all([...names.map(bytesOf), compiled.catch(() => {}), image.catch(() => {}), wheel]).then((all) => {
+    const assets = Object.fromEntries(names.map((name, index) => [name, all[index]]));
     globalThis.postMessage({ type: "returned", assets }, Object.values(assets));
   }, () => {});
-  const everything = Promise.all([compiled, image]).then(() => post({ type: "progress", phase: "decoded" }));
+  const everything = Promise.all([compiled, image, wheel]).then(() => post({ type: "progress", phase: "decoded" }));
   everything.catch(() => {}); // its failure is reported by the race with Pyodide
-  return { compiled, snapshot, image, wheel: read.then(({ wheel }) => wheel), everything };
+  return { compiled, snapshot, image, wheel, everything };
 }
 
 // Pyodide started on the snapshot, its steps those of readAssets; resolves to the Pyodide.
@@ -226,7 +236,7 @@ async function startPyodide(runtime, indexURL, steps) {
 async function restore(runtime, page) {
   if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
   const indexURL = new URL(runtime.index_url, page).href;
-  const pyodide = await startPyodide(runtime, indexURL, readAssets(runtime, lent));
+  const pyodide = await startPyodide(runtime, indexURL, readAssets(runtime));
   const current = { pyodide, handle: null, path: runtime.wheel_path };
   if (runtime.fresh_model) {
     // `serve` after a model edit: the snapshot holds the model before it; the wheel is the new one.
@@ -247,8 +257,8 @@ const handlers = {
       (error) => post({ type: "failed", error: error?.message ?? String(error) }),
     );
   },
-  assets({ assets, module }) {
-    lend({ assets, module });
+  asset({ name, bytes, module }) {
+    arrival(name).resolve({ bytes, module });
   },
   async call({ id, request }) {
     const { handle } = await restored;
@@ -265,7 +275,7 @@ const handlers = {
     try {
       const current = await restored;
       const name = runtime.wheel;
-      const bytes = received(runtime, name, { [name]: wheel });
+      const bytes = received(runtime, name, wheel);
       swaps += 1;
       const folder = runtime.wheel_path.slice(0, runtime.wheel_path.lastIndexOf("/"));
       swapModel(current, bytes, `${folder}/swap-${swaps}/${name}`);
@@ -274,19 +284,13 @@ const handlers = {
       post({ type: "swapped", id, error: error?.message ?? String(error) });
     }
   },
-  // An unpacker's one job: a zstd binary decoded (and compiled, if it is the wasm) off the page.
-  async unpack({ name, bytes, size, compile }) {
+  // An unpacker's one job: a zstd binary decoded off the page. (Not compiled here: Python's worker
+  // compiles the wasm on V8's background threads while it writes the snapshot's image, which is
+  // sooner than after the decode here.)
+  async unpack({ name, bytes, size }) {
     try {
       const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
-      // A wasm that does not compile fails in Python's worker, which compiles it again and says why.
-      const module = compile ? await WebAssembly.compile(unpacked).catch(() => null) : null;
-      const answer = { type: "unpacked", name, bytes: unpacked.buffer, module };
-      try {
-        globalThis.postMessage(answer, [unpacked.buffer]);
-      } catch {
-        // An engine that cannot send a module: Python's worker compiles its own.
-        globalThis.postMessage({ ...answer, module: null }, [unpacked.buffer]);
-      }
+      globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer }, [unpacked.buffer]);
     } catch (error) {
       post({ type: "failed", error: error?.message ?? String(error) });
     }
