@@ -2,14 +2,15 @@
 
 The wasm and the snapshot are most of what a reader downloads before the labs are live, and zstd
 at level 19 makes them about a fifth smaller than gzip -9 (docs/performance.md, "Bytes until the
-labs are live"). Browsers decode gzip natively (``DecompressionStream``) but not zstd, so the page's
-worker decodes those two with a WebAssembly build of the reference decoder: the one in the npm
-package ``zstddec``, pinned by sha256 in ``zstddec-pins.json`` like Pyodide's files. Its module
+labs are live"). Browsers decode gzip natively (``DecompressionStream``) but not zstd, so the page
+decodes those two, each in a worker of its own (an unpacker, stage "spawn"), with a WebAssembly
+build of the reference decoder: the one in the npm package ``zstddec``, pinned by sha256 in
+``zstddec-pins.json`` like Pyodide's files. Its module
 (``dist/zstddec.mjs``) is an ES module that embeds the wasm as base64 and fetches it from a
 ``data:`` URL, which the page's Content-Security-Policy refuses and a classic worker cannot import;
-so the build takes only the wasm out of it (:func:`zstd_decoder`), and the worker instantiates it
+so the build takes only the wasm out of it (:func:`zstd_decoder`), and the unpacker instantiates it
 and calls ``ZSTD_decompress`` itself (stage "worker"). Everything else stays gzip: Pyodide's
-JavaScript is un-gzipped on the page to make the worker, and the wheel is small.
+JavaScript is un-gzipped on the page to make the workers, and the wheel is small.
 
 Each zstd frame records its content size and a checksum of the content (XXH64), which the decoder
 verifies: a damaged or truncated file fails to decode instead of starting a different Python, as

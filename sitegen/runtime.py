@@ -22,9 +22,9 @@ others with gzip -9), and every packed file is written twice:
 - ``NAME.bin.js``: the same bytes base64-encoded in a classic script, for
   file:// and, inline, for the single-file book.
 
-The page's worker un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4)
-and decodes zstd with the pinned WebAssembly decoder the build puts after Pyodide's JavaScript
-(:func:`worker_code`); see docs/performance.md for why. The zip of the site leaves
+The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4), and its
+unpacker workers decode zstd with the pinned WebAssembly decoder the build puts before Pyodide's
+JavaScript (:func:`worker_code`); see docs/performance.md for why. The zip of the site leaves
 the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
 load, and an unzipped copy served over http falls back to them.
 
@@ -271,6 +271,8 @@ class Loader:
     lock: dict[str, Any]
     """The Pyodide lock file listing our wheel, given to Pyodide as it starts."""
     code: str
+    decoder_size: int
+    """Bytes at the start of the code, unpacked, that are the zstd decoder's script (:func:`worker_code`)."""
     wasm: str
     snapshot: str
     snapshot_size: int
@@ -319,13 +321,14 @@ def load_runtime(
         wheel_bytes = wheel.read_bytes()
         wheel_name = wheel.name
         python = make_python_snapshot(package, version, pinned, wheel, project, labs, compiled_cache)
+    code, decoder_size = worker_code(pinned, decoder)
     blobs = {
-        CODE: worker_code(pinned, decoder),
+        CODE: code,
         WASM: pinned["pyodide.asm.wasm"],
         SNAPSHOT: python.encoded,
         wheel_name: wheel_bytes,
     }
-    files, loader = packed_runtime(blobs, wheel_name, lock, version, python, packed_cache)
+    files, loader = packed_runtime(blobs, wheel_name, lock, version, python, packed_cache, decoder_size)
     names = loader.packed
     return Runtime(
         files=files,
@@ -348,9 +351,11 @@ def packed_runtime(
     version: str,
     python: PythonSnapshot,
     packed_cache: Path | None,
+    decoder_size: int,
 ) -> tuple[dict[str, bytes], Loader]:
     """The files of ``pyodide/`` for the binaries ``blobs`` (asset name → bytes, the wheel's under
-    ``wheel_name``), each packed, named after its content and written twice, and the page's loader."""
+    ``wheel_name``; the code's first ``decoder_size`` bytes are the zstd decoder's script), each
+    packed, named after its content and written twice, and the page's loader."""
     wheel_bytes = blobs[wheel_name]
     encoding = {name: ZSTD if name in ZSTD_PACKED else GZIP for name in blobs}
     packed = {name: pack(data, encoding[name], packed_cache) for name, data in blobs.items()}
@@ -372,6 +377,7 @@ def packed_runtime(
         index_url=f"{RUNTIME_DIR}/",
         lock=lock,
         code=CODE,
+        decoder_size=decoder_size,
         wasm=WASM,
         snapshot=SNAPSHOT,
         snapshot_size=python.size,
@@ -396,18 +402,20 @@ def read_decoder(project: Path) -> tuple[bytes, bytes]:
     return zstd_decoder(pinned[DECODER_MODULE]), pinned["LICENSE"]
 
 
-def worker_code(pinned: Mapping[str, bytes], decoder: tuple[bytes, bytes]) -> bytes:
-    """What the page makes its worker from, before the worker's own stages: Pyodide's JavaScript
-    (``pyodide.js``, then ``pyodide.asm.mjs`` made a plain script), then the zstd decoder's wasm as
-    base64 in ``globalThis.kvpageZstd``, its license above it."""
+def worker_code(pinned: Mapping[str, bytes], decoder: tuple[bytes, bytes]) -> tuple[bytes, int]:
+    """What the page makes its workers from, before the workers' own stages, and where its two parts
+    meet: first the zstd decoder's wasm as base64 in ``globalThis.kvpageZstd``, its license above it
+    (what an unpacker runs), then Pyodide's JavaScript (``pyodide.js``, then ``pyodide.asm.mjs`` made
+    a plain script: what Python's worker runs). The page splits it at the returned size, so that
+    neither kind of worker reads the other's part (stage "spawn")."""
     wasm, license_text = decoder
     license_comment = license_text.decode("utf-8").strip().replace("*/", "* /")
     decoder_script = (
         f"/*! The zstd decoder of the npm package zstddec (its wasm), under this license:\n\n{license_comment}\n*/\n"
         f'globalThis.kvpageZstd="{base64.b64encode(wasm).decode("ascii")}";\n'
-    )
+    ).encode()
     pyodide = strip_source_map(pinned["pyodide.js"], "pyodide.js") + b"\n" + classic_module(pinned["pyodide.asm.mjs"])
-    return pyodide + b"\n" + decoder_script.encode("utf-8")
+    return decoder_script + pyodide, len(decoder_script)
 
 
 def with_new_wheel(base: Runtime, project: Path) -> Runtime | None:

@@ -154,13 +154,19 @@ def unpack_any(packed: bytes, encoding: str) -> bytes:
     return zstandard.ZstdDecompressor().decompress(packed)
 
 
-def test_the_worker_s_code_carries_the_pinned_zstd_decoder_and_its_license(built: Built) -> None:
-    code = unpacked(built, "pyodide.js").decode("utf-8")
+def test_the_worker_s_code_is_the_pinned_zstd_decoder_and_its_license_then_pyodide(built: Built) -> None:
+    """The page splits the code at ``decoder_size``: the unpackers get the decoder's part, Python's
+    workers Pyodide's, and neither carries the other's."""
+    code = unpacked(built, "pyodide.js")
+    size = built.runtime["decoder_size"]
+    unpacker, python = code[:size].decode("utf-8"), code[size:].decode("utf-8")
     decoder = zstd_decoder((ROOT / "node_modules" / "zstddec" / "dist" / "zstddec.mjs").read_bytes())
-    (found,) = re.findall(r'globalThis\.kvpageZstd="([^"]+)";', code)
+    (found,) = re.findall(r'globalThis\.kvpageZstd="([^"]+)";', unpacker)
     assert base64.b64decode(found) == decoder
-    head = code[: code.index("globalThis.kvpageZstd=")]
+    assert unpacker.endswith(f'globalThis.kvpageZstd="{found}";\n')
+    head = unpacker[: unpacker.index("globalThis.kvpageZstd=")]
     assert "The MIT License" in head and "BSD License" in head and "For Zstandard software" in head
+    assert "kvpageZstd" not in python and "loadPyodide" in python and "loadPyodide" not in unpacker
 
 
 def test_a_model_edit_under_serve_is_a_new_wheel_on_the_same_snapshot(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@
 // Stage "assets": the packed (gzip or zstd) bytes of each binary Python's worker needs (Pyodide's
 // JavaScript, the wasm, the snapshot, the wheel; no standard library besides what is in the
 // snapshot's memory, sitegen/python_snapshot.py), however the page was opened, each as an
-// ArrayBuffer, held by the page for every worker it makes and never unpacked here (the worker
-// unpacks them, stage "spawn" lends them). The build packs each (sitegen/runtime.py and
+// ArrayBuffer (stage "spawn" unpacks them, off the page for the big ones, and lends them to every
+// worker it makes), and the Cache Storage that keeps them unpacked for a second visit. The build packs each (sitegen/runtime.py and
 // sitegen/packing.py: the same transfer on every host, and a smaller zip and single file) and names each file after its
 // content (sitegen/runtime_names.py). Over http and from a folder they are requested once the page
 // has drawn its first frame, at low priority (firstPaint below). They arrive
@@ -91,20 +91,14 @@ function takeAsset(python, name) {
   return decodeBase64(entry.base64).buffer;
 }
 
-// Second visits over http(s): the worker keeps each binary it unpacked (the wasm, the snapshot,
-// the wheel) in Cache Storage, keyed by its content-addressed URL, and the page reads them back
-// from there instead of fetching and unpacking them again (docs/performance.md, "A second visit").
-// Cache Storage is for secure origins only (not file://), and may throw or be full (private
-// windows, quota): any failure is a miss, and the binary is fetched as on a first visit.
+// Second visits over http(s): the page keeps each binary unpacked (Pyodide's JavaScript, the wasm,
+// the snapshot, the wheel) in Cache Storage, keyed by its content-addressed URL, once the first
+// visit's Python is up, and reads them back from there instead of fetching and unpacking them
+// again, without waiting for the first paint (docs/performance.md, "A second visit"). Cache Storage is for secure origins only (not file://),
+// and may throw or be full (private windows, quota): any failure is a miss, and the binary is
+// fetched as on a first visit.
 const UNPACKED_CACHE = "kvpage-unpacked";
 const unpackedKey = (indexURL, file) => `${new URL(file, indexURL).href}?unpacked`;
-
-// Where the worker keeps the binaries `names` it unpacks (stage "worker", keepUnpacked), for
-// cachedUnpacked to find on the next visit: {cache, keys: {name: URL}}.
-const keptWhere = (python, indexURL, names) => ({
-  cache: UNPACKED_CACHE,
-  keys: Object.fromEntries(names.map((name) => [name, unpackedKey(indexURL, python.packed[name])])),
-});
 
 // The unpacked bytes of `name` kept by an earlier visit, or null.
 async function cachedUnpacked(python, indexURL, name) {
@@ -116,6 +110,28 @@ async function cachedUnpacked(python, indexURL, name) {
   } catch {
     return null;
   }
+}
+
+// Keeps the unpacked binaries `files` ({name: ArrayBuffer}) for the next visit, once `when`
+// resolves (the first worker is ready: a first visit's start never waits on the disk), and
+// deletes every entry of an older build of this site. The bytes are copied now, as they are lent
+// to workers meanwhile (a Response should hold its own copy, but WebKit's reads the buffer later,
+// when it is gone). Resolves to whether they were kept.
+function keepUnpacked(python, indexURL, files, when) {
+  const headers = { "content-type": "application/octet-stream" };
+  const responses = Object.entries(files).map(([name, bytes]) => [
+    unpackedKey(indexURL, python.packed[name]),
+    new Response(bytes.slice(0), { headers }),
+  ]);
+  return when.then(async () => {
+    const cache = await globalThis.caches.open(UNPACKED_CACHE);
+    const current = new Set(Object.values(python.packed).map((file) => unpackedKey(indexURL, file)));
+    for (const request of await cache.keys()) {
+      if (request.url.startsWith(indexURL) && !current.has(request.url)) await cache.delete(request);
+    }
+    for (const [key, response] of responses) await cache.put(key, response);
+    return true;
+  }).catch(() => false);
 }
 
 // Over http: the response to `url`, counted for progress (`onLoaded`) as it streams in; `got`
@@ -136,12 +152,13 @@ async function downloaded(url, failure, onLoaded, got) {
 }
 
 // Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, cacheable, keepIn(names), asset(name)}: `total` bytes to load before Python can
-// start, as far as known yet; `cacheable`, whether the worker may keep what it unpacks (over
-// http(s), where Cache Storage exists); `keepIn(names)`, where it keeps them; `asset(name)` resolves to {bytes, unpacked}: a binary's bytes (an ArrayBuffer),
-// packed as the build made it, or unpacked already (read back from Cache Storage).
+// Returns {total, keep(files, when), comesPacked(name), asset(name)}: `total` bytes to load before
+// Python can start, as far as known yet; `keep(files, when)`, keepUnpacked over http(s), where
+// Cache Storage exists (elsewhere it keeps nothing: resolves to false); `comesPacked(name)`
+// resolves, before the bytes arrive, to whether they will be packed; `asset(name)` resolves to {bytes,
+// unpacked}: a binary's bytes (an ArrayBuffer), packed as the build made it, or unpacked already
+// (read back from Cache Storage).
 function openAssets(config, onLoaded) {
-  if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
   const python = config.python;
   const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
   const cacheable = mode === "fetch" && typeof globalThis.caches === "object";
@@ -157,7 +174,6 @@ function openAssets(config, onLoaded) {
   const received = (src) =>
     performance.getEntriesByName(new URL(src, document.baseURI).href)[0]?.encodedBodySize || python.sizes[src];
   const failure = (name) => new Error(`could not load ${binary(name)}`);
-
   const download = (name, got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
   const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
   // A binary's script, counted once it has run: what the browser received for it, instead of what
@@ -170,22 +186,26 @@ function openAssets(config, onLoaded) {
     });
     return fromScript(name, loaded);
   };
-  // Over http: kept unpacked by an earlier visit (nothing to download: the total drops by it), or fetched.
+  // Over http: kept unpacked by an earlier visit (nothing to download: the total drops by it), or
+  // fetched once the first paint is on screen. Cache Storage is asked at once: it reads no network.
+  const lookUp = (name) => (cacheable ? cachedUnpacked(python, indexURL, name) : null);
+  const lookups = new Map(needed.map((name) => [name, lookUp(name)]));
   const fetched = async (name) => {
-    const kept = cacheable && name !== python.code ? await cachedUnpacked(python, indexURL, name) : null;
+    const kept = await lookups.get(name);
     if (kept !== null) {
       total -= expected(name);
       onLoaded(0);
       return { bytes: kept, unpacked: true };
     }
+    await firstPaint;
     const got = { bytes: 0 };
     return { bytes: await download(name, got).catch(() => scripted(name, got.bytes)), unpacked: false };
   };
   const load = async (name) => {
     if (mode === "inline") return { bytes: await fromScript(name, arrived(python, name)), unpacked: false };
+    if (mode === "fetch") return fetched(name);
     await firstPaint;
-    if (mode === "scripts") return { bytes: await scripted(name), unpacked: false };
-    return fetched(name);
+    return { bytes: await scripted(name), unpacked: false };
   };
   const loading = new Map(needed.map((name) => [name, load(name)]));
   for (const promise of loading.values()) promise.catch(() => {}); // each is awaited by whoever needs it
@@ -193,8 +213,8 @@ function openAssets(config, onLoaded) {
     get total() {
       return total;
     },
-    cacheable,
-    keepIn: (names) => keptWhere(python, indexURL, names),
+    keep: (files, when) => (cacheable ? keepUnpacked(python, indexURL, files, when) : Promise.resolve(false)),
+    comesPacked: async (name) => (await lookups.get(name)) === null,
     asset: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
   };
 }

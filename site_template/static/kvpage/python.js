@@ -171,11 +171,11 @@ class PythonPool {
   }
 
   // The model of `python` (a page config's loader, with its wheel's packed bytes) in every worker.
-  swap(python, wheel) {
+  async swap(python, packed) {
+    const wheel = await replaceWheel(python, packed); // unpacked, and lent to the workers made from now on
     this.swapped += 1;
     this.lastSwap = { python, wheel };
     this.config.python = python; // the workers made from now on start on it
-    replaceWheel(python, wheel);
     return Promise.all([...this.workers].filter((entry) => entry.worker !== null).map((entry) => this.swapIn(entry)));
   }
 

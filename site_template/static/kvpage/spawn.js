@@ -1,7 +1,10 @@
-// Stage "spawn": Python's workers. Each is made from one Blob: Pyodide's JavaScript and the zstd
-// decoder's wasm (the asset "code", un-gzipped once) followed by the text of kvpageWorker (the
-// worker stages, joined into this script by sitegen/page_script.py). A page opened from disk, or
-// the single file, has no URL a worker could be loaded from; a Blob's works from every origin, under the page's own
+// Stage "spawn": Python's workers, and the binaries unpacked for them. Each worker is made from one
+// Blob: a part of the asset "code" (un-gzipped here once) followed by the text of kvpageWorker (the
+// worker stages, joined into this script by sitegen/page_script.py). The code is the zstd
+// decoder's script (its first python.decoder_size bytes, sitegen/runtime.py) and then Pyodide's
+// JavaScript: Python's workers run Pyodide's part, and an unpacker, a worker made to decode one
+// zstd binary, the decoder's. A page opened from disk, or the single file, has no URL a worker
+// could be loaded from; a Blob's works from every origin, under the page's own
 // Content-Security-Policy (worker-src blob:). The page itself never runs Pyodide.
 //
 // A classic worker, not a module: a module worker's script is fetched in CORS mode, which a page
@@ -15,20 +18,52 @@ globalThis.importScripts = undefined;
 `;
 
 let opened = null; // the assets, opened for the first worker and shared by every later one
-let workerURL = null; // the Blob URL of the worker's code, made once
-let compiledWasm = null; // the WebAssembly.Module the first worker compiled: later workers skip compiling
-// The wasm, snapshot and wheel ({name: {bytes, unpacked}}, stage "assets") are lent to one worker
-// at a time: transferred to it (not copied), and transferred back once it has read them
-// ("returned"), in about a tenth of a second; a worker made meanwhile waits for them. (A worker
-// that fails before it gives them back keeps them: then the page can make no other, and says so.)
-let held = null; // Promise of {name: {bytes, unpacked}}, when they are home
-let keepAsked = false; // a worker was asked to keep what it unpacks (stage "worker"): only the first is
+let workerURLs = null; // Promise of {python, unpacker, fresh}: the two kinds of worker's Blob URLs, made once
+let compiledWasm = null; // the WebAssembly.Module compiled already: later workers skip compiling
+// The wasm, snapshot and wheel ({name: ArrayBuffer}, each unpacked) are lent to one worker at a
+// time: transferred to it (not copied), and transferred back once it has read them ("returned"),
+// in about a tenth of a second; a worker made meanwhile waits for them. (A worker that fails
+// before it gives them back keeps them: then the page can make no other, and says so.)
+let held = null; // Promise of {name: ArrayBuffer}, when they are home
+let readied = null;
+const firstReady = new Promise((resolve) => (readied = resolve)); // a worker said "ready"
 
-// `serve` after a model edit: workers made from now on get `wheel` (packed) for python.wheel.
-function replaceWheel(python, wheel) {
-  if (held === null) return;
-  held = held.then((assets) => ({ ...assets, [python.wheel]: { bytes: wheel.slice(0), unpacked: false } }));
-  held.catch(() => {});
+// The gzip bytes `packed` (an ArrayBuffer) un-gzipped into one buffer of `size` bytes, the size
+// the build recorded; fails with `failure()` if they are cut short, damaged (gzip's CRC), not gzip
+// or not the file this page was built with. Here, on the page: only the small binaries are gzip.
+async function gunzip(packed, size, failure) {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  const source = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new Uint8Array(packed));
+      controller.close();
+    },
+  });
+  for (const reader = source.pipeThrough(new DecompressionStream("gzip")).getReader(); ; ) {
+    const { done, value } = await reader.read().catch(() => {
+      throw failure();
+    });
+    if (done) break;
+    if (at + value.length > bytes.length) throw failure();
+    bytes.set(value, at);
+    at += value.length;
+  }
+  if (at !== bytes.length) throw failure();
+  return bytes.buffer;
+}
+
+const failure = (python, name) => () => new Error(`could not load ${python.index_url}${python.packed[name]}`);
+
+// `serve` after a model edit: the new wheel (packed, as fetched) unpacked, for the running workers
+// (resolves to it) and for every worker made from now on.
+async function replaceWheel(python, wheel) {
+  const bytes = await gunzip(wheel, python.unpacked[python.wheel], failure(python, python.wheel));
+  if (held !== null) {
+    held = held.then((assets) => ({ ...assets, [python.wheel]: bytes.slice(0) }));
+    held.catch(() => {});
+  }
+  return bytes;
 }
 
 // The first worker opens the assets, and the page's runtime line and progress events follow them.
@@ -55,23 +90,85 @@ function openWithProgress(config) {
   }, () => {});
 }
 
-// The Blob URL of the worker's code: Pyodide's JavaScript (the asset "code", un-gzipped here),
-// then kvpageWorker.
-async function workerCode(python) {
-  const code = (await opened.asset(python.code)).bytes;
-  if (workerURL !== null) return workerURL;
-  const unpacked = new Blob([code]).stream().pipeThrough(new DecompressionStream("gzip"));
-  const text = await new Response(unpacked).blob().catch(() => null);
-  if (text === null || text.size !== python.unpacked[python.code]) {
-    throw new Error(`could not load ${python.index_url}${python.packed[python.code]}`);
-  }
-  const source = new Blob([WORKER_PROLOGUE, text, `\n(${kvpageWorker})();\n`], { type: "text/javascript" });
-  workerURL ??= URL.createObjectURL(source);
-  return workerURL;
+// The Blob URLs of the two kinds of worker, from the asset "code" un-gzipped (or read back from
+// Cache Storage as it is): {python, unpacker, fresh}; fresh, the unpacked code (an ArrayBuffer) to
+// keep for the next visit, or null.
+function workerCode(python) {
+  workerURLs ??= opened.asset(python.code).then(async ({ bytes, unpacked }) => {
+    const size = python.unpacked[python.code];
+    const code = new Uint8Array(unpacked ? bytes : await gunzip(bytes, size, failure(python, python.code)));
+    const worker = `\n(${kvpageWorker})();\n`;
+    const url = (part) => URL.createObjectURL(new Blob([WORKER_PROLOGUE, part, worker], { type: "text/javascript" }));
+    const [decoder, pyodide] = [code.subarray(0, python.decoder_size), code.subarray(python.decoder_size)];
+    return { unpacker: url(decoder), python: url(pyodide), fresh: unpacked ? null : code.buffer };
+  });
+  return workerURLs;
 }
 
-// Lends `assets` to `worker`, told to start: they come home when it says "returned".
-function lend(worker, python, assets) {
+// An unpacker for the binary `name` if it is zstd, made as soon as the code is in (it is ready when
+// the bytes arrive) unless the binary comes unpacked from Cache Storage: a Promise of a Worker or null.
+function unpackerFor(python, name) {
+  if (python.encoding[name] !== "zstd") return Promise.resolve(null);
+  const unpacker = async () => new Worker((await workerCode(python)).unpacker);
+  const made = opened.comesPacked(name).then((packed) => (packed ? unpacker() : null));
+  made.catch(() => {}); // the binary's own failure is the one reported
+  return made;
+}
+
+// The zstd binary `name`, whose packed bytes are `packed`, decoded by an unpacker of its own (and
+// compiled there, if it is the wasm): the wasm and the snapshot decode at once, on two cores, while
+// Python's worker reads Pyodide's JavaScript. Resolves to the unpacked bytes.
+async function unpackElsewhere(python, name, packed, unpacker) {
+  const worker = (await unpacker) ?? new Worker((await workerCode(python)).unpacker);
+  try {
+    const answer = await new Promise((resolve, reject) => {
+      const answered = (event) => ["unpacked", "failed"].includes(event.data?.type) && resolve(event.data);
+      worker.addEventListener("message", answered);
+      worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
+      const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], compile: name === python.wasm };
+      worker.postMessage(job, [packed]);
+    });
+    if (answer?.type !== "unpacked") throw failure(python, name)();
+    compiledWasm ??= answer.module;
+    return answer.bytes;
+  } finally {
+    worker.terminate();
+  }
+}
+
+// The binaries a worker needs, unpacked ({name: ArrayBuffer}): read back from Cache Storage as they
+// are, zstd in unpackers, gzip here; what was not read back (the code too) is kept for the next
+// visit, once the first worker is ready (stage "assets", keepUnpacked).
+function unpackedAssets(python) {
+  const names = [python.wasm, python.snapshot, python.wheel];
+  const fresh = new Set();
+  const unpack = async (name) => {
+    const unpacker = unpackerFor(python, name);
+    let asset;
+    try {
+      asset = await opened.asset(name);
+    } catch (error) {
+      unpacker.then((worker) => worker?.terminate(), () => {});
+      throw error;
+    }
+    if (asset.unpacked) return asset.bytes;
+    fresh.add(name);
+    if (python.encoding[name] === "zstd") return unpackElsewhere(python, name, asset.bytes, unpacker);
+    return gunzip(asset.bytes, python.unpacked[name], failure(python, name));
+  };
+  return Promise.all([workerCode(python), ...names.map(unpack)]).then(([code, ...buffers]) => {
+    const assets = Object.fromEntries(names.map((name, index) => [name, buffers[index]]));
+    const files = Object.fromEntries([...fresh].map((name) => [name, assets[name]]));
+    if (code.fresh !== null) files[python.code] = code.fresh;
+    const html = document.documentElement;
+    if (Object.keys(files).length === 0) html.dataset.pythonCache = "hit";
+    else opened.keep(files, firstReady).then((kept) => kept && (html.dataset.pythonCache = "kept"));
+    return assets;
+  });
+}
+
+// Lends `assets` to `worker`: they come home when it says "returned".
+function lend(worker, assets) {
   let home, kept;
   held = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
   held.catch(() => {}); // the next worker reports it
@@ -80,31 +177,26 @@ function lend(worker, python, assets) {
     const type = event.data?.type;
     if (type === "returned") home(event.data.assets);
     else if (type === "compiled") compiledWasm ??= event.data.module;
+    else if (type === "ready") readied();
     else if (type === "failed") keptBy(event.data.error);
-    else if (type === "kept") document.documentElement.dataset.pythonCache = "kept";
   });
   worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
-  if (Object.values(assets).every((asset) => asset.unpacked)) document.documentElement.dataset.pythonCache = "hit";
-  const fresh = Object.keys(assets).filter((name) => !assets[name].unpacked);
-  const keep = !keepAsked && opened.cacheable && fresh.length > 0 ? opened.keepIn(fresh) : null;
-  keepAsked ||= keep !== null;
-  const start = { type: "start", runtime: python, page: document.baseURI, assets, module: compiledWasm, keep };
-  worker.postMessage(start, Object.values(assets).map((asset) => asset.bytes));
+  worker.postMessage({ type: "assets", assets, module: compiledWasm }, Object.values(assets));
 }
 
 function pythonWorker(config) {
   return (async () => {
     if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
     if (typeof Worker !== "function") throw new Error("this browser has no Web Workers");
+    if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip");
     const python = config.python;
     if (opened === null) openWithProgress(config);
-    const names = [python.wasm, python.snapshot, python.wheel];
-    held ??= Promise.all(names.map(opened.asset)).then((assets) =>
-      Object.fromEntries(names.map((name, index) => [name, assets[index]])),
-    );
-    // The worker is made as soon as its code is in: it reads Pyodide's JavaScript while the wasm and
-    // the snapshot still arrive, and is told to start once they have.
-    const worker = new Worker(await workerCode(python));
+    held ??= unpackedAssets(python);
+    // The worker is made, and told to start, as soon as its code is in: it reads Pyodide's
+    // JavaScript and Pyodide sets itself up while the wasm and the snapshot still arrive and are
+    // unpacked; it gets them once they are.
+    const worker = new Worker((await workerCode(python)).python);
+    worker.postMessage({ type: "start", runtime: python, page: document.baseURI });
     let assets;
     try {
       assets = await held;
@@ -112,7 +204,7 @@ function pythonWorker(config) {
       worker.terminate();
       throw error;
     }
-    lend(worker, python, assets);
+    lend(worker, assets);
     return worker;
   })();
 }

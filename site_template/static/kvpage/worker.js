@@ -4,37 +4,39 @@
 //
 // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
 // shipped its memory (sitegen/python_snapshot.py), as a patch over the wasm's data segments
-// (stage "image"). The page lends the packed bytes (the wasm and the snapshot zstd, the others
-// gzip: sitegen/packing.py), the same ones to every worker it makes; each is unpacked here (zstd by
-// the decoder the build put after Pyodide's JavaScript, gzip by DecompressionStream), the wasm
-// compiled as soon as it is in, and Pyodide's own requests are answered from memory (stage
-// "hooks"). On a second visit over http the page may lend them unpacked already, read back from
-// Cache Storage, where the first worker of the first visit kept them (keepUnpacked).
+// (stage "image"). The page lends the binaries unpacked (the wasm, the snapshot, the wheel), the
+// same ones to every worker it makes; the wasm is compiled here unless the page has it compiled
+// already, and Pyodide's own requests are answered from memory (stage "hooks").
+//
+// The same function also runs as an unpacker: a worker the page makes, with only the zstd
+// decoder's script before it (no Pyodide), to decode one zstd binary off the page (stage "spawn";
+// the decoder is the build's, sitegen/packing.py), and compile it if it is the wasm.
 //
 // The messages, one object each ({type, ...}), all the page and this worker say to each other:
-//   page → worker  start {runtime, page, assets, module, keep}
-//                                                           restore Python: runtime is the page config's
+//   page → worker  start {runtime, page}                    restore Python: runtime is the page config's
 //                                                           "python" (sitegen.runtime.Loader), page the
-//                                                           page's URL, assets {name: {bytes, unpacked}}
-//                                                           each binary's bytes (an ArrayBuffer, packed or
-//                                                           unpacked already), transferred (lent); module,
-//                                                           if the page has it, the wasm compiled already;
-//                                                           keep: null, or where to keep what it unpacks
-//                                                           in Cache Storage ({cache, keys: {name: URL}},
-//                                                           stage "assets")
+//                                                           page's URL; Pyodide sets itself up at once
+//                  assets {assets, module}                  what it restores from: assets {name: bytes},
+//                                                           each binary unpacked (an ArrayBuffer),
+//                                                           transferred (lent); module, if the page has
+//                                                           it, the wasm compiled already
 //                  call {id, request}                       request: the JSON text kvpage.bridge.handle takes
-//                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the packed
+//                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the unpacked
 //                                                           bytes of runtime's (the new config's) wheel,
 //                                                           replaces kvpage in the running Python
+//                  unpack {name, bytes, size, compile}      (an unpacker) bytes: the zstd frame of the
+//                                                           binary `name`, transferred, `size` bytes
+//                                                           unpacked; compile: it is the wasm
 //   worker → page  returned {assets}                        the lent bytes, transferred back once read
 //                  compiled {module}                        the compiled wasm, which later workers start from
-//                  progress {phase: "decoded"}              every binary is in and decoded
+//                  progress {phase: "decoded"}              every binary is in and read
 //                  ready {version}                          Python answers calls from now on
-//                  failed {error}                           it could not start: why, as a sentence
+//                  failed {error}                           it could not start (or unpack): why, as a sentence
 //                  reply {id, reply}                        reply: the JSON text handle returned
 //                  swapped {id, error}                      the new model answers from now on (error:
 //                                                           why not; the old one still answers)
-//                  kept {}                                  the unpacked binaries are in Cache Storage
+//                  unpacked {name, bytes, module}           (an unpacker) the binary unpacked, transferred;
+//                                                           module: the wasm compiled, or null
 // Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
 // does not answer in time is terminated, not asked to stop (no SharedArrayBuffer in a static site).
 // Python is called with a string and answers a string: no Python object crosses to the page.
@@ -45,6 +47,8 @@
 
 const post = (message) => globalThis.postMessage(message);
 let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from
+let lend = null;
+const lent = new Promise((resolve) => (lend = resolve)); // {assets, module}, from the message "assets"
 let swaps = 0;
 
 // Python's side of a swap: kvpage's modules dropped and imported again from the wheel at `path`, in
@@ -97,33 +101,8 @@ function swapModel(current, bytes, path) {
   }
 }
 
-// The gzip bytes `packed` (an ArrayBuffer) un-gzipped into one buffer of `size` bytes, the size
-// the build recorded; fails with `failure()` if they are cut short, damaged (gzip's CRC), not gzip
-// or not the file this page was built with.
-async function gunzip(packed, size, failure) {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  const source = new ReadableStream({
-    start(controller) {
-      controller.enqueue(new Uint8Array(packed));
-      controller.close();
-    },
-  });
-  for (const reader = source.pipeThrough(new DecompressionStream("gzip")).getReader(); ; ) {
-    const { done, value } = await reader.read().catch(() => {
-      throw failure();
-    });
-    if (done) break;
-    if (at + value.length > bytes.length) throw failure();
-    bytes.set(value, at);
-    at += value.length;
-  }
-  if (at !== bytes.length) throw failure();
-  return bytes;
-}
-
-// The zstd decoder (sitegen/packing.py): the wasm the build put after Pyodide's JavaScript as
-// base64 (globalThis.kvpageZstd), instantiated on first use; dropped once Python is restored.
+// The zstd decoder (sitegen/packing.py): the wasm the build put in the decoder's script as base64
+// (globalThis.kvpageZstd, before this function in an unpacker's code), instantiated on first use.
 let zstd = null;
 function zstdDecoder() {
   if (zstd !== null) return zstd;
@@ -158,38 +137,20 @@ async function unzstd(packed, size, failure) {
   }
 }
 
-// The asset `name` as the page lent it ({bytes, unpacked}), unpacked as the build packed it
-// (runtime.encoding); fails naming its file.
-function unpack(runtime, name, asset) {
-  const failure = () => new Error(`could not load ${runtime.index_url}${runtime.packed[name]}`);
-  const size = runtime.unpacked[name];
-  if (asset.unpacked) {
-    return asset.bytes.byteLength === size ? Promise.resolve(new Uint8Array(asset.bytes)) : Promise.reject(failure());
+// The binary `name` as the page lent it (an ArrayBuffer, unpacked), as bytes; fails naming its
+// file unless it is the size the build recorded.
+function received(runtime, name, assets) {
+  const bytes = assets[name];
+  if (!(bytes instanceof ArrayBuffer) || bytes.byteLength !== runtime.unpacked[name]) {
+    throw new Error(`could not load ${runtime.index_url}${runtime.packed[name]}`);
   }
-  return runtime.encoding[name] === "zstd" ? unzstd(asset.bytes, size, failure) : gunzip(asset.bytes, size, failure);
-}
-
-// The unpacked binaries `files` ({name: Uint8Array}) kept in Cache Storage for the page's next visit,
-// where `keep` says ({cache, keys: {name: URL}}: the page's stage "assets" names them, and reads
-// them back), and every entry of an older build of this site deleted. Best effort: a cache that
-// cannot be opened or is full keeps nothing, and the page fetches as before.
-async function keepUnpacked(keep, indexURL, files) {
-  const cache = await globalThis.caches.open(keep.cache);
-  const current = new Set(Object.values(keep.keys));
-  for (const request of await cache.keys()) {
-    if (request.url.startsWith(indexURL) && !current.has(request.url)) await cache.delete(request);
-  }
-  for (const [name, bytes] of Object.entries(files)) {
-    const headers = { "content-type": "application/octet-stream", "content-length": String(bytes.byteLength) };
-    await cache.put(keep.keys[name], new Response(bytes, { headers }));
-  }
-  post({ type: "kept" });
+  return new Uint8Array(bytes);
 }
 
 // The wasm compiled, and handed to the page for later workers unless it came from the page.
 function compileWasm(wasm, module) {
   if (module) return Promise.resolve(module);
-  const compiled = wasm.then((code) => WebAssembly.compile(code));
+  const compiled = WebAssembly.compile(wasm);
   compiled.then((made) => {
     try {
       post({ type: "compiled", module: made });
@@ -200,33 +161,27 @@ function compileWasm(wasm, module) {
   return compiled;
 }
 
-// Unpacks what the page lent, and starts the steps that need it: {compiled, snapshot, image, wheel,
-// everything, unpacked}; `unpacked` resolves to the bytes unpacked here ({name: Uint8Array}, for
-// keepUnpacked). The lent bytes go back to the page as soon as every step has read them.
-function readAssets(runtime, assets, module) {
-  const file = (name) => unpack(runtime, name, assets[name]);
-  // (Compiling while un-gzipping, with compileStreaming, measured slower: see docs/performance.md.)
-  const wasm = file(runtime.wasm);
-  const compiled = compileWasm(wasm, module);
+// The steps that need what the page lends (`lent`, a Promise of {assets, module}: Pyodide sets
+// itself up meanwhile): {compiled, snapshot, image, wheel, everything}. The lent bytes go back to
+// the page as soon as every step has read them.
+function readAssets(runtime, lent) {
+  const read = lent.then(({ assets, module }) => {
+    const wasm = received(runtime, runtime.wasm, assets);
+    // Pyodide writes the wheel in fsInit, which may come after the lent bytes went back: its own copy.
+    const wheel = received(runtime, runtime.wheel, assets).slice();
+    return { assets, module, wasm, encoded: received(runtime, runtime.snapshot, assets), wheel };
+  });
+  const compiled = read.then(({ wasm, module }) => compileWasm(wasm, module)); // (it reads the bytes at once)
   // Pyodide needs the snapshot's size before it instantiates, its bytes only after: it gets this
   // buffer now and the bytes are written into it while Pyodide sets itself up.
   const snapshot = new Uint8Array(runtime.snapshot_size);
-  const encoded = file(runtime.snapshot);
-  const image = Promise.all([encoded, wasm]).then(([bytes, code]) => snapshotImage(snapshot, bytes, code));
-  // Pyodide writes the wheel in fsInit, which may come after the lent bytes went back: its own copy.
-  const wheel = file(runtime.wheel).then((bytes) => bytes.slice());
-  const read = [wasm.then(() => compiled), image, wheel].map((step) => step.catch(() => {}));
-  const lent = Object.values(assets).map((asset) => asset.bytes);
-  Promise.all(read).then(() => globalThis.postMessage({ type: "returned", assets }, lent));
-  const everything = Promise.all([compiled, image, wheel]).then(() => post({ type: "progress", phase: "decoded" }));
+  const image = read.then(({ encoded, wasm }) => snapshotImage(snapshot, encoded, wasm));
+  Promise.all([read, compiled.catch(() => {}), image.catch(() => {})]).then(([{ assets }]) => {
+    globalThis.postMessage({ type: "returned", assets }, Object.values(assets));
+  }, () => {});
+  const everything = Promise.all([compiled, image]).then(() => post({ type: "progress", phase: "decoded" }));
   everything.catch(() => {}); // its failure is reported by the race with Pyodide
-  const names = [runtime.wasm, runtime.snapshot, runtime.wheel].filter((name) => !assets[name].unpacked);
-  const unpacked = Promise.all([wasm, encoded, wheel]).then(([wasmBytes, snapshotBytes, wheelBytes]) => {
-    const all = { [runtime.wasm]: wasmBytes, [runtime.snapshot]: snapshotBytes, [runtime.wheel]: wheelBytes };
-    return Object.fromEntries(names.map((name) => [name, all[name]]));
-  });
-  unpacked.catch(() => {});
-  return { compiled, snapshot, image, wheel, everything, unpacked };
+  return { compiled, snapshot, image, wheel: read.then(({ wheel }) => wheel), everything };
 }
 
 // Pyodide started on the snapshot, its steps those of readAssets; resolves to the Pyodide.
@@ -268,16 +223,10 @@ async function startPyodide(runtime, indexURL, steps) {
   }
 }
 
-async function restore(runtime, page, assets, module, keep) {
+async function restore(runtime, page) {
   if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
   const indexURL = new URL(runtime.index_url, page).href;
-  const steps = readAssets(runtime, assets, module);
-  const pyodide = await startPyodide(runtime, indexURL, steps);
-  zstd = null; // nothing else is zstd (a swap's wheel is gzip): its memory may go
-  if (keep) {
-    // Once Python is up, so that a first visit's start never waits on it.
-    steps.unpacked.then((files) => Object.keys(files).length > 0 && keepUnpacked(keep, indexURL, files)).catch(() => {});
-  }
+  const pyodide = await startPyodide(runtime, indexURL, readAssets(runtime, lent));
   const current = { pyodide, handle: null, path: runtime.wheel_path };
   if (runtime.fresh_model) {
     // `serve` after a model edit: the snapshot holds the model before it; the wheel is the new one.
@@ -291,12 +240,15 @@ async function restore(runtime, page, assets, module, keep) {
 }
 
 const handlers = {
-  start({ runtime, page, assets, module, keep }) {
-    restored = restore(runtime, page, assets, module, keep);
+  start({ runtime, page }) {
+    restored = restore(runtime, page);
     restored.then(
       ({ pyodide }) => post({ type: "ready", version: pyodide.version }),
       (error) => post({ type: "failed", error: error?.message ?? String(error) }),
     );
+  },
+  assets({ assets, module }) {
+    lend({ assets, module });
   },
   async call({ id, request }) {
     const { handle } = await restored;
@@ -313,13 +265,30 @@ const handlers = {
     try {
       const current = await restored;
       const name = runtime.wheel;
-      const bytes = await unpack(runtime, name, { bytes: wheel, unpacked: false });
+      const bytes = received(runtime, name, { [name]: wheel });
       swaps += 1;
       const folder = runtime.wheel_path.slice(0, runtime.wheel_path.lastIndexOf("/"));
       swapModel(current, bytes, `${folder}/swap-${swaps}/${name}`);
       post({ type: "swapped", id });
     } catch (error) {
       post({ type: "swapped", id, error: error?.message ?? String(error) });
+    }
+  },
+  // An unpacker's one job: a zstd binary decoded (and compiled, if it is the wasm) off the page.
+  async unpack({ name, bytes, size, compile }) {
+    try {
+      const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
+      // A wasm that does not compile fails in Python's worker, which compiles it again and says why.
+      const module = compile ? await WebAssembly.compile(unpacked).catch(() => null) : null;
+      const answer = { type: "unpacked", name, bytes: unpacked.buffer, module };
+      try {
+        globalThis.postMessage(answer, [unpacked.buffer]);
+      } catch {
+        // An engine that cannot send a module: Python's worker compiles its own.
+        globalThis.postMessage({ ...answer, module: null }, [unpacked.buffer]);
+      }
+    } catch (error) {
+      post({ type: "failed", error: error?.message ?? String(error) });
     }
   },
 };
