@@ -25,9 +25,11 @@ serve: deps
 	$(PY) build.py serve
 
 # The site is built while the checks run (both only read the sources), then the Pyodide run, then
-# every pytest test: modules are spread whole (--dist loadscope) over three workers, so each
-# browser suite keeps one browser. Three on two cores: with two, the cores idle while browsers
-# wait on their pages; with three they stay busy (docs/performance.md, "The test suite").
+# every pytest test: modules are spread whole (--dist loadscope) over three workers, so a module's
+# fixtures are made once; the Firefox and WebKit modules one unit per way of opening the book, the
+# longest units first, in the order tests/scheduling.py gives (which --no-loadscope-reorder keeps).
+# Three on two cores: with two, the cores idle while browsers wait on their pages; with three they
+# stay busy (docs/performance.md, "The test suite").
 test: test-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-site check
 	$(MAKE) --no-print-directory pyodide-test pytest
@@ -41,7 +43,7 @@ check:
 	$(VENV)/bin/mypy
 
 pytest:
-	$(PY) -m pytest -n 3 --dist loadscope
+	$(PY) -m pytest -n 3 --dist loadscope --no-loadscope-reorder
 
 # tests/kvpage again, inside Pyodide under Node, against the wheel in site/ (offline).
 pyodide-test:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import pickle
 import re
 import zipfile
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ import pytest
 
 from sitegen import pipeline
 from sitegen.source import ChapterSource, load_source
+from tests import scheduling
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,11 +80,38 @@ def build_book(out: Path, content: Path = CONTENT, **options: Any) -> Built:
     )
 
 
+def shared_book(factory: pytest.TempPathFactory, name: str, content: Path = CONTENT, **options: Any) -> Built:
+    """:func:`build_book` once for the whole run, in the run's own folder: the first test worker
+    (xdist) that asks builds it under a lock, and every other worker reads that build.
+
+    Each worker runs the session fixtures itself, so a book built per worker was built three times
+    under ``make test`` (``pytest -n 3``), each build rendering, indexing, zipping and assembling it
+    again. What the pipeline returned (``Built.files``) is kept beside the build, so every worker
+    gets the pipeline's own answer, not a re-reading of the disk (tests/test_build.py compares the two).
+    """
+    run = factory.getbasetemp()  # under xdist, each worker's folder inside the run's
+    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / name
+    shared.mkdir(exist_ok=True)
+    answer = shared / "files.pickle"
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not answer.exists():
+            made = build_book(shared, content, **options)
+            staged = answer.with_suffix(".partial")
+            staged.write_bytes(pickle.dumps(made.files, protocol=pickle.HIGHEST_PROTOCOL))
+            staged.replace(answer)
+            return made
+    files = pickle.loads(answer.read_bytes())
+    return Built(
+        shared / "site", shared / "dist" / f"{pipeline.ZIP_TOP}.zip", shared / "dist" / pipeline.SINGLE_FILE, files
+    )
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
-    """The real chapter built by the real pipeline, once per session, as GitHub Pages publishes it
-    (the zip inside the site too, linked from the index page)."""
-    yield build_book(tmp_path_factory.mktemp("build"), publish_zip=True)
+    """The real chapter built by the real pipeline, once per run (:func:`shared_book`), as GitHub
+    Pages publishes it (the zip inside the site too, linked from the index page)."""
+    yield shared_book(tmp_path_factory, "build", publish_zip=True)
 
 
 @pytest.fixture(scope="session")
@@ -98,8 +127,8 @@ RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"
 
 @pytest.fixture(scope="session")
 def runaway_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The runaway book, built once per session (per test process)."""
-    return build_book(tmp_path_factory.mktemp("runaway"), RUNAWAY_BOOK, strict=True)
+    """The runaway book, built once per run (:func:`shared_book`)."""
+    return shared_book(tmp_path_factory, "runaway", RUNAWAY_BOOK, strict=True)
 
 
 CONFIG = re.compile(r'<script type="application/json" id="kvpage-config">(.*?)</script>', re.DOTALL)
@@ -113,29 +142,16 @@ def page_configs(html: str) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="session")
 def kitchen_sink(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The kitchen-sink book built strictly (a warning would fail it), with its single file: once for the
-    whole run, the first test worker that needs it building it under a lock for the others (xdist)."""
-    run = tmp_path_factory.getbasetemp()  # under xdist, each worker's folder inside the run's
-    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "kitchen-sink"
-    shared.mkdir(exist_ok=True)
-    options = pipeline.Options(
-        content=KITCHEN_SINK, out=shared / "site", dist=shared / "dist", single_file=True, strict=True
-    )
-    with (shared / "lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / "done").exists():
-            pipeline.build(options)
-            (shared / "done").touch()
-    files = {
-        path.relative_to(options.out).as_posix(): path.read_bytes() for path in options.out.rglob("*") if path.is_file()
-    }
-    return Built(options.out, options.dist / f"{pipeline.ZIP_TOP}.zip", options.dist / pipeline.SINGLE_FILE, files)
+    """The kitchen-sink book built strictly (a warning would fail it), with its single file, once per
+    run (:func:`shared_book`)."""
+    return shared_book(tmp_path_factory, "kitchen-sink", KITCHEN_SINK, strict=True)
 
 
 @pytest.fixture(scope="session")
 def two_chapters(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The two-chapter book built by the real pipeline, strictly, with its zip and single file."""
-    return build_book(tmp_path_factory.mktemp("two-chapters"), TWO_CHAPTERS, strict=True)
+    """The two-chapter book built by the real pipeline, strictly, with its zip and single file, once
+    per run (:func:`shared_book`)."""
+    return shared_book(tmp_path_factory, "two-chapters", TWO_CHAPTERS, strict=True)
 
 
 def unzipped(archive: Path, target: Path) -> Path:
@@ -144,3 +160,14 @@ def unzipped(archive: Path, target: Path) -> Path:
         opened.extractall(target)
     (top,) = target.iterdir()
     return top
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping of tests by their fixtures' parameters
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest work units first (tests/scheduling.py)."""
+    scheduling.longest_first(items)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """loadscope with the browser suites spread by way (tests/scheduling.py)."""
+    return scheduling.make_scheduler(config, log)
