@@ -102,32 +102,43 @@ function workerCode(python) {
   return workerURLs;
 }
 
-// An unpacker for the binary `name` if it is zstd, made as soon as the code is in (it is ready when
-// the bytes arrive) unless the binary comes unpacked from Cache Storage: a Promise of a Worker or null.
-function unpackerFor(python, name) {
-  if (python.encoding[name] !== "zstd") return Promise.resolve(null);
-  const unpacker = async () => new Worker((await workerCode(python)).unpacker);
-  const made = opened.comesPacked(name).then((packed) => (packed ? unpacker() : null));
-  made.catch(() => {}); // the binary's own failure is the one reported
-  return made;
+// The page's one unpacker, made as soon as the code is in (so it is ready when the bytes arrive)
+// if any zstd binary comes packed, not from Cache Storage: a Promise of {worker, left}, or of null.
+// It decodes them one after another as they arrive, while Python's worker reads Pyodide's
+// JavaScript and sets itself up (one worker more, not one per binary: on two cores the cost of
+// starting each outweighed decoding two at once), and is terminated once `left` reaches 0.
+let unpacker = null;
+function unpackerFor(python) {
+  unpacker ??= (async () => {
+    const names = [python.wasm, python.snapshot, python.wheel].filter((name) => python.encoding[name] === "zstd");
+    const left = (await Promise.all(names.map(opened.comesPacked))).filter(Boolean).length;
+    return left === 0 ? null : { worker: new Worker((await workerCode(python)).unpacker), left };
+  })();
+  unpacker.catch(() => {}); // the binaries' own failures are the ones reported
+  return unpacker;
 }
 
-// The zstd binary `name`, whose packed bytes are `packed`, decoded by an unpacker of its own: the
-// wasm and the snapshot decode at once, on two cores, while Python's worker reads Pyodide's
-// JavaScript. Resolves to the unpacked bytes.
-async function unpackElsewhere(python, name, packed, unpacker) {
-  const worker = (await unpacker) ?? new Worker((await workerCode(python)).unpacker);
+// One zstd binary fewer for the unpacker (decoded, or never to come): the last one ends it.
+function unpackerDone(python) {
+  unpackerFor(python).then((made) => made && (made.left -= 1) === 0 && made.worker.terminate(), () => {});
+}
+
+// The zstd binary `name`, whose packed bytes are `packed`, decoded by the unpacker. Resolves to
+// the unpacked bytes.
+async function unpackElsewhere(python, name, packed) {
+  const made = await unpackerFor(python);
+  if (made === null) throw failure(python, name)(); // Cache Storage said it would come unpacked
   try {
     const answer = await new Promise((resolve, reject) => {
-      const answered = (event) => ["unpacked", "failed"].includes(event.data?.type) && resolve(event.data);
-      worker.addEventListener("message", answered);
-      worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
-      worker.postMessage({ type: "unpack", name, bytes: packed, size: python.unpacked[name] }, [packed]);
+      const answered = (event) => event.data?.name === name && resolve(event.data);
+      made.worker.addEventListener("message", answered);
+      made.worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
+      made.worker.postMessage({ type: "unpack", name, bytes: packed, size: python.unpacked[name] }, [packed]);
     });
     if (answer?.type !== "unpacked") throw failure(python, name)();
     return answer.bytes;
   } finally {
-    worker.terminate();
+    unpackerDone(python);
   }
 }
 
@@ -140,17 +151,18 @@ function unpackedAssets(python) {
   const names = [python.wasm, python.snapshot, python.wheel];
   const copies = {};
   const unpack = async (name) => {
-    const unpacker = unpackerFor(python, name);
+    const zstd = python.encoding[name] === "zstd";
+    if (zstd) unpackerFor(python);
     let asset;
     try {
       asset = await opened.asset(name);
     } catch (error) {
-      unpacker.then((worker) => worker?.terminate(), () => {});
+      if (zstd) unpackerDone(python);
       throw error;
     }
     if (asset.unpacked) return asset.bytes;
-    const bytes = await (python.encoding[name] === "zstd"
-      ? unpackElsewhere(python, name, asset.bytes, unpacker)
+    const bytes = await (zstd
+      ? unpackElsewhere(python, name, asset.bytes)
       : gunzip(asset.bytes, python.unpacked[name], failure(python, name)));
     copies[name] = opened.cacheable ? bytes.slice(0) : null;
     return bytes;

@@ -31,7 +31,7 @@
 //                  compiled {module}                        the compiled wasm, which later workers start from
 //                  progress {phase: "decoded"}              every binary is in and read
 //                  ready {version}                          Python answers calls from now on
-//                  failed {error}                           it could not start (or unpack): why, as a sentence
+//                  failed {error, name}                     it could not start (or unpack `name`): why, as a sentence
 //                  reply {id, reply}                        reply: the JSON text handle returned
 //                  swapped {id, error}                      the new model answers from now on (error:
 //                                                           why not; the old one still answers)
@@ -292,7 +292,7 @@ const handlers = {
       const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
       globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer }, [unpacked.buffer]);
     } catch (error) {
-      post({ type: "failed", error: error?.message ?? String(error) });
+      post({ type: "failed", name, error: error?.message ?? String(error) });
     }
   },
 };
