@@ -91,7 +91,7 @@ function takeAsset(python, name) {
   return decodeBase64(entry.base64).buffer;
 }
 
-// Second visits over http(s): the page keeps each binary unpacked (Pyodide's JavaScript, the wasm,
+// Second visits over http(s): each binary is kept unpacked (Pyodide's JavaScript, the wasm,
 // the snapshot, the wheel) in Cache Storage, keyed by its content-addressed URL, once the first
 // visit's Python is up, and reads them back from there instead of fetching and unpacking them
 // again, without waiting for the first paint (docs/performance.md, "A second visit"). Cache
@@ -112,26 +112,17 @@ async function cachedUnpacked(python, indexURL, name) {
   }
 }
 
-// Keeps the unpacked binaries `files` ({name: ArrayBuffer}) for the next visit, once `when`
-// resolves (the first worker is ready: a first visit's start never waits on the disk), and
-// deletes every entry of an older build of this site. The bytes must be the page's own, never lent
-// to a worker: a Response should copy them, but WebKit's reads the buffer later, when a transfer
-// may have emptied it. Resolves to whether they were kept.
-function keepUnpacked(python, indexURL, files, when) {
-  const headers = { "content-type": "application/octet-stream" };
-  return when.then(async () => {
-    const responses = Object.entries(files).map(([name, bytes]) => [
-      unpackedKey(indexURL, python.packed[name]),
-      new Response(bytes, { headers }),
-    ]);
-    const cache = await globalThis.caches.open(UNPACKED_CACHE);
-    const current = new Set(Object.values(python.packed).map((file) => unpackedKey(indexURL, file)));
-    for (const request of await cache.keys()) {
-      if (request.url.startsWith(indexURL) && !current.has(request.url)) await cache.delete(request);
-    }
-    for (const [key, response] of responses) await cache.put(key, response);
-    return true;
-  }).catch(() => false);
+// Where the binaries `names` are kept for the next visit: {cache, keys: {name: URL}, site, current}:
+// the unpacker keeps them there (stage "worker", keepUnpacked) once the first worker is ready, and
+// deletes every entry under `site` (this site's runtime folder) that is not `current` (this build's).
+function keptWhere(python, indexURL, names) {
+  const key = (name) => unpackedKey(indexURL, python.packed[name]);
+  return {
+    cache: UNPACKED_CACHE,
+    keys: Object.fromEntries(names.map((name) => [name, key(name)])),
+    site: indexURL,
+    current: Object.keys(python.packed).map(key),
+  };
 }
 
 // Over http: the response to `url`, counted for progress (`onLoaded`) as it streams in; `got`
@@ -152,9 +143,9 @@ async function downloaded(url, failure, onLoaded, got) {
 }
 
 // Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
-// Returns {total, cacheable, keep(files, when), comesPacked(name), asset(name)}: `total` bytes to
+// Returns {total, cacheable, keptWhere(names), comesPacked(name), asset(name)}: `total` bytes to
 // load before Python can start, as far as known yet; `cacheable`, whether Cache Storage is there
-// (over http(s)); `keep(files, when)`, keepUnpacked there (only if it is); `comesPacked(name)`
+// (over http(s)); `keptWhere(names)`, where to keep those binaries there; `comesPacked(name)`
 // resolves, before the bytes arrive, to whether they will be packed; `asset(name)` resolves to {bytes,
 // unpacked}: a binary's bytes (an ArrayBuffer), packed as the build made it, or unpacked already
 // (read back from Cache Storage).
@@ -213,7 +204,7 @@ function openAssets(config, onLoaded) {
       return total;
     },
     cacheable,
-    keep: (files, when) => keepUnpacked(python, indexURL, files, when),
+    keptWhere: (names) => keptWhere(python, indexURL, names),
     comesPacked: async (name) => (await lookups.get(name)) === null,
     asset: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
   };

@@ -118,9 +118,28 @@ function unpackerFor(python) {
   return unpacker;
 }
 
-// One zstd binary fewer for the unpacker (decoded, or never to come): the last one ends it.
+// One zstd binary fewer for the unpacker (decoded, or never to come): the last one ends it, unless
+// it is to keep them in Cache Storage (keepFresh ends it then).
 function unpackerDone(python) {
-  unpackerFor(python).then((made) => made && (made.left -= 1) === 0 && made.worker.terminate(), () => {});
+  const last = (made) => made && (made.left -= 1) === 0 && !opened.cacheable && made.worker.terminate();
+  unpackerFor(python).then(last, () => {});
+}
+
+// The binaries `names` unpacked here, not read from Cache Storage, kept there for the next visit by
+// the unpacker (made now if none was): what it decoded, and `files` ({name: ArrayBuffer}, the
+// page's own copies, transferred) of the others. Sets <html data-python-cache="kept"> once they are.
+async function keepFresh(python, names, files) {
+  const made = (await unpackerFor(python)) ?? { worker: new Worker((await workerCode(python)).unpacker) };
+  try {
+    const answer = await new Promise((resolve) => {
+      made.worker.addEventListener("message", (event) => event.data?.type === "kept" && resolve(event.data));
+      made.worker.addEventListener("error", (event) => (event.preventDefault(), resolve({ error: event.message })));
+      made.worker.postMessage({ type: "keep", where: opened.keptWhere(names), files }, Object.values(files));
+    });
+    if (!answer.error) document.documentElement.dataset.pythonCache = "kept";
+  } finally {
+    made.worker.terminate();
+  }
 }
 
 // The zstd binary `name`, whose packed bytes are `packed`, decoded by the unpacker. Resolves to
@@ -133,7 +152,8 @@ async function unpackElsewhere(python, name, packed) {
       const answered = (event) => event.data?.name === name && resolve(event.data);
       made.worker.addEventListener("message", answered);
       made.worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
-      made.worker.postMessage({ type: "unpack", name, bytes: packed, size: python.unpacked[name] }, [packed]);
+      const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], keep: opened.cacheable };
+      made.worker.postMessage(job, [packed]);
     });
     if (answer?.type !== "unpacked") throw failure(python, name)();
     return answer.bytes;
@@ -143,13 +163,14 @@ async function unpackElsewhere(python, name, packed) {
 }
 
 // The binaries a worker needs, each unpacked as soon as it is in ({name: Promise of an
-// ArrayBuffer}): read back from Cache Storage as they are, zstd in unpackers, gzip here; what was
-// not read back (the code too) is kept for the next visit, once the first worker is ready (stage
-// "assets", keepUnpacked): copied as it is unpacked, before it is lent (over http(s) only, where
-// Cache Storage is).
+// ArrayBuffer}): read back from Cache Storage as they are, zstd in the unpacker, gzip here; what
+// was not read back (the code too) is kept for the next visit once the first worker is ready
+// (keepFresh), over http(s) only, where Cache Storage is: each copied as it is unpacked, before it
+// is lent, by the unpacker off the page (the small gzip ones here).
 function unpackedAssets(python) {
   const names = [python.wasm, python.snapshot, python.wheel];
-  const copies = {};
+  const fresh = new Set();
+  const copies = {}; // of the gzip binaries unpacked here, for Cache Storage (the unpacker keeps its own)
   const unpack = async (name) => {
     const zstd = python.encoding[name] === "zstd";
     if (zstd) unpackerFor(python);
@@ -161,20 +182,19 @@ function unpackedAssets(python) {
       throw error;
     }
     if (asset.unpacked) return asset.bytes;
-    const bytes = await (zstd
-      ? unpackElsewhere(python, name, asset.bytes)
-      : gunzip(asset.bytes, python.unpacked[name], failure(python, name)));
-    copies[name] = opened.cacheable ? bytes.slice(0) : null;
+    fresh.add(name);
+    if (zstd) return unpackElsewhere(python, name, asset.bytes);
+    const bytes = await gunzip(asset.bytes, python.unpacked[name], failure(python, name));
+    if (opened.cacheable) copies[name] = bytes.slice(0);
     return bytes;
   };
   const each = Object.fromEntries(names.map((name) => [name, unpack(name)]));
   Promise.all([workerCode(python), ...Object.values(each)]).then(([code]) => {
+    if (code.fresh !== null) fresh.add(python.code);
     const files = code.fresh === null ? copies : { ...copies, [python.code]: code.fresh };
-    const html = document.documentElement;
-    const kept = (done) => done && (html.dataset.pythonCache = "kept");
-    if (Object.keys(files).length === 0) html.dataset.pythonCache = "hit";
-    else if (opened.cacheable) opened.keep(files, firstReady).then(kept);
-  }, () => {});
+    if (fresh.size === 0) document.documentElement.dataset.pythonCache = "hit";
+    else if (opened.cacheable) firstReady.then(() => keepFresh(python, [...fresh], files)).catch(() => {});
+  }, () => unpacker?.then((made) => made?.worker.terminate(), () => {}));
   return each;
 }
 

@@ -24,9 +24,11 @@
 //                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the unpacked
 //                                                           bytes of runtime's (the new config's) wheel,
 //                                                           replaces kvpage in the running Python
-//                  unpack {name, bytes, size}               (an unpacker) bytes: the zstd frame of the
+//                  unpack {name, bytes, size, keep}         (an unpacker) bytes: the zstd frame of the
 //                                                           binary `name`, transferred, `size` bytes
-//                                                           unpacked
+//                                                           unpacked; keep: a copy is to be kept
+//                  keep {where, files}                      (an unpacker) keep what it decoded, and files
+//                                                           {name: bytes}, in Cache Storage (keepUnpacked)
 //   worker → page  returned {assets}                        the lent bytes, transferred back once read
 //                  compiled {module}                        the compiled wasm, which later workers start from
 //                  progress {phase: "decoded"}              every binary is in and read
@@ -36,6 +38,8 @@
 //                  swapped {id, error}                      the new model answers from now on (error:
 //                                                           why not; the old one still answers)
 //                  unpacked {name, bytes}                   (an unpacker) the binary unpacked, transferred
+//                  kept {error}                             (an unpacker) they are in Cache Storage (error:
+//                                                           why not)
 // Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
 // does not answer in time is terminated, not asked to stop (no SharedArrayBuffer in a static site).
 // Python is called with a string and answers a string: no Python object crosses to the page.
@@ -141,6 +145,23 @@ async function unzstd(packed, size, failure) {
     z.free(from);
     z.free(to);
   }
+}
+
+// What an unpacker decoded and keeps for Cache Storage: name -> Uint8Array (handler "unpack").
+const keeping = {};
+
+// The unpacked binaries `files` ({name: bytes}) kept in Cache Storage where `where` says ({cache,
+// keys: {name: URL}, site, current}: only the names of `keys`), and every entry under `site` that is
+// not `current` (an older build of this site) deleted. A cache that cannot be opened or is full
+// keeps nothing, and the page fetches as before on the next visit.
+async function keepUnpacked(where, files) {
+  const cache = await globalThis.caches.open(where.cache);
+  const current = new Set(where.current);
+  for (const request of await cache.keys()) {
+    if (request.url.startsWith(where.site) && !current.has(request.url)) await cache.delete(request);
+  }
+  const headers = { "content-type": "application/octet-stream" };
+  for (const [name, url] of Object.entries(where.keys)) await cache.put(url, new Response(files[name], { headers }));
 }
 
 // The binary `name` as the page lent it (an ArrayBuffer, unpacked), as bytes; fails naming its
@@ -284,15 +305,27 @@ const handlers = {
       post({ type: "swapped", id, error: error?.message ?? String(error) });
     }
   },
-  // An unpacker's one job: a zstd binary decoded off the page. (Not compiled here: Python's worker
+  // An unpacker's job: a zstd binary decoded off the page, and a copy kept for Cache Storage if
+  // `keep` (the page lends the one it gets to Python's workers). (Not compiled here: Python's worker
   // compiles the wasm on V8's background threads while it writes the snapshot's image, which is
   // sooner than after the decode here.)
-  async unpack({ name, bytes, size }) {
+  async unpack({ name, bytes, size, keep }) {
     try {
       const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
+      if (keep) keeping[name] = unpacked.slice();
       globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer }, [unpacked.buffer]);
     } catch (error) {
       post({ type: "failed", name, error: error?.message ?? String(error) });
+    }
+  },
+  // ... and, once the page's first worker is ready, what it decoded and `files` ({name: bytes}, the
+  // page's own) kept where `where` says (stage "assets", keptWhere).
+  async keep({ where, files }) {
+    try {
+      await keepUnpacked(where, { ...keeping, ...files });
+      post({ type: "kept" });
+    } catch (error) {
+      post({ type: "kept", error: error?.message ?? String(error) });
     }
   },
 };
