@@ -258,6 +258,12 @@ async function restore(runtime, page) {
   if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
   const indexURL = new URL(runtime.index_url, page).href;
   const pyodide = await startPyodide(runtime, indexURL, readAssets(runtime));
+  // Python's loop checks for signals in JavaScript every so often once it has a buffer to read
+  // (never written: no SharedArrayBuffer here). That call is where JavaScriptCore can stop a
+  // terminated worker: without it a stopped runaway call's thread went on looping in WebKitGTK,
+  // a core busy for good even on about:blank (measured from /proc: 5.2 CPU-s in every 5 s, and
+  // 0.0 with the buffer; the commit that added this says how).
+  pyodide.setInterruptBuffer(new Uint8Array(1));
   const current = { pyodide, handle: null, path: runtime.wheel_path };
   if (runtime.fresh_model) {
     // `serve` after a model edit: the snapshot holds the model before it; the wheel is the new one.
