@@ -78,9 +78,12 @@ window.Worker = class extends EventTarget {
   constructor(url) { super(); this.url = url; this.terminated = false; workers.push(this); }
   emit(data) { if (!this.terminated) this.dispatchEvent(new MessageEvent("message", {data})); }
   postMessage(message) {
-    if (message.type === "start") {
-      setTimeout(() => this.emit({type: "returned", assets: message.assets}));  // the lent bytes, as a worker does
-      setTimeout(() => this.emit({type: "ready", version: "fake"}));
+    if (message.type === "start") setTimeout(() => this.emit({type: "ready", version: "fake"}));
+    if (message.type === "asset") {
+      // The lent bytes go back once all three are in, as a worker does.
+      (this.lent ??= {})[message.name] = message.bytes;
+      const lent = this.lent;
+      if (Object.keys(lent).length === 3) setTimeout(() => this.emit({type: "returned", assets: lent}));
     }
     if (message.type !== "call") return;
     const request = JSON.parse(message.request);
@@ -117,6 +120,8 @@ def config() -> dict[str, Any]:
         "wheel_path": "/lib/kvpage/x.whl",
         "env": {},
         "packed": {name: f"{name}.bin" for name in BINARIES},
+        "encoding": {name: "gzip" for name in BINARIES},
+        "decoder_size": 0,
         "unpacked": {name: len(data) for name, data in BINARIES.items()},
         "sizes": {},
     }
