@@ -2,8 +2,8 @@
 // Blob: a part of the asset "code" (un-gzipped here once) followed by the text of kvpageWorker (the
 // worker stages, joined into this script by sitegen/page_script.py). The code is the zstd
 // decoder's script (its first python.decoder_size bytes, sitegen/runtime.py) and then Pyodide's
-// JavaScript: Python's workers run Pyodide's part, and an unpacker, a worker made to decode one
-// zstd binary, the decoder's. A page opened from disk, or the single file, has no URL a worker
+// JavaScript: Python's workers run Pyodide's part, and the unpacker, the one worker that decodes
+// the zstd binaries (and keeps what was unpacked in Cache Storage), the decoder's. A page opened from disk, or the single file, has no URL a worker
 // could be loaded from; a Blob's works from every origin, under the page's own
 // Content-Security-Policy (worker-src blob:). The page itself never runs Pyodide.
 //

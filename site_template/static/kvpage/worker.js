@@ -9,8 +9,9 @@
 // already, and Pyodide's own requests are answered from memory (stage "hooks").
 //
 // The same function also runs as an unpacker: a worker the page makes, with only the zstd
-// decoder's script before it (no Pyodide), to decode one zstd binary off the page (stage "spawn";
-// the decoder is the build's, sitegen/packing.py).
+// decoder's script before it (no Pyodide), to decode the zstd binaries off the page, one after
+// another as they arrive, and keep them in Cache Storage (stage "spawn"; the decoder is the
+// build's, sitegen/packing.py).
 //
 // The messages, one object each ({type, ...}), all the page and this worker say to each other:
 //   page → worker  start {runtime, page}                    restore Python: runtime is the page config's
