@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Worker, expect
 
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
+from sitegen.packing import pack_zstd
 from tests.chapter_labs import DECODE, NEXT
 from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, Server
@@ -48,6 +49,33 @@ def test_when_the_runtime_cannot_be_loaded(browser: Browser, http_site: Server, 
     page.route(f"**/{wasm}*", lambda route: route.abort())  # the file and its script
     page.goto(http_site.base + "cache.html")
     assert_prerendered_and_disabled(page, f"could not load {wasm}")
+    page.close()
+
+
+def test_a_start_that_fails_ends_every_worker(browser: Browser, http_site: Server, built: Built) -> None:
+    """Python's worker and the unpacker both end when Python cannot start. Over http the unpacker
+    keeps a copy of what it decoded, for Cache Storage once Python is ready: when it never is,
+    nothing may stay behind holding 18 MB. Here the wasm unpacks (the right size, zstd's checksum
+    right) but is no WebAssembly, so Python's worker, not the unpacker, fails."""
+    page = browser.new_page()
+    made: list[Worker] = []
+    ended: list[Worker] = []
+
+    def watch(worker: Worker) -> None:
+        made.append(worker)
+        worker.on("close", lambda closed: ended.append(closed))
+
+    page.on("worker", watch)
+    wasm = built.packed(built.runtime["wasm"])
+    not_wasm = pack_zstd(bytes(built.runtime["unpacked"][built.runtime["wasm"]]))
+    page.route(f"**/{wasm}", lambda route: route.fulfill(body=not_wasm))
+    page.goto(http_site.base + "cache.html")
+    expect(page.locator("html")).to_have_attribute("data-python", "failed", timeout=PYTHON_READY_MS)
+    assert len(made) == 2, [worker.url for worker in made]  # Python's worker and the unpacker
+    for worker in made:
+        if worker not in ended:  # events arrive only while Playwright is called: none is missed here
+            with worker.expect_event("close", timeout=PYTHON_READY_MS):
+                pass
     page.close()
 
 

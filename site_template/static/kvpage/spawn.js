@@ -27,6 +27,8 @@ let compiledWasm = null; // the WebAssembly.Module compiled already: later worke
 let held = null; // {name: Promise of an ArrayBuffer}: each, when it is home
 let readied = null;
 const firstReady = new Promise((resolve) => (readied = resolve)); // a worker said "ready"
+let everReady = false;
+firstReady.then(() => (everReady = true));
 
 // The gzip bytes `packed` (an ArrayBuffer) un-gzipped into one buffer of `size` bytes, the size
 // the build recorded; fails with `failure()` if they are cut short, damaged (gzip's CRC), not gzip
@@ -125,6 +127,12 @@ function unpackerDone(python) {
   unpackerFor(python).then(last, () => {});
 }
 
+// Python's first worker failed to start, so the page makes no other (stage "python"): the unpacker,
+// which over http waits with its copies of the binaries to keep them once Python is ready, goes too.
+function unpackerUnwanted() {
+  if (!everReady) unpacker?.then((made) => made?.worker.terminate(), () => {});
+}
+
 // The binaries `names` unpacked here, not read from Cache Storage, kept there for the next visit by
 // the unpacker (made now if none was): what it decoded, and `files` ({name: ArrayBuffer}, the
 // page's own copies, transferred) of the others. Sets <html data-python-cache="kept"> once they are.
@@ -207,7 +215,10 @@ function lend(worker, python) {
   const back = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
   held = Object.fromEntries(Object.keys(lending).map((name) => [name, back.then((assets) => assets[name])]));
   for (const promise of [back, ...Object.values(held)]) promise.catch(() => {}); // the next worker reports it
-  const keptBy = (why) => kept(new Error(`Python's files went with a worker that failed (${why}); reload the page`));
+  const keptBy = (why) => {
+    unpackerUnwanted();
+    kept(new Error(`Python's files went with a worker that failed (${why}); reload the page`));
+  };
   worker.addEventListener("message", (event) => {
     const type = event.data?.type;
     if (type === "returned") home(event.data.assets);
