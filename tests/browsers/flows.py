@@ -412,10 +412,11 @@ def landed_on(url: str, heading: str, prefix: str) -> Step:
     quick find)."""
     js = f"""() => {{
   const heading = [...document.querySelectorAll("h2, h3")].find((h) => h.textContent.trim() === {json.dumps(heading)});
-  if (!heading || !heading.id.startsWith({json.dumps(prefix)})) return false;
+  if (!heading || !heading.id.startsWith({json.dumps(prefix)})) return `no such heading at ${{location.href}}`;
   const top = heading.getBoundingClientRect().top;
   const searchable = !document.querySelector("[role=search]").hidden;  // shown once its script has run
-  return location.href === {json.dumps(url)} + "#" + heading.id && top > -2 && top < innerHeight && searchable;
+  const there = location.href === {json.dumps(url)} + "#" + heading.id && top > -2 && top < innerHeight && searchable;
+  return there || `${{location.href}}, its top at ${{top}} px of ${{innerHeight}}, search box shown: ${{searchable}}`;
 }}"""
     return page_holds(js, f"the page should be {url} at the heading {heading!r}, on screen")
 
