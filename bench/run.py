@@ -17,6 +17,9 @@ prints medians and the ratio ours/stock:
 - labs live: navigation start → the page's ``kvpage:labs-live`` mark (controls enabled: the first
   worker's Python is ready; the page computes nothing at start-up, the build did);
 - first contentful paint;
+- where our cold start went, printed with each run: when the page's first Python worker reached each
+  phase (its ``kvpage:worker-PHASE`` marks: started, compiled, decoded, instantiated, restored)
+  and the unpacker had decoded each zstd binary (``kvpage:unpacked-NAME``), from navigation start;
 - interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
 - bytes received until the labs were live, over http: the bodies as the browser received them
@@ -86,6 +89,14 @@ class Run:
     """Bytes of bodies received until the labs were live (the page and what it requested before); None from disk."""
     received_all: float | None = None
     """… and in all, once the run's interactions were done."""
+    phases: dict[str, float] = field(default_factory=dict)
+    """Our page's marks of how far its first worker and the unpacker were (PHASES), ms from navigation."""
+
+
+PHASES = """() => Object.fromEntries(performance.getEntriesByType("mark")
+    .filter((mark) => /^kvpage:(worker|unpacked)-/.test(mark.name))
+    .reverse()  // the first of each name wins: worker-ready comes again for the spare
+    .map((mark) => [mark.name.slice("kvpage:".length), mark.startTime]))"""
 
 
 def build_stock(ours: Path, out: Path) -> Path:
@@ -192,6 +203,7 @@ def measure(browser: Any, url: str, page_name: str, mode: str, samples: int) -> 
             run.failure = found["status"]
         else:
             run.live_ms = found["live"]
+            run.phases = page.evaluate(PHASES)
             if mode == "http":
                 run.received_live = received.until(page.evaluate("performance.timeOrigin") + found["live"])
             run.interactions = interact(page, samples)
@@ -318,6 +330,11 @@ def ms(value: float | None) -> str:
     return "never" if value is None else f"{value:,.0f} ms"
 
 
+def went(phases: dict[str, float]) -> str:
+    """A run's phases (Run.phases) in the order they came, each with its time from navigation."""
+    return ", ".join(f"{phase} {ms(at)}" for phase, at in sorted(phases.items(), key=lambda item: item[1]))
+
+
 def mb(value: float | None) -> str:
     return "—" if value is None else f"{value / 1e6:.2f} MB"
 
@@ -439,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
                         results.append(run)
                         shown = ms(run.live_ms) if run.live_ms is not None else f"never ({run.failure[:80]})"
                         print(f"run {index + 1}/{runs} {name:8} {mode:4}: labs live {shown}", file=sys.stderr)
+                        if run.phases:
+                            print(f"  {went(run.phases)}", file=sys.stderr)
             browser.close()
         roots = {bases[name]: folder for name, folder in sites.items()}
         roots |= {folder.as_uri() + "/": folder for folder in sites.values()}

@@ -238,3 +238,32 @@ def test_cache_storage_that_fails_is_a_miss(page: Page, http_site: Server, built
     assert wasm in names
     expect(page.locator("html")).not_to_have_attribute("data-python-cache", "hit")
     the_decode_lab_steps(page)
+
+
+FIRST_MARKS = """() => {
+  const first = {};
+  for (const mark of performance.getEntriesByType("mark")) first[mark.name] ??= mark.startTime;
+  return first;
+}"""
+
+
+@pytest.mark.parametrize("way", ["http", "file"])
+def test_the_first_workers_phases_are_marked_in_the_order_they_happen(
+    page: Page, http_site: Server, unzipped_site: Path, built: Built, way: str
+) -> None:
+    """bench/run.py prints where a cold start went from these marks: each must be there, at the
+    time its step happened (the worker's clock brought onto the page's), so in this order."""
+    load(page, http_site.base + "cache.html" if way == "http" else (unzipped_site / "cache.html").as_uri())
+    at = page.evaluate(FIRST_MARKS)
+    runtime = built.runtime
+    unpacked = [f"kvpage:unpacked-{runtime[name]}" for name in ("wasm", "snapshot")]
+    phases = ("made", "started", "compiled", "decoded", "instantiated", "restored")
+    worker = [f"kvpage:worker-{phase}" for phase in phases]
+    assert set(unpacked + worker) <= at.keys(), sorted(at)
+    steps = ["kvpage:worker-made", "kvpage:worker-started", "kvpage:worker-instantiated", "kvpage:worker-restored"]
+    steps += ["kvpage:worker-ready", "kvpage:labs-live"]
+    assert [at[name] for name in steps] == sorted(at[name] for name in steps), {name: at[name] for name in steps}
+    wasm, snapshot = unpacked
+    assert at[wasm] <= at["kvpage:worker-compiled"] <= at["kvpage:worker-instantiated"], at
+    assert max(at[wasm], at[snapshot], at["kvpage:worker-compiled"]) <= at["kvpage:worker-decoded"], at
+    assert at["kvpage:worker-decoded"] <= at["kvpage:worker-restored"], at

@@ -55,6 +55,10 @@ async function gunzip(packed, size, failure) {
   return bytes.buffer;
 }
 
+// How far the first worker and the unpacker got, and when (`at`, ms since the epoch, from their
+// clock), as marks of the page's timeline (kvpage:NAME), which bench/run.py prints.
+const marked = (name, at) => performance.mark(`kvpage:${name}`, { startTime: at - performance.timeOrigin });
+
 const failure = (python, name) => () => new Error(`could not load ${python.index_url}${python.packed[name]}`);
 
 // `serve` after a model edit: the new wheel (packed, as fetched) unpacked, for the running workers
@@ -164,6 +168,7 @@ async function unpackElsewhere(python, name, packed) {
       made.worker.postMessage(job, [packed]);
     });
     if (answer?.type !== "unpacked") throw failure(python, name)();
+    marked(`unpacked-${name}`, answer.at);
     return answer.bytes;
   } finally {
     unpackerDone(python);
@@ -224,6 +229,7 @@ function lend(worker, python) {
     if (type === "returned") home(event.data.assets);
     else if (type === "compiled") compiledWasm ??= event.data.module;
     else if (type === "ready") readied();
+    else if (type === "progress" && !everReady) marked(`worker-${event.data.phase}`, event.data.at);
     else if (type === "failed") keptBy(event.data.error);
   });
   worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
@@ -249,7 +255,9 @@ function pythonWorker(config) {
     // The worker is made, and told to start, as soon as its code is in: it reads Pyodide's
     // JavaScript and Pyodide sets itself up while the wasm and the snapshot still arrive and are
     // unpacked; it gets each as soon as it is.
-    const worker = new Worker((await workerCode(python)).python);
+    const url = (await workerCode(python)).python;
+    if (!everReady) performance.mark("kvpage:worker-made");
+    const worker = new Worker(url);
     worker.postMessage({ type: "start", runtime: python, page: document.baseURI });
     try {
       await lend(worker, python);

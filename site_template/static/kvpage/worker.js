@@ -32,13 +32,17 @@
 //                                                           {name: bytes}, in Cache Storage (keepUnpacked)
 //   worker → page  returned {assets}                        the lent bytes, transferred back once read
 //                  compiled {module}                        the compiled wasm, which later workers start from
-//                  progress {phase: "decoded"}              every binary is in and read
+//                  progress {phase, at}                     how far it is: "started" (its code has run and
+//                                                           it has the start message), "compiled" (the
+//                                                           wasm), "decoded" (every binary is in and read),
+//                                                           "instantiated" (the wasm, linked), "restored"
+//                                                           (Python); at: when, ms since the epoch
 //                  ready {version}                          Python answers calls from now on
 //                  failed {error, name}                     it could not start (or unpack `name`): why, as a sentence
 //                  reply {id, reply}                        reply: the JSON text handle returned
 //                  swapped {id, error}                      the new model answers from now on (error:
 //                                                           why not; the old one still answers)
-//                  unpacked {name, bytes}                   (an unpacker) the binary unpacked, transferred
+//                  unpacked {name, bytes, at}               (an unpacker) the binary unpacked, transferred
 //                  kept {error}                             (an unpacker) they are in Cache Storage (error:
 //                                                           why not)
 // Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
@@ -50,6 +54,8 @@
 // sitegen/pyodide-pins.json), and the worker checks the version it started.
 
 const post = (message) => globalThis.postMessage(message);
+// The page marks each phase on its own timeline (kvpage:worker-PHASE), which bench/run.py reads.
+const phase = (name) => post({ type: "progress", phase: name, at: performance.timeOrigin + performance.now() });
 let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from
 const lent = new Map(); // name -> {promise, resolve}: each binary the page lends (message "asset")
 const arrival = (name) => {
@@ -211,7 +217,8 @@ function readAssets(runtime) {
     const assets = Object.fromEntries(names.map((name, index) => [name, all[index]]));
     globalThis.postMessage({ type: "returned", assets }, Object.values(assets));
   }, () => {});
-  const everything = Promise.all([compiled, image, wheel]).then(() => post({ type: "progress", phase: "decoded" }));
+  compiled.then(() => phase("compiled"), () => {});
+  const everything = Promise.all([compiled, image, wheel]).then(() => phase("decoded"));
   everything.catch(() => {}); // its failure is reported by the race with Pyodide
   return { compiled, snapshot, image, wheel, everything };
 }
@@ -227,6 +234,7 @@ async function startPyodide(runtime, indexURL, steps) {
       // Pyodide restores the snapshot as soon as this resolves: not before its bytes are in.
       createPyodideModule: async (settings) => {
         const made = await globalThis._createPyodideModule(settings);
+        phase("instantiated");
         await image;
         return made;
       },
@@ -244,6 +252,7 @@ async function startPyodide(runtime, indexURL, steps) {
     });
     // Pyodide waits forever on a wasm that fails to compile: fail with our reason instead.
     const pyodide = await Promise.race([started, everything.then(() => started)]);
+    phase("restored");
     if (pyodide.version !== runtime.pyodide) {
       throw new Error(`Pyodide ${pyodide.version} started, but the snapshot is for ${runtime.pyodide}`);
     }
@@ -279,6 +288,7 @@ async function restore(runtime, page) {
 
 const handlers = {
   start({ runtime, page }) {
+    phase("started");
     restored = restore(runtime, page);
     restored.then(
       ({ pyodide }) => post({ type: "ready", version: pyodide.version }),
@@ -320,7 +330,8 @@ const handlers = {
     try {
       const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
       if (keep) keeping[name] = unpacked.slice();
-      globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer }, [unpacked.buffer]);
+      const at = performance.timeOrigin + performance.now();
+      globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer, at }, [unpacked.buffer]);
     } catch (error) {
       post({ type: "failed", name, error: error?.message ?? String(error) });
     }
