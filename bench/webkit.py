@@ -9,7 +9,9 @@ Needs Debian's ``webkit2gtk-driver`` and ``xvfb`` (``apt-get install -y webkit2g
 and Selenium (``.venv/bin/pip install -c constraints.txt -e '.[bench]'``). Each run is a new
 WebDriver session, so a new browser with cold caches. It prints, per run and as medians, the
 page's ``kvpage:labs-live`` mark and, to tell HTML parsing from starting Python, when the document
-was parsed (``domInteractive``) and the ``kvpage:assets-decoded`` mark, all from navigation start.
+was parsed (``domInteractive``) and the ``kvpage:assets-decoded`` mark, all from navigation start;
+under each run, where its cold start went (the first worker's and the unpacker's marks, as
+``bench/run.py`` prints them).
 Compositing is off (``WEBKIT_DISABLE_COMPOSITING_MODE=1``): Xvfb has no GPU.
 """
 
@@ -27,13 +29,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import PHASES, went
 from serving import serve
 
 DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 TIMEOUT_S = 120
 LABELS = {"parsed": "document parsed", "decoded": "assets decoded", "live": "labs live"}
-TIMES = """
+TIMES = (
+    """
 const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
 const navigation = performance.getEntriesByType("navigation")[0];
 return {
@@ -41,9 +45,13 @@ return {
   parsed: navigation ? navigation.domInteractive : null,
   decoded: mark("kvpage:assets-decoded"),
   live: mark("kvpage:labs-live"),
+  phases: ("""
+    + PHASES
+    + """)(),
   status: document.querySelector("[data-role=runtime]")?.textContent ?? "",
 };
 """
+)
 
 
 def one_run(url: str) -> dict[str, Any]:
@@ -88,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             why = "" if found["live"] else f" ({found['state']}: {found['status']})"
             times = ", ".join(f"{label} {ms(found[key])}" for key, label in LABELS.items())
             print(f"run {index + 1}/{args.runs}: {times}{why}", file=sys.stderr)
+            if found["phases"]:
+                print(f"  {went(found['phases'])}", file=sys.stderr)
 
     def median(key: str) -> float | None:
         values = [run[key] for run in runs if run[key] is not None]
@@ -102,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 "live_ms": run["live"],
                 "fcp_ms": None,
                 "failure": "" if run["live"] is not None else f"{run['state']}: {run['status']}",
+                "phases": run["phases"],
             }
             for run in runs
         ]
