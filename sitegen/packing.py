@@ -3,9 +3,9 @@
 The wasm and the snapshot are most of what a reader downloads before the labs are live, and zstd
 at level 19 makes them about a fifth smaller than gzip -9 (docs/performance.md, "Bytes until the
 labs are live"). Browsers decode gzip natively (``DecompressionStream``) but not zstd, so the page
-decodes those two, each in a worker of its own (an unpacker, stage "spawn"), with a WebAssembly
-build of the reference decoder: the one in the npm package ``zstddec``, pinned by sha256 in
-``zstddec-pins.json`` like Pyodide's files. Its module
+decodes those two, one after the other, in a worker of their own (the unpacker, stage "spawn"),
+with a WebAssembly build of the reference decoder: the one in the npm package ``zstddec``, pinned
+by sha256 in ``zstddec-pins.json`` like Pyodide's files. Its module
 (``dist/zstddec.mjs``) is an ES module that embeds the wasm as base64 and fetches it from a
 ``data:`` URL, which the page's Content-Security-Policy refuses and a classic worker cannot import;
 so the build takes only the wasm out of it (:func:`zstd_decoder`), and the unpacker instantiates it

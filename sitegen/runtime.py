@@ -23,7 +23,7 @@ others with gzip -9), and every packed file is written twice:
   file:// and, inline, for the single-file book.
 
 The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4), and its
-unpacker workers decode zstd with the pinned WebAssembly decoder the build puts before Pyodide's
+unpacker worker decodes zstd with the pinned WebAssembly decoder the build puts before Pyodide's
 JavaScript (:func:`worker_code`); see docs/performance.md for why. The zip of the site leaves
 the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
 load, and an unzipped copy served over http falls back to them.

@@ -26,9 +26,12 @@ let compiledWasm = null; // the WebAssembly.Module compiled already: later worke
 // it gives them back keeps them: then the page can make no other, and says so.)
 let held = null; // {name: Promise of an ArrayBuffer}: each, when it is home
 let readied = null;
-const firstReady = new Promise((resolve) => (readied = resolve)); // a worker said "ready"
+let unready = null;
+// Settles with the first worker to say: "ready" resolves it, a failure before that rejects it (the
+// page then makes no other, stage "python"); what later workers say changes nothing.
+const firstReady = new Promise((resolve, reject) => ((readied = resolve), (unready = reject)));
 let everReady = false;
-firstReady.then(() => (everReady = true));
+firstReady.then(() => (everReady = true), () => {});
 
 // The gzip bytes `packed` (an ArrayBuffer) un-gzipped into one buffer of `size` bytes, the size
 // the build recorded; fails with `failure()` if they are cut short, damaged (gzip's CRC), not gzip
@@ -131,10 +134,9 @@ function unpackerDone(python) {
   unpackerFor(python).then(last, () => {});
 }
 
-// Python's first worker failed to start, so the page makes no other (stage "python"): the unpacker,
-// which over http waits with its copies of the binaries to keep them once Python is ready, goes too.
-function unpackerUnwanted() {
-  if (!everReady) unpacker?.then((made) => made?.worker.terminate(), () => {});
+// The unpacker ended, if there is one, with what it holds.
+function endUnpacker() {
+  unpacker?.then((made) => made?.worker.terminate(), () => {});
 }
 
 // The binaries `names` unpacked here, not read from Cache Storage, kept there for the next visit by
@@ -205,9 +207,11 @@ function unpackedAssets(python) {
   Promise.all([workerCode(python), ...Object.values(each)]).then(([code]) => {
     if (code.fresh !== null) fresh.add(python.code);
     const files = code.fresh === null ? copies : { ...copies, [python.code]: code.fresh };
+    // Over http the unpacker waits, with its copies, to keep them once Python is up; if Python's
+    // first worker fails to start instead, no keep comes, and it goes.
     if (fresh.size === 0) document.documentElement.dataset.pythonCache = "hit";
-    else if (opened.cacheable) firstReady.then(() => keepFresh(python, [...fresh], files)).catch(() => {});
-  }, () => unpacker?.then((made) => made?.worker.terminate(), () => {}));
+    else if (opened.cacheable) firstReady.then(() => keepFresh(python, [...fresh], files), endUnpacker).catch(() => {});
+  }, endUnpacker);
   return each;
 }
 
@@ -221,8 +225,9 @@ function lend(worker, python) {
   held = Object.fromEntries(Object.keys(lending).map((name) => [name, back.then((assets) => assets[name])]));
   for (const promise of [back, ...Object.values(held)]) promise.catch(() => {}); // the next worker reports it
   const keptBy = (why) => {
-    unpackerUnwanted();
-    kept(new Error(`Python's files went with a worker that failed (${why}); reload the page`));
+    const error = new Error(`Python's files went with a worker that failed (${why}); reload the page`);
+    unready(error);
+    kept(error);
   };
   worker.addEventListener("message", (event) => {
     const type = event.data?.type;

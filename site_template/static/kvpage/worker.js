@@ -54,8 +54,9 @@
 // sitegen/pyodide-pins.json), and the worker checks the version it started.
 
 const post = (message) => globalThis.postMessage(message);
+const now = () => performance.timeOrigin + performance.now(); // ms since the epoch: the page's clock too
 // The page marks each phase on its own timeline (kvpage:worker-PHASE), which bench/run.py reads.
-const phase = (name) => post({ type: "progress", phase: name, at: performance.timeOrigin + performance.now() });
+const phase = (name) => post({ type: "progress", phase: name, at: now() });
 let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from
 const lent = new Map(); // name -> {promise, resolve}: each binary the page lends (message "asset")
 const arrival = (name) => {
@@ -330,8 +331,7 @@ const handlers = {
     try {
       const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
       if (keep) keeping[name] = unpacked.slice();
-      const at = performance.timeOrigin + performance.now();
-      globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer, at }, [unpacked.buffer]);
+      globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer, at: now() }, [unpacked.buffer]);
     } catch (error) {
       post({ type: "failed", name, error: error?.message ?? String(error) });
     }
