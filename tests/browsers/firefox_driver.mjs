@@ -4,7 +4,7 @@
 // line on stdout: {"cmd": "run", "origin": ..., "steps": [...]} performs the steps (tests/browsers/flows.py
 // writes them) in a fresh page and answers {"error": null | "what went wrong", "problems": [...],
 // "requests": [...]}; {"cmd": "quit"} closes the browser. Elements are found as a reader finds them,
-// by accessible role and name (puppeteer's ::-p-aria selectors), never by class or data attribute.
+// by accessible role and name (WebDriver BiDi's accessibility locator), never by class or data attribute.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import puppeteer from "puppeteer-core";
@@ -21,19 +21,48 @@ const browser = await puppeteer.launch({
   extraPrefsFirefox: { "network.proxy.type": 0, "browser.safebrowsing.malware.enabled": false },
 });
 
-const aria = (role, name) => `::-p-aria([name=${JSON.stringify(name)}][role=${JSON.stringify(role)}])`;
-
-// Accessibility queries are slow in Firefox (about a second each here): each element is looked up
-// once per page and kept, as the labs update their elements in place.
+// Accessibility queries are slow in Firefox: each goes through WebDriver BiDi's accessibility
+// locator (browsingContext.locateNodes), which walks every element under where it starts. They are
+// made with ElementHandle.queryAXTree, the call puppeteer's ::-p-aria selectors end in, from a
+// handle in the page's own realm: ::-p-aria itself first moves its start into an isolated realm and
+// every match back, which made a lookup 3-4 times slower here (a lab's region 1.1 s against 0.3 s,
+// a readout in it 0.6 s against 0.2 s; the driver's steps timed on the chapter over http). Each
+// element is looked up once per page and kept, as the labs update their elements in place.
 const found = new WeakMap();
 
-async function find(scope, selector, what) {
+// The first element under `scope` (a page: its document) with this role and accessible name, now.
+async function first(scope, role, name, visible) {
+  // A page may be replaced while a step waits (a key press that navigates): its document anew each time.
+  const root = typeof scope.queryAXTree === "function" ? scope : await scope.evaluateHandle(() => document);
+  try {
+    for await (const handle of root.queryAXTree(name, role)) {
+      if (!visible || (await handle.isVisible())) return handle;
+    }
+    return null;
+  } finally {
+    if (root !== scope) await root.dispose();
+  }
+}
+
+// The first such element once there is one; null after `timeout` ms. With `visible`, only once it is shown.
+async function locate(scope, role, name, { timeout = EXPECT_MS, visible = false } = {}) {
+  const started = Date.now();
+  for (;;) {
+    const hit = await first(scope, role, name, visible).catch(() => null); // a document being left: not yet
+    if (hit) return hit;
+    if (Date.now() - started > timeout) return null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function find(scope, role, name, what) {
   if (!found.has(scope)) found.set(scope, new Map());
   const known = found.get(scope);
-  if (known.has(selector)) return known.get(selector);
-  const handle = await scope.waitForSelector(selector, { timeout: EXPECT_MS }).catch(() => null);
+  const key = JSON.stringify([role, name]);
+  if (known.has(key)) return known.get(key);
+  const handle = await locate(scope, role, name);
   if (!handle) throw new Error(`no ${what}`);
-  known.set(selector, handle);
+  known.set(key, handle);
   return handle;
 }
 
@@ -61,19 +90,23 @@ async function drain(page) {
 async function pageStep(page, s) {
   if (s.op === "goto") {
     await page.goto(s.url);
-    await page.waitForSelector(aria("combobox", s.label), { visible: true, timeout: READY_MS });
+    if (!(await locate(page, "combobox", s.label, { timeout: READY_MS, visible: true }))) {
+      throw new Error(`no combobox "${s.label}" shown`);
+    }
   } else if (s.op === "key") {
     await page.keyboard.press(s.key);
   } else if (s.op === "type") {
     await page.keyboard.type(s.text);
   } else if (s.op === "set_query") {
-    const box = await page.waitForSelector(aria("combobox", s.label), { timeout: EXPECT_MS });
+    const box = await locate(page, "combobox", s.label);
+    if (!box) throw new Error(`no combobox "${s.label}"`);
     await box.evaluate((el, text) => {
       el.value = text;
       el.dispatchEvent(new Event("input", { bubbles: true }));
     }, s.text);
   } else if (s.op === "expect_focused") {
-    const target = await page.waitForSelector(aria(s.role, s.name), { timeout: EXPECT_MS });
+    const target = await locate(page, s.role, s.name);
+    if (!target) throw new Error(`no ${s.role} "${s.name}"`);
     await until(async () => {
       const seen = await target.evaluate((el) => el === document.activeElement);
       return { ok: seen, seen };
@@ -107,8 +140,8 @@ async function step(page, s, problems) {
   }
   if (s.op === "open_copied") {
     // Afresh, as a new tab would: the link differs from this page's URL only in its fragment.
-    const region = await find(page, aria("region", s.region), `region "${s.region}"`);
-    const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    const region = await find(page, "region", s.region, `region "${s.region}"`);
+    const box = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
     const link = await box.evaluate((el) => el.value);
     await page.goto("about:blank");
     found.delete(page);
@@ -122,27 +155,27 @@ async function step(page, s, problems) {
     else problems.push(...seen.map((text) => `page: ${text}`));
   }
   if (await pageStep(page, s)) return;
-  const region = await find(page, aria("region", s.region), `region "${s.region}"`);
+  const region = await find(page, "region", s.region, `region "${s.region}"`);
   if (s.op === "screenshot") {
     await region.screenshot({ path: s.path });
     return;
   }
   if (s.op === "click") {
-    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    const target = await find(region, s.role, s.name, `${s.role} "${s.name}"`);
     await target.click();
   } else if (s.op === "paste") {
-    const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    const box = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
     await box.evaluate((el, text) => {
       el.value = text;
       el.dispatchEvent(new Event("input", { bubbles: true }));
     }, s.text);
   } else if (s.op === "fill") {
-    const box = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    const box = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
     await box.click();
     await box.evaluate((el) => el.select());
     await page.keyboard.type(s.text);
   } else if (s.op === "find") {
-    await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
   } else if (s.op === "expect_alert") {
     const box = await region.$("[role=alert]");
     if (!box) throw new Error(`no alert in region "${s.region}"`);
@@ -158,19 +191,19 @@ async function step(page, s, problems) {
     if (s.until) await until(check, `${s.js} should hold`);
     else if (!(await check()).ok) throw new Error(`${s.js} does not hold`);
   } else if (s.op === "expect_text") {
-    const out = await find(region, aria(s.role, s.label), `${s.role} labelled "${s.label}"`);
+    const out = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
     await until(async () => {
       const seen = await out.evaluate((el) => el.textContent.trim());
       return { ok: seen === s.text, seen };
     }, `"${s.label}" should read ${JSON.stringify(s.text)}`);
   } else if (s.op === "expect_disabled") {
-    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    const target = await find(region, s.role, s.name, `${s.role} "${s.name}"`);
     await until(async () => {
       const seen = await target.evaluate((el) => el.disabled);
       return { ok: seen === s.disabled, seen };
     }, `${s.role} "${s.name}" should be ${s.disabled ? "disabled" : "enabled"}`);
   } else if (s.op === "expect_js") {
-    const target = await find(region, aria(s.role, s.name), `${s.role} "${s.name}"`);
+    const target = await find(region, s.role, s.name, `${s.role} "${s.name}"`);
     const holds = await target.evaluate(new Function("el", `return (${s.js})(el)`));
     if (!holds) throw new Error(`${s.role} "${s.name}" fails ${s.js}`);
   } else {
