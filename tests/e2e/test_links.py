@@ -220,3 +220,24 @@ def test_print_shows_each_lab_with_its_link(audited: tuple[Page, str]) -> None:
     expect(lab.get_by_role("button", name="Copy link")).to_be_hidden()
     expect(page.get_by_text("Link to this state:")).to_have_count(2)
     expect(page.get_by_text("Link to this state:").nth(1)).to_contain_text("next-request:request1=")
+
+
+@pytest.mark.parametrize("site_url", ["http"], indirect=True)
+def test_a_link_followed_while_the_page_writes_its_url_is_still_followed(audited: tuple[Page, str]) -> None:
+    """The page writes the labs' state into its URL (``history.replaceState``) a moment after each
+    draw. A link followed in that moment had its fragment replaced before the page handled its
+    ``hashchange``, which then applied the old state instead (seen under load: ``#In-English&decode:
+    prompt=24`` left the slider at 16). Here both happen in one task, the rewrite after the link."""
+    page, url = audited
+    page.goto(url)
+    lab, _ = live(page)
+    prompt = int(lab_params("decode")["prompt"]) + 8
+    page.evaluate(
+        """(hash) => {
+          const before = location.href;
+          location.hash = hash;
+          history.replaceState(history.state, "", before);
+        }""",
+        f"#decode:prompt={prompt}",
+    )
+    expect(lab.get_by_label("Prefix length")).to_have_value(str(prompt))

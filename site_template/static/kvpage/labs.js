@@ -473,7 +473,9 @@ function wireLabs(config, pool) {
     drawn();
   }
   follow(location.hash, true);
-  addEventListener("hashchange", () => follow(location.hash));
+  // The fragment the reader followed, from the event: the page may have rewritten its URL since
+  // (write, a timer, can run between the navigation and this event), and would follow itself.
+  addEventListener("hashchange", (event) => follow(new URL(event.newURL).hash));
   return wired;
 }
 
