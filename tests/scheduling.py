@@ -29,19 +29,20 @@ WAYS = ("single-file", "http", "file")
 """How a browser test's parameters name the way (``tests/browsers/conftest.py``); "single-file" before
 "file", which it ends with."""
 LONGEST = (
+    "tests/e2e/test_lab_visuals.py",
+    "tests/e2e/test_accessibility.py",
+    "tests/e2e/test_serve.py",
     "tests/browsers/test_webkit.py::single-file",
     "tests/browsers/test_webkit.py::http",
+    "tests/e2e/test_labs.py",
+    "tests/browsers/test_firefox.py::file",
     "tests/test_reproducible.py",
-    "tests/e2e/test_serve.py",
     "tests/browsers/test_firefox.py::http",
     "tests/browsers/test_firefox.py::single-file",
-    "tests/browsers/test_firefox.py::file",
-    "tests/e2e/test_lab_visuals.py",
-    "tests/browsers/test_webkit.py::file",
-    "tests/e2e/test_accessibility.py",
-    "tests/e2e/test_labs.py",
-    "tests/bench/test_run.py",
     "tests/e2e/test_hostile_input.py",
+    "tests/browsers/test_webkit.py::file",
+    "tests/bench/test_run.py",
+    "tests/e2e/test_loading.py",
 )
 """The units that took longest, longest first, from the per-test durations of a fresh-clone ``make
 test`` (``--durations``, summed per unit). A unit not named here, or named but renamed, only loses
