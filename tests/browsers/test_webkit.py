@@ -47,6 +47,13 @@ EXPECT_S = 60
 """Deadline for a step's condition (a bound on a hang too: a step ends as soon as it holds). Some steps
 wait on a Python starting: the worker flow's spare, restored in WebKit's single file, took over 15 s
 in CI under the suite's own load (TimeoutException at its SPARE_READY step)."""
+BASELINE_WASM = {"JSC_useOMGJIT": "false"}
+"""WebKit's page runs its WebAssembly (Python) with JavaScriptCore's baseline tier, BBQ, and never
+compiles hot functions a second time with OMG, its optimizing tier (the web process reads ``JSC_``
+options from its environment, which it inherits from WebKitWebDriver's). As in Chromium's tests
+(tests/e2e/conftest.py, BASELINE_WASM): the optimizing compiles were CPU that the other tests of a
+2-core machine wait for, and what the page computes does not change. Firefox's optimizing tier cost
+nothing measurable here, so its driver leaves it on (docs/performance.md, "The test suite")."""
 KEYS = {"ArrowDown": Keys.ARROW_DOWN, "ArrowUp": Keys.ARROW_UP, "Enter": Keys.ENTER, "Escape": Keys.ESCAPE}
 
 
@@ -79,7 +86,7 @@ class WebKit:
     def __init__(self, log: Path) -> None:
         self.log = log
         port = free_port()
-        env = {**os.environ, "WEBKIT_DISABLE_COMPOSITING_MODE": "1"}
+        env = {**os.environ, "WEBKIT_DISABLE_COMPOSITING_MODE": "1", **BASELINE_WASM}
         self.server = subprocess.Popen(
             ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", str(DRIVER), f"--port={port}"],
             env=env,

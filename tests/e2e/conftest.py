@@ -31,6 +31,14 @@ NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
 """Chromium 156 builds the address bar's popup as a web page of its own (a renderer process) for
 every new window, and each test's browser context is one: about 1 CPU-second a test, spent while
 the page under test loads, on a popup a headless browser never shows. Nothing of the page changes."""
+BASELINE_WASM = "--js-flags=--liftoff-only"
+"""Chromium runs the page's WebAssembly (Python) with V8's baseline compiler only, Liftoff, and never
+compiles hot functions a second time with TurboFan. A test uses its page for seconds: the optimizing
+compiles, on background threads, were CPU that a test on a 2-core machine takes from the other
+tests and never earns back (a trace of 16 Steps and a Generate: 870 ms of TurboFan against 239 ms
+of Python's worker). ``make test``'s pytest run took about 9 % less CPU with it (docs/performance.md,
+"The test suite"). What the page computes is the same by WebAssembly's definition; how fast a
+reader's browser runs it is ``bench/``'s question, and the bench launches Chromium as it comes."""
 EXPECT_MS = 20_000
 """How long any ``expect`` waits (Playwright's default is 5 s). A whole Generate run animates for
 about 2.5 s on a quiet machine (decode.js: at most 2.4 s of ticks, plus each tick's Python call and
@@ -54,6 +62,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-sync",
             "--no-first-run",
             NO_OMNIBOX_POPUP,
+            BASELINE_WASM,
         ]
     return args
 

@@ -1,4 +1,4 @@
-"""The Chromium the e2e tests launch gets Playwright's feature switches and ours, merged."""
+"""The Chromium the e2e tests launch gets Playwright's feature switches and ours, merged, and our V8 flags."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.chromium import merged
-from tests.e2e.conftest import CHROMIUM, NO_OMNIBOX_POPUP
+from tests.e2e.conftest import BASELINE_WASM, CHROMIUM, NO_OMNIBOX_POPUP
 
 
 def test_repeated_feature_switches_become_one_in_place_of_the_first() -> None:
@@ -37,3 +37,12 @@ def test_the_browser_runs_with_one_list_of_disabled_features_holding_ours_and_pl
     ours = NO_OMNIBOX_POPUP.removeprefix("--disable-features=").split(",")
     assert set(ours) <= set(names)
     assert len(names) > len(ours), "Playwright's own disabled features are missing"
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Playwright's own Chromium is launched as it is")
+def test_the_browser_runs_webassembly_with_the_baseline_compiler_only(page: Page) -> None:
+    page.goto("chrome://version")
+    switches = page.locator("#command_line").inner_text().split()
+    js_flags = [switch for switch in switches if switch.startswith("--js-flags=")]
+    assert js_flags == [BASELINE_WASM], js_flags
