@@ -26,12 +26,19 @@ def test_other_arguments_pass_unchanged() -> None:
     assert merged(args) == args
 
 
-@pytest.mark.e2e
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Playwright's own Chromium is launched as it is")
-def test_the_browser_runs_with_one_list_of_disabled_features_holding_ours_and_playwrights(page: Page) -> None:
+REAL_CHROMIUM = pytest.mark.skipif(not CHROMIUM.exists(), reason="Playwright's own Chromium is launched as it is")
+
+
+def command_line(page: Page) -> list[str]:
+    """The switches the running browser was started with, as chrome://version shows them."""
     page.goto("chrome://version")
-    switches = page.locator("#command_line").inner_text().split()
-    disabled = [switch for switch in switches if switch.startswith("--disable-features=")]
+    return page.locator("#command_line").inner_text().split()
+
+
+@pytest.mark.e2e
+@REAL_CHROMIUM
+def test_the_browser_runs_with_one_list_of_disabled_features_holding_ours_and_playwrights(page: Page) -> None:
+    disabled = [switch for switch in command_line(page) if switch.startswith("--disable-features=")]
     assert len(disabled) == 1, disabled
     names = disabled[0].removeprefix("--disable-features=").split(",")
     ours = NO_OMNIBOX_POPUP.removeprefix("--disable-features=").split(",")
@@ -40,9 +47,7 @@ def test_the_browser_runs_with_one_list_of_disabled_features_holding_ours_and_pl
 
 
 @pytest.mark.e2e
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Playwright's own Chromium is launched as it is")
+@REAL_CHROMIUM
 def test_the_browser_runs_webassembly_with_the_baseline_compiler_only(page: Page) -> None:
-    page.goto("chrome://version")
-    switches = page.locator("#command_line").inner_text().split()
-    js_flags = [switch for switch in switches if switch.startswith("--js-flags=")]
+    js_flags = [switch for switch in command_line(page) if switch.startswith("--js-flags=")]
     assert js_flags == [BASELINE_WASM], js_flags
