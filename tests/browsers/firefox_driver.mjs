@@ -77,6 +77,16 @@ async function until(check, describe) {
   }
 }
 
+// What the lab itself says, for a failed step's message: its alert (an error) and its runtime
+// line, as a reader sees them (site_template/labs/runtime-status.html).
+async function labSays(region) {
+  const said = await region.evaluate((el) => {
+    const [alert, runtime] = [el.querySelector("[data-role=error]"), el.querySelector("[data-role=runtime]")];
+    return { alert: alert && !alert.hidden ? alert.textContent.trim() : "", runtime: runtime ? runtime.textContent.trim() : "" };
+  });
+  return ` (the lab's alert: ${JSON.stringify(said.alert)}; its runtime line: ${JSON.stringify(said.runtime)})`;
+}
+
 // The page's audit so far, taken out of it (null: no capture script in this document). Read
 // before any key press, which may leave the document, and at the end.
 async function drain(page) {
@@ -202,10 +212,14 @@ async function step(page, s, problems) {
     else if (!(await check()).ok) throw new Error(`${s.js} does not hold`);
   } else if (s.op === "expect_text") {
     const out = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
-    await until(async () => {
-      const seen = await out.evaluate((el) => el.textContent.trim());
-      return { ok: seen === s.text, seen };
-    }, `"${s.label}" should read ${JSON.stringify(s.text)}`);
+    try {
+      await until(async () => {
+        const seen = await out.evaluate((el) => el.textContent.trim());
+        return { ok: seen === s.text, seen };
+      }, `"${s.label}" should read ${JSON.stringify(s.text)}`);
+    } catch (error) {
+      throw new Error(`${error.message}${await labSays(region)}`);
+    }
   } else if (s.op === "expect_disabled") {
     const target = await find(region, s.role, s.name, `${s.role} "${s.name}"`);
     await until(async () => {

@@ -43,6 +43,10 @@ BROWSER = Path(__file__).with_name("webkit_browser.py")
 READY_S = 120
 """Deadline for Python to start (a bound on a hang, not a wait: WebKit's single file is the slowest, ~9 s
 median but past 60 s on a 2-core machine under a load of 20)."""
+LAB_SAYS = """const [lab, shown] = [arguments[0], (element) => element?.textContent.trim() ?? ""];
+const [alert, runtime] = [lab.querySelector("[data-role=error]"), lab.querySelector("[data-role=runtime]")];
+return { alert: alert && !alert.hidden ? shown(alert) : "", runtime: shown(runtime) };"""
+"""A lab's alert (hidden: none) and runtime line (site_template/labs/runtime-status.html)."""
 EXPECT_S = 60
 """Deadline for a step's condition (a bound on a hang too: a step ends as soon as it holds). Some steps
 wait on a Python starting: the worker flow's spare, restored in WebKit's single file, took over 15 s
@@ -182,6 +186,12 @@ class WebKit:
         except WebDriverException:
             return None
 
+    def lab_says(self, region: Any) -> str:
+        """What the lab itself says, for a failed step's message: its alert (an error) and its
+        runtime line, as a reader sees them."""
+        said = self.driver.execute_script(LAB_SAYS, region)
+        return f" (the lab's alert: {said['alert']!r}; its runtime line: {said['runtime']!r})"
+
     def step(self, s: Step) -> None:
         wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
         if s["op"] in ("open", "reload", "open_copied"):
@@ -230,7 +240,9 @@ class WebKit:
                 wait.until(lambda _: out.get_property("textContent").strip() == s["text"])
             except TimeoutException as error:
                 seen = out.get_property("textContent").strip()
-                raise AssertionError(f'"{s["label"]}" should read {s["text"]!r}, but it shows {seen!r}') from error
+                raise AssertionError(
+                    f'"{s["label"]}" should read {s["text"]!r}, but it shows {seen!r}{self.lab_says(region)}'
+                ) from error
         elif s["op"] == "expect_js":
             group = region.find_element("xpath", f".//fieldset[legend[normalize-space(.) = {xq(s['name'])}]]")
             target = self.checked(group, s["role"], s["name"])
