@@ -11,6 +11,13 @@ single-file book. The ones nothing refers to are only warned about.
 Images are measured here (their width and height go into ``<img>``), and SVGs are
 checked for anything that could run code (:mod:`sitegen.svg`), each problem at its file
 and line.
+
+Two kinds of file are refused, at the file, and never read: a symbolic link out of the
+book's folder (:mod:`sitegen.inside`), and a page or a script (``.html``, ``.js``, …).
+Such a file would not be shown by a chapter but opened on its own, from the site's
+folder, where none of the pages' rules hold: no Content-Security-Policy (a page's is in
+its own ``<meta>``), no check of what it runs. Shipping it under the pages' policy would
+mean rewriting the author's file; refusing it is simpler and leaves nothing to trust.
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ from __future__ import annotations
 import base64
 import mimetypes
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from sitegen.errors import ContentError
 from sitegen.images import IMAGE_TYPES, ImageError, raster_size
+from sitegen.inside import list_files
 from sitegen.svg import read_svg
 
 BOOK_FILES = ("book.toml",)
@@ -30,6 +38,12 @@ BOOK_FILES = ("book.toml",)
 DEFAULT_TYPES = mimetypes.MimeTypes()
 """Python's built-in table only (the system's mime.types differs between machines, and the
 single file must not)."""
+ACTIVE = frozenset({".html", ".htm", ".xhtml", ".xht", ".shtml", ".xml", ".xsl", ".xslt"})
+ACTIVE_SCRIPTS = frozenset({".js", ".mjs", ".cjs"})
+ACTIVE_MESSAGE = (
+    "a page or a script ({suffix}) cannot be one of the book's files: opened from the site it would run "
+    "outside the pages' rules and Content-Security-Policy; put its text in a chapter, or ship it as .txt"
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,8 @@ class Assets:
 
     files: Mapping[str, Asset]
     errors: tuple[ContentError, ...] = ()
+    refused: Mapping[str, str] = field(default_factory=dict)
+    """Paths (files or folders) the build refused and did not read → the path messages name them by."""
 
 
 def media_type(path: str) -> str:
@@ -91,16 +107,35 @@ def read_asset(path: str, shown: str, data: bytes) -> tuple[Asset, list[ContentE
     return Asset(path, shown, data, kind), []
 
 
+def refusal(relative: PurePosixPath) -> str | None:
+    """Why a file of the book is refused by its name (a page or a script), or None."""
+    suffix = relative.suffix.lower()
+    if suffix in ACTIVE or suffix in ACTIVE_SCRIPTS:
+        return ACTIVE_MESSAGE.format(suffix=suffix)
+    return None
+
+
 def load_assets(content: Path) -> Assets:
-    """Read every asset under ``content``; problems are kept on the result, none is raised."""
+    """Read every asset under ``content``; problems are kept on the result, none is raised.
+
+    A symbolic link out of ``content`` and a page or script are refused before they are read.
+    """
     files: dict[str, Asset] = {}
     errors: list[ContentError] = []
-    base = content.parent
-    for file in sorted(content.rglob("*")):
-        relative = PurePosixPath(file.relative_to(content).as_posix())
-        if not file.is_file() or not is_asset(relative):
+    refused: dict[str, str] = {}
+    shown_folder = content.name
+    listing = list_files(content, is_asset)
+    for relative, why in listing.refused.items():
+        refused[str(relative)] = f"{shown_folder}/{relative}"
+        errors.append(ContentError(refused[str(relative)], 0, why))
+    for relative, real in listing.files.items():
+        shown = f"{shown_folder}/{relative}"
+        why_not = refusal(relative)
+        if why_not is not None:
+            refused[str(relative)] = shown
+            errors.append(ContentError(shown, 0, why_not))
             continue
-        asset, problems = read_asset(str(relative), file.relative_to(base).as_posix(), file.read_bytes())
+        asset, problems = read_asset(str(relative), shown, real.read_bytes())
         files[asset.path] = asset
         errors.extend(problems)
-    return Assets(files, tuple(errors))
+    return Assets(files, tuple(errors), refused)

@@ -57,6 +57,9 @@ class Targets:
     """False when a chapter could not be read: a missing page may just be that chapter."""
     assets: Mapping[str, Asset] = field(default_factory=dict)
     """The book's own files (images, downloads) by their path relative to ``content/``."""
+    refused: Mapping[str, str] = field(default_factory=dict)
+    """Paths of the book the build refused to read (a link out of its folder, a page or script), files or
+    folders → the path its own error names them by."""
 
 
 def heading_ids(tokens: Sequence[Token]) -> frozenset[str]:
@@ -73,6 +76,16 @@ def outside(path: str) -> str | None:
     """Why ``path`` (normalised) is not a path inside the book, or None if it is."""
     if path == ".." or path.startswith("../"):
         return OUTSIDE
+    return None
+
+
+def refused(path: str, targets: Targets) -> str | None:
+    """Why ``path`` names a file the build refused (or one in a refused folder), or None."""
+    parts = path.split("/")
+    for count in range(len(parts), 0, -1):
+        prefix = "/".join(parts[:count])
+        if prefix in targets.refused:
+            return f"the build refuses {targets.refused[prefix]} (its own error says why)"
     return None
 
 
@@ -105,7 +118,7 @@ def link_problem(href: str, here: str, targets: Targets) -> str | None:
         guess = difflib.get_close_matches(fragment, sorted(ids), n=1)
         hint = f" (did you mean {guess[0]!r}?)" if guess else ""
         return f"{where} has no heading with the id {fragment!r}{hint}"
-    problem = outside(page)
+    problem = outside(page) or refused(page, targets)
     if problem is not None:
         return problem
     if page in targets.assets or page in targets.files or not targets.complete:
@@ -123,7 +136,7 @@ def image_problem(src: str, targets: Targets) -> str | None:
     if not parts.path:
         return "an image needs the path of its file"
     path = book_path(parts.path, "")
-    problem = outside(path)
+    problem = outside(path) or refused(path, targets)
     if problem is not None:
         return problem
     asset = targets.assets.get(path)

@@ -209,7 +209,7 @@ def render_pages(
     tocs: dict[str, tuple[Entry, ...]] = {}
     descriptions: dict[str, str] = {}
     uses: dict[str, tuple[LabUse, ...]] = {}
-    errors: list[ContentError] = asset_clashes(used, assets.files, urls, files, source)
+    errors: list[ContentError] = asset_clashes(used, assets.files, files)
     warnings: list[ContentError] = unused_assets(assets, used)
     for item in every:
         item.env["labs"], item.env["widget"] = labs.uses, widget
@@ -260,6 +260,7 @@ def check_every_link(chapters: Chapters, files: frozenset[str], assets: Assets) 
         files=files,
         complete=chapters.source.complete,
         assets=assets.files,
+        refused=assets.refused,
     )
     used: set[str] = set()
     for item in (*chapters.listed, *chapters.unlisted):
@@ -268,24 +269,19 @@ def check_every_link(chapters: Chapters, files: frozenset[str], assets: Assets) 
     return used
 
 
-def asset_clashes(
-    used: Iterable[str], assets: Mapping[str, Asset], urls: Mapping[str, str], files: frozenset[str], source: Source
-) -> list[ContentError]:
-    """Files of the book that would land where the site already puts a file of its own."""
-    pages = {url: chapter.path for chapter, url in ((c, urls[c.meta.slug]) for c in source.chapters)}
+def asset_clashes(used: Iterable[str], assets: Mapping[str, Asset], files: frozenset[str]) -> list[ContentError]:
+    """Files of the book that would land in a folder where the site keeps files of its own.
+
+    (One that would replace a page, ``index.html`` or a chapter's, cannot get here: a book's
+    ``.html`` file is refused as it is read, :mod:`sitegen.assets`.)
+    """
     folders = sorted({name.split("/", 1)[0] for name in files if "/" in name} | {RUNTIME_DIR, SEARCH_DIR})
     errors: list[ContentError] = []
     for path in sorted(used):
         top = path.split("/", 1)[0]
-        if path == INDEX:
-            problem = "the site's index.html is the book's list of chapters; rename this file"
-        elif path in pages:
-            problem = f"it would replace the page of {pages[path]}; rename this file"
-        elif "/" in path and top in folders:
+        if "/" in path and top in folders:
             problem = f"the site keeps its own files in {top}/; move this file to another folder"
-        else:
-            continue
-        errors.append(ContentError(assets[path].shown, 0, problem))
+            errors.append(ContentError(assets[path].shown, 0, problem))
     return errors
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 
 from sitegen.errors import ContentError
+from sitegen.inside import OUTSIDE, within
 from sitegen.labs import all_labs
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -247,7 +248,10 @@ def decode(path: str, data: bytes) -> tuple[str | None, list[ContentError]]:
 
 
 def load_source(content: Path) -> Source:
-    """Read ``content/*.md``; every problem is kept on the result, none is raised."""
+    """Read ``content/*.md``; every problem is kept on the result, none is raised.
+
+    A chapter that is a symbolic link out of ``content`` is an error at the file, and is not read.
+    """
     base = content.parent
     files = sorted(content.glob("*.md"))
     if not files:
@@ -257,9 +261,14 @@ def load_source(content: Path) -> Source:
     unlisted: list[Unlisted] = []
     errors: list[ContentError] = []
     slugs: dict[str, tuple[str, int]] = {}
+    root = content.resolve()
     for file in files:
         path = file.relative_to(base).as_posix()
-        text, problems = decode(path, file.read_bytes())
+        real = within(root, file)
+        if real is None:
+            errors.append(ContentError(path, 0, OUTSIDE))
+            continue
+        text, problems = decode(path, real.read_bytes())
         errors.extend(problems)
         if text is None:
             continue
@@ -301,9 +310,12 @@ def key_line(text: str, key: str) -> int:
 
 
 def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
-    """Read ``book.toml``: the book, or every problem with it."""
+    """Read ``book.toml``: the book, or every problem with it (a symbolic link out of its folder is one, unread)."""
+    real = within(path.parent.resolve(), path)
+    if real is None:
+        return None, [ContentError(shown, 0, OUTSIDE)]
     try:
-        data = path.read_bytes()
+        data = real.read_bytes()
     except FileNotFoundError:
         return None, [ContentError(shown, 0, 'missing; it names the book (title = "...")')]
     text, errors = decode(shown, data)

@@ -46,13 +46,11 @@ def test_the_files_a_chapter_uses_ride_along_and_the_rest_are_warned_about(tmp_p
 def test_no_file_of_the_book_may_take_the_place_of_one_of_the_site(tmp_path: Path) -> None:
     pages = pages_of(
         tmp_path,
-        "[a](one.html) [b](index.html) [c](static/x.css) [d](pyodide/x.js)\n",
-        {"one.html": b"", "index.html": b"", "static/x.css": b"", "pyodide/x.js": b""},
+        "[c](static/x.css) [d](pyodide/x.wasm)\n",
+        {"static/x.css": b"", "pyodide/x.wasm": b""},
     )
     assert [str(error) for error in pages.errors] == [
-        "content/index.html: the site's index.html is the book's list of chapters; rename this file",
-        "content/one.html: it would replace the page of content/01-one.md; rename this file",
-        "content/pyodide/x.js: the site keeps its own files in pyodide/; move this file to another folder",
+        "content/pyodide/x.wasm: the site keeps its own files in pyodide/; move this file to another folder",
         "content/static/x.css: the site keeps its own files in static/; move this file to another folder",
     ]
 

@@ -1,0 +1,75 @@
+"""The build reads nothing outside the book's folder, after symbolic links.
+
+A book is often built where its author does not control the machine: in CI, from
+someone's pull request. A symbolic link in ``content/`` to ``/etc/passwd``, to the
+repository's ``.git/config`` or to a runner's secrets would otherwise be read like any
+file of the book and published, in ``site/``, the zip and (as a ``data:`` URI) the single
+file: the class of Jekyll's CVE-2018-17567. So every path is resolved (every link in it
+followed) and checked to lie inside the book's folder *before* the file is opened, and
+the file read is the resolved one, the very path that was checked.
+
+A link that stays inside the book is followed: ``content/img/logo.svg`` may point at
+``content/art/logo.svg``, and a folder may point at another folder of the book. A link
+that leaves it, to a file or a folder, is refused at the link itself, whether or not a
+chapter uses it (as an SVG holding a script is): its target is never read. A folder link
+that leads back to a folder holding it would make the book infinitely deep, and is
+refused too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+OUTSIDE = (
+    "a symbolic link out of the book's folder: the build reads nothing outside it "
+    "(a book built from someone else's changes could publish the machine's files); "
+    "copy the file into the book instead"
+)
+LOOP = "a symbolic link to a folder that holds it: the book would be infinitely deep; remove the link"
+
+
+def within(root: Path, path: Path) -> Path | None:
+    """``path`` with every symbolic link followed, if that lies inside ``root`` (itself resolved); else None."""
+    real = path.resolve()
+    return real if real == root or real.is_relative_to(root) else None
+
+
+@dataclass
+class Listing:
+    """The files under a folder, each with the resolved path to read, and the links refused."""
+
+    files: dict[PurePosixPath, Path] = field(default_factory=dict)
+    """Path relative to the folder → the real file to read (inside the folder)."""
+    refused: dict[PurePosixPath, str] = field(default_factory=dict)
+    """Path relative to the folder → why it is not read."""
+
+
+def list_files(folder: Path, wanted: Callable[[PurePosixPath], bool]) -> Listing:
+    """Every file under ``folder`` (relative paths ``wanted`` says yes to), links inside followed, in name order.
+
+    A link that leaves ``folder`` is refused if ``wanted`` takes its path (a folder's always):
+    what it points at is not opened, not even to see whether it exists.
+    """
+    root = folder.resolve()
+    listing = Listing()
+
+    def visit(here: Path, relative: PurePosixPath, holding: frozenset[Path]) -> None:
+        for entry in sorted(here.iterdir()):
+            path = relative / entry.name
+            if not wanted(path):
+                continue
+            real = within(root, entry)
+            if real is None:
+                listing.refused[path] = OUTSIDE
+            elif real.is_dir():
+                if real in holding:
+                    listing.refused[path] = LOOP
+                else:
+                    visit(entry, path, holding | {real})
+            elif real.is_file():
+                listing.files[path] = real
+
+    visit(folder, PurePosixPath(), frozenset({root}))
+    return listing
