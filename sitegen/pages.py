@@ -48,6 +48,7 @@ from sitegen.plugins.formulas import formulas_plugin
 from sitegen.plugins.images import images_plugin
 from sitegen.plugins.labs import field_text, labs_plugin
 from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.plugins.raw_html import raw_html_plugin
 from sitegen.plugins.tables import tables_plugin
 from sitegen.runtime_names import RUNTIME_DIR
 from sitegen.search_text import SEARCH_DIR, Section, sections
@@ -127,6 +128,7 @@ def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -
     md.use(formulas_plugin)
     md.use(inline_lines_plugin)
     md.use(images_plugin)
+    md.use(raw_html_plugin)
     md.use(code_plugin)
     md.use(anchors_plugin, min_level=2, max_level=3)
     md.use(callouts_plugin, kinds=CALLOUTS)

@@ -62,3 +62,19 @@ def test_types_come_from_the_name_the_same_on_every_machine() -> None:
         "image/jpeg",
         "application/octet-stream",
     ]
+
+
+def test_pages_and_scripts_of_the_book_are_refused_unread(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    (content / "files").mkdir(parents=True)
+    for name in ("x.html", "y.HTM", "evil.js", "m.mjs", "feed.xml", "ok.txt"):
+        (content / "files" / name).write_text("<script>document.title = 'ran'</script>\n")
+    assets = load_assets(content)
+    assert sorted(assets.files) == ["files/ok.txt"]
+    assert sorted(assets.refused.values()) == [
+        f"content/files/{name}" for name in ("evil.js", "feed.xml", "m.mjs", "x.html", "y.HTM")
+    ]
+    assert [(error.path, error.line) for error in assets.errors] == [
+        (f"content/files/{name}", 0) for name in ("evil.js", "feed.xml", "m.mjs", "x.html", "y.HTM")
+    ]
+    assert assets.errors[0].message.startswith("a page or a script (.js) cannot be one of the book's files")

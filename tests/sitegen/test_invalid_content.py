@@ -29,8 +29,11 @@ import pytest
 
 from kvpage.labs import decode
 from sitegen import commands, pipeline
+from sitegen.assets import ACTIVE_MESSAGE
 from sitegen.labs import all_labs, enabled_labs
 from sitegen.project_copy import project_copy
+from sitegen.raw_html import ALLOWED as RAW_ALLOWED
+from sitegen.raw_html import HIDES, NO_CODE
 from tests.conftest import ROOT
 
 KNOWN = ", ".join(sorted(enabled_labs()))
@@ -40,6 +43,8 @@ DECODE_FIELDS = ", ".join(sorted(decode.LAB.fields))
 """What ``[[field]]`` may name in the decode lab: its text outputs."""
 
 INVALID = ROOT / "tests" / "invalid"
+LOADS = "it would load another document or plug-in into the page"
+UNSAFE_URL = "it could run code; link to a page or a file of the book"
 
 EXPECTED: dict[str, list[str]] = {
     # The source stage: book.toml and front matter.
@@ -174,6 +179,57 @@ EXPECTED: dict[str, list[str]] = {
     "svg-script": [
         "content/img/layout.svg:3: the SVG holds a <script> element; an SVG that can run code is refused "
         "(a browser opening the file on its own would run it): remove it"
+    ],
+    # Raw HTML (sitegen/raw_html.py) and the book's pages and scripts (sitegen/assets.py).
+    "book-file-script": [
+        f"content/broken.md:8: raw HTML <script> is refused: {NO_CODE}, and its text hides the rest of the page "
+        "if unclosed",
+        "content/broken.md:10: link to 'files/notes.html': the build refuses content/files/notes.html "
+        "(its own error says why)",
+        f"content/files/evil.js: {ACTIVE_MESSAGE.format(suffix='.js')}",
+        f"content/files/notes.html: {ACTIVE_MESSAGE.format(suffix='.html')}",
+    ],
+    "raw-html-refused": [
+        'content/broken.md:8: raw HTML <meta> is refused: <meta http-equiv="refresh"> sends the reader to another '
+        "page, which the page's policy cannot stop",
+        "content/broken.md:10: raw HTML <base> is refused: it would change where every link and image of the page "
+        "leads",
+        f"content/broken.md:12: raw HTML <iframe> is refused: {LOADS}",
+        f"content/broken.md:14: raw HTML <embed> is refused: {LOADS}",
+        f"content/broken.md:14: raw HTML <object> is refused: {LOADS}",
+        f"content/broken.md:16: raw HTML <a> href= holds a javascript: URL: {UNSAFE_URL}",
+        f"content/broken.md:16: raw HTML <p> has the event-handler attribute 'onclick': {NO_CODE}",
+        f"content/broken.md:17: raw HTML <a> href= holds a data: URL: {UNSAFE_URL}",
+        f"content/broken.md:17: raw HTML <a> href= holds a vbscript: URL: {UNSAFE_URL}",
+        "content/broken.md:19: raw HTML <form> is refused: a form would send what the reader types somewhere; "
+        "the labs are the page's controls",
+        f"content/broken.md:19: raw HTML <input> is refused: not an element a chapter may use ({RAW_ALLOWED})",
+        "content/broken.md:21: raw HTML <span> has a style attribute: the page's policy ignores inline styles; "
+        "use a class",
+        "content/broken.md:21: raw HTML <video> may not have the attribute 'poster'; allowed: class, controls, dir, "
+        "height, hidden, id, lang, loop, muted, playsinline, preload, role, src, tabindex, title, translate, width, "
+        "aria-*",
+    ],
+    "raw-html-swallows": [
+        *(
+            f"content/01-elements.md:{line}: raw HTML <{tag}> is refused: {HIDES}"
+            for line, tag in [
+                (8, "textarea"),
+                (10, "style"),
+                (10, "title"),
+                (10, "xmp"),
+                (12, "noembed"),
+                (12, "noframes"),
+                (12, "noscript"),
+                (14, "plaintext"),
+            ]
+        ),
+        "content/02-comment.md:8: raw HTML '<div title=\"never closed' is not closed: a browser would read the rest "
+        "of the page into it; close it with '>'",
+        "content/02-comment.md:10: raw HTML comment '<!--' is not closed: a browser would hide the rest of the page "
+        "in it; add '-->'",
+        "content/03-pre.md:8: raw HTML <pre> is not closed: Markdown would read the rest of the chapter as its HTML; "
+        "add </pre>",
     ],
     "download-missing": [
         "content/broken.md:8: link to 'files/costs.cvs': the book has no file 'files/costs.cvs' "
