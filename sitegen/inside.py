@@ -8,8 +8,8 @@ file: the class of Jekyll's CVE-2018-17567. So every path is resolved (every lin
 followed) and checked to lie inside the book's folder *before* the file is opened, and
 the file read is the resolved one, the very path that was checked.
 
-A link that stays inside the book is followed: ``content/img/logo.svg`` may point at
-``content/art/logo.svg``, and a folder may point at another folder of the book. A link
+A link that stays inside the book is followed: ``img/logo.svg`` may point at ``art/logo.svg``,
+and a folder may point at another folder of the book. A link
 that leaves it, to a file or a folder, is refused at the link itself, whether or not a
 chapter uses it (as an SVG holding a script is): its target is never read. A folder link
 that leads back to a folder holding it would make the book infinitely deep, and is
