@@ -28,12 +28,16 @@ OUTSIDE = (
     "copy the file into the book instead"
 )
 LOOP = "a symbolic link to a folder that holds it: the book would be infinitely deep; remove the link"
+CIRCLE = "a symbolic link that leads back to itself, to no file: remove it"
 
 
-def within(root: Path, path: Path) -> Path | None:
-    """``path`` with every symbolic link followed, if that lies inside ``root`` (itself resolved); else None."""
-    real = path.resolve()
-    return real if real == root or real.is_relative_to(root) else None
+def within(root: Path, path: Path) -> Path | str:
+    """``path`` with every symbolic link followed, if that lies inside ``root`` (itself resolved); else why not."""
+    try:
+        real = path.resolve()
+    except (RuntimeError, OSError):  # links in a circle: Python 3.11 raises RuntimeError, later ones OSError
+        return CIRCLE
+    return real if real == root or real.is_relative_to(root) else OUTSIDE
 
 
 @dataclass
@@ -61,8 +65,8 @@ def list_files(folder: Path, wanted: Callable[[PurePosixPath], bool]) -> Listing
             if not wanted(path):
                 continue
             real = within(root, entry)
-            if real is None:
-                listing.refused[path] = OUTSIDE
+            if isinstance(real, str):
+                listing.refused[path] = real
             elif real.is_dir():
                 if real in holding:
                     listing.refused[path] = LOOP

@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from sitegen.errors import ContentError
-from sitegen.inside import OUTSIDE, within
+from sitegen.inside import within
 from sitegen.labs import all_labs
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -265,8 +265,8 @@ def load_source(content: Path) -> Source:
     for file in files:
         path = file.relative_to(base).as_posix()
         real = within(root, file)
-        if real is None:
-            errors.append(ContentError(path, 0, OUTSIDE))
+        if isinstance(real, str):
+            errors.append(ContentError(path, 0, real))
             continue
         text, problems = decode(path, real.read_bytes())
         errors.extend(problems)
@@ -312,8 +312,8 @@ def key_line(text: str, key: str) -> int:
 def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
     """Read ``book.toml``: the book, or every problem with it (a symbolic link out of its folder is one, unread)."""
     real = within(path.parent.resolve(), path)
-    if real is None:
-        return None, [ContentError(shown, 0, OUTSIDE)]
+    if isinstance(real, str):
+        return None, [ContentError(shown, 0, real)]
     try:
         data = real.read_bytes()
     except FileNotFoundError:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from sitegen import pipeline
-from sitegen.inside import LOOP, OUTSIDE, list_files, within
+from sitegen.inside import CIRCLE, LOOP, OUTSIDE, list_files, within
 from tests.sitegen.test_invalid_content import search_only_project
 from tests.sitegen.test_pages import SVG
 
@@ -142,5 +142,22 @@ def test_within_follows_every_link_of_the_path(tmp_path: Path) -> None:
     (root / "a" / "out").symlink_to(tmp_path / "secret")
     (root / "hop").symlink_to(Path("a") / "out")
     assert within(root.resolve(), root / "a") == (root / "a").resolve()
-    assert within(root.resolve(), root / "hop") is None
-    assert within(root.resolve(), root / "a" / ".." / ".." / "secret") is None
+    assert within(root.resolve(), root / "hop") == OUTSIDE
+    assert within(root.resolve(), root / "a" / ".." / ".." / "secret") == OUTSIDE
+
+
+def test_links_in_a_circle_are_refused_not_a_traceback(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "book.toml").write_text('title = "Circles"\n')
+    (content / "01-one.md").write_text(chapter(1, "one", "Text."))
+    (content / "self.txt").symlink_to("self.txt")
+    (content / "02-a.md").symlink_to("03-b.md")
+    (content / "03-b.md").symlink_to("02-a.md")
+    with pytest.raises(pipeline.BuildError) as failure:
+        build(content, tmp_path / "out")
+    assert [str(error) for error in failure.value.errors] == [
+        f"content/02-a.md: {CIRCLE}",
+        f"content/03-b.md: {CIRCLE}",
+        f"content/self.txt: {CIRCLE}",
+    ]
