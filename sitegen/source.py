@@ -45,6 +45,7 @@ TIMEOUTS = {
     "call_timeout": (CALL_TIMEOUT, "how long a lab's call to Python may take before the page stops it"),
     "build_timeout": (BUILD_TIMEOUT, "how long a lab's call to the model may take before the build stops it"),
 }
+NOT_A_FILE = "not a file: a chapter must be a Markdown file (a symbolic link to no file, or a folder named *.md?)"
 RESERVED = {"index": "index.html is the book's list of chapters"}
 """Slugs whose page the site already has."""
 
@@ -267,6 +268,9 @@ def load_source(content: Path) -> Source:
         real = within(root, file)
         if isinstance(real, str):
             errors.append(ContentError(path, 0, real))
+            continue
+        if not real.is_file():  # a link to nothing, or a folder named like a chapter
+            errors.append(ContentError(path, 0, NOT_A_FILE))
             continue
         text, problems = decode(path, real.read_bytes())
         errors.extend(problems)

@@ -20,6 +20,7 @@ import pytest
 
 from sitegen import pipeline
 from sitegen.inside import CIRCLE, LOOP, OUTSIDE, list_files, within
+from sitegen.source import NOT_A_FILE
 from tests.sitegen.test_invalid_content import search_only_project
 from tests.sitegen.test_pages import SVG
 
@@ -160,4 +161,19 @@ def test_links_in_a_circle_are_refused_not_a_traceback(tmp_path: Path) -> None:
         f"content/02-a.md: {CIRCLE}",
         f"content/03-b.md: {CIRCLE}",
         f"content/self.txt: {CIRCLE}",
+    ]
+
+
+def test_a_chapter_that_is_no_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "book.toml").write_text('title = "Nothing there"\n')
+    (content / "01-one.md").write_text(chapter(1, "one", "Text."))
+    (content / "02-gone.md").symlink_to("missing.md")
+    (content / "03-folder.md").mkdir()
+    with pytest.raises(pipeline.BuildError) as failure:
+        build(content, tmp_path / "out")
+    assert [str(error) for error in failure.value.errors] == [
+        f"content/02-gone.md: {NOT_A_FILE}",
+        f"content/03-folder.md: {NOT_A_FILE}",
     ]
