@@ -163,9 +163,21 @@ class Checkbox:
         return words[text.lower()]
 
 
+TEXT_LENGTH = "code points"
+"""What a Text's ``limit`` counts: Unicode code points (Python's ``len``), so "😀" is one, not the two
+UTF-16 units JavaScript's ``length`` counts. The page's link reader counts the same way because its
+count is written from this declaration (``sitegen/page_script.py``'s ``contract``): a text the model
+takes is a text its link gives back."""
+
+
+def text_length(text: str) -> int:
+    """``text``'s length as a Text's ``limit`` counts it (:data:`TEXT_LENGTH`)."""
+    return len(text)
+
+
 @dataclass(frozen=True)
 class Text:
-    """Free text of at most ``limit`` characters; no ``default`` means a chapter must give one."""
+    """Free text of at most ``limit`` characters (:data:`TEXT_LENGTH`); no ``default`` means a chapter must give one."""
 
     name: str
     label: str
@@ -188,13 +200,15 @@ class Text:
         value = args.get(self.name)
         if not isinstance(value, str):
             raise LabInputError(f"{self.label} must be text")
-        if len(value) > self.limit:
-            raise LabInputError(f"{self.label} is {len(value):,} characters; the lab takes at most {self.limit:,}")
+        if text_length(value) > self.limit:
+            raise LabInputError(
+                f"{self.label} is {text_length(value):,} characters; the lab takes at most {self.limit:,}"
+            )
         return value
 
     def parse(self, text: str) -> str:
-        if len(text) > self.limit:
-            raise ValueError(f"{self.name} is {len(text):,} characters; at most {self.limit:,} are allowed")
+        if text_length(text) > self.limit:
+            raise ValueError(f"{self.name} is {text_length(text):,} characters; at most {self.limit:,} are allowed")
         return text
 
 

@@ -17,7 +17,7 @@ from sitegen import serve_builder
 from sitegen.cli import WORKER, parse
 from sitegen.errors import BuildError
 from sitegen.labs import enabled_labs
-from sitegen.output import publish
+from sitegen.output import publish, recover
 from sitegen.pipeline import ROOT, SINGLE_FILE, ZIP_TOP, Options, build, render
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime_cache import runtime_key
@@ -92,6 +92,7 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
     """
     started = time.perf_counter()
     options = replace(options, hot_base=hot_base)
+    recover(options.out, ())  # serve writes no zip: dist/ is a command-line build's, left alone
     try:
         rendered = render(options, progress)
         publish(rendered.site, options.out, {})

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kvpage.lab import TEXT_KINDS
+from kvpage.lab import TEXT_KINDS, TEXT_LENGTH
 from kvpage.tree import ATTRIBUTE_PATTERN, FORBIDDEN_ATTRIBUTES, HTML_TAGS, SVG_TAGS, VOID_TAGS
 from sitegen.errors import BuildError
 
@@ -31,6 +31,10 @@ binaries' bytes; Python's workers made; the calls through them; start. Everythin
 WORKER_STAGES = ("image", "hooks", "worker")
 """In Python's worker, in order: snapshot container → memory image; Pyodide's requests answered
 from memory; restore Python and answer the page's messages."""
+
+TEXT_LENGTH_JS = {"code points": "(text) => Array.from(text).length"}
+"""How the page counts a text as ``kvpage.lab.TEXT_LENGTH`` says (``Array.from`` walks code points,
+a lone surrogate being one, as in Python); the page's ``textLength``."""
 
 HEADER = """\
 // kvpage page runtime: the labs, drawn from Python's views; Python itself runs in a Web Worker.
@@ -55,6 +59,7 @@ def contract() -> str:
         f"const TREE = {json.dumps(tree)};\n"
         f"const TEXT_KINDS = {json.dumps(list(TEXT_KINDS))};\n"
         f"const CONFIG_ID = {json.dumps(CONFIG_ID)};\n"
+        f"const textLength = {TEXT_LENGTH_JS[TEXT_LENGTH]};\n"
     )
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from sitegen.assets import load_assets
 from sitegen.errors import BuildError, ContentError, sorted_unique
 from sitegen.labs import declaration_errors, enabled_labs, lab_stage, model_failure
-from sitegen.output import publish, zip_bytes
+from sitegen.output import publish, recover, zip_bytes
 from sitegen.pages import Pages, parse_chapters, render_pages
 from sitegen.progress import SILENT, Progress
 from sitegen.runtime import Runtime
@@ -119,8 +119,18 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
 
 
+def dist_files(options: Options) -> tuple[Path, Path]:
+    """The zip and the single file a build may write (both, so that leftovers of either are removed)."""
+    return options.dist / f"{ZIP_TOP}.zip", options.dist / SINGLE_FILE
+
+
 def build(options: Options, progress: Progress = SILENT) -> Site:
-    """Run every stage; raise BuildError (and write nothing) if any fails."""
+    """Run every stage; raise BuildError (and write nothing) if any fails.
+
+    First of all, a swap a killed build committed is finished and its leftovers removed
+    (:func:`sitegen.output.recover`), even when this build then fails.
+    """
+    recover(options.out, dist_files(options))
     rendered = render(options, progress)
     site = rendered.site
     zip_name = f"{ZIP_TOP}.zip"

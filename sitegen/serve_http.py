@@ -8,6 +8,16 @@ one over the page. The page's Content-Security-Policy allows both (a script and 
 ``Cache-Control: no-cache`` and an ETag, so a reload fetches only what changed, and never a stale
 page; the runtime's content-addressed files (``sitegen/runtime_names.py``) are kept for a year, as a
 new build of the model is a new name.
+
+Every request gets an HTTP status, never a dropped connection or a traceback: a request line that
+is not HTTP is the standard library's 400 (or 501, 505), a target that is not a path, has bad
+percent-encoding, is not UTF-8 or holds a control character (``%00``) is 400, and a path no file
+has (too long for the file system, say) is 404. And serve answers only requests whose ``Host`` is
+``127.0.0.1``, ``localhost`` or ``[::1]`` with the bound port (without a port only on port 80, where
+a browser omits it): any other is 403. Listening on 127.0.0.1 is not enough, because of DNS
+rebinding: a web page the author visits can point its own name at 127.0.0.1 and then read the
+preview as same-origin; its requests carry its own name as ``Host`` (the class of
+webpack-dev-server's CVE-2018-14732, and why Vite checks the host).
 """
 
 from __future__ import annotations
@@ -18,11 +28,12 @@ import http.server
 import json
 import mimetypes
 import posixpath
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from sitegen.runtime_names import cache_control
 
@@ -41,6 +52,47 @@ TYPES = {
 }
 PLAIN = "text/plain; charset=utf-8"
 NOT_FOUND = b"not found\n"
+LOOPBACK_HOST = re.compile(r"(127\.0\.0\.1|localhost|\[::1\])(?::([0-9]{1,5}))?", re.IGNORECASE)
+"""The ``Host`` headers serve answers: a loopback name, and the port (checked against the bound one)."""
+BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class BadRequest(ValueError):
+    """Why a request target cannot name a file (answered with 400)."""
+
+
+def request_path(target: str) -> str:
+    """The decoded path of a request target; BadRequest if it is not a well-formed one."""
+    if not target.startswith("/"):
+        raise BadRequest("the request target is not a path")
+    path = target.partition("?")[0].partition("#")[0]  # not urlsplit: "//x/y" would lose "x" as a host
+    if BAD_PERCENT.search(path):
+        raise BadRequest("bad percent-encoding")
+    try:
+        path = unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        raise BadRequest("the path is not UTF-8") from None
+    if CONTROL.search(path):
+        raise BadRequest("the path holds a control character")
+    return path
+
+
+def host_allowed(host: str | None, port: int) -> bool:
+    """Whether a request's ``Host`` names this server on the loopback interface (no DNS rebinding)."""
+    found = LOOPBACK_HOST.fullmatch((host or "").strip())
+    if found is None:
+        return False
+    return int(found[2]) == port if found[2] else port == 80
+
+
+def host_refusal(host: str | None, port: int) -> bytes:
+    """Why serve answered 403: the addresses it does answer."""
+    shown = "no Host header" if host is None else f"the Host {host[:100]!r}"
+    return (
+        f"kvpage serve refused {shown}: it answers only http://127.0.0.1:{port}/, http://localhost:{port}/ "
+        f"and http://[::1]:{port}/, so that no other web site can read the preview (DNS rebinding).\n"
+    ).encode()
 
 
 @dataclass(frozen=True)
@@ -157,6 +209,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     """Serves ``folder`` with the reload script and event stream added (:func:`make_handler` sets them)."""
 
     server_version = "kvpage-serve"
+    default_request_version = "HTTP/1.0"
+    """So that the answer to a request line that is not HTTP starts with a status line (0.9 has none)."""
     folder: ClassVar[Path]
     hub: ClassVar[Hub]
     etags: ClassVar[ETags]
@@ -184,7 +238,15 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
     def respond(self, head: bool) -> None:
         """serve's own two URLs, else a file of the site (or why there is none)."""
-        path = unquote(urlsplit(self.path).path)
+        host, port = self.headers.get("Host"), int(self.connection.getsockname()[1])
+        if not host_allowed(host, port):
+            self.send(403, host_refusal(host, port), PLAIN, head)
+            return
+        try:
+            path = request_path(self.path)
+        except BadRequest as problem:
+            self.send(400, f"bad request: {problem}\n".encode(), PLAIN, head)
+            return
         status = self.hub.status
         if path == f"{PREFIX}reload.js":
             self.send(200, self.client, TYPES[".js"], head, Cache_Control="no-store")
@@ -202,7 +264,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         file = self.folder / name
         try:
             data = file.read_bytes()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        except OSError:  # none, a folder, or a name too long for the file system
             self.send_missing(name, status, head)
             return
         content_type = TYPES.get(file.suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"

@@ -17,8 +17,9 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from kvpage.jsonvalue import LabInputError
 from kvpage.labs import decode
+from kvpage.labs.next_request import MAX_REQUEST_CHARS
 from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
-from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed
+from tests.chapter_labs import DECODE, NEXT, lab_params, next_readout, one_letter_changed
 from tests.conftest import Built
 from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Server, Where, audit_page
 
@@ -241,3 +242,25 @@ def test_a_link_followed_while_the_page_writes_its_url_is_still_followed(audited
         f"#decode:prompt={prompt}",
     )
     expect(lab.get_by_label("Prefix length")).to_have_value(str(prompt))
+
+
+@pytest.mark.parametrize("site_url", ["http"], indirect=True)
+def test_a_request_of_astral_characters_the_model_takes_comes_back_from_its_link(audited: tuple[Page, str]) -> None:
+    """Issue 34: 1,500 "😀" are 1,500 code points, within request 2's limit, but 3,000 UTF-16 units;
+    the link the page writes for them must give them back, as Python counts (``kvpage.lab.TEXT_LENGTH``)."""
+    page, url = audited
+    page.goto(url)
+    _, other = live(page)
+    typed = "😀" * (MAX_REQUEST_CHARS * 3 // 4)
+    assert len(typed) <= MAX_REQUEST_CHARS < len(typed.encode("utf-16-le")) // 2
+    other.get_by_label("Request 2", exact=True).fill(typed)
+    expect(other.get_by_label("Shared prefix")).to_have_text(next_readout("Shared prefix", request2=typed))
+    expect(page).to_have_url(re.compile(r"&?next-request:.*request2=(%F0%9F%98%80){1000}"))
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    _, other = live(page)
+    expect(other.get_by_label("Request 2", exact=True)).to_have_value(typed)
+    for label, _ in NEXT_READOUTS:
+        expect(other.get_by_label(label)).to_have_text(next_readout(label, request2=typed))
+    expect(other.get_by_text(LINK_NOTE)).to_be_hidden()

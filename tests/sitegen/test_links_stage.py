@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from kvpage.jsonvalue import JSONObject
+from kvpage.lab import LabInputError
 from kvpage.labs.decode import LAB as DECODE
 from kvpage.labs.decode import MODE, PROMPT, STEPS, TOKENS
 from kvpage.labs.next_request import LAB as NEXT_REQUEST
 from kvpage.labs.next_request import MAX_REQUEST_CHARS
 from kvpage.labs.turns import CACHE, TURN, TURNS
 from kvpage.labs.turns import LAB as TURNS_LAB
+from sitegen.page_script import contract
 
 LINKS_STAGE = Path(__file__).with_name("links_stage.mjs")
 NOT_DEFAULT_MODE = next(value for value, _ in MODE.options if value != MODE.default)
@@ -27,7 +29,7 @@ NOT_DEFAULT_MODE = next(value for value, _ in MODE.options if value != MODE.defa
 
 def stage(function: str, *args: Any, ids: tuple[str, ...] = ()) -> Any:
     """``function(*args)`` of the stage, as the page runs it; ``ids`` are the page's element ids."""
-    call = json.dumps([function, list(args), list(ids)])
+    call = json.dumps([function, list(args), list(ids), contract()])
     done = subprocess.run(["node", str(LINKS_STAGE)], input=call, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -122,6 +124,37 @@ def test_text_past_its_limit_and_markup_in_names_are_problems_and_notes_stay_sho
     note = stage("linkNote", read["problems"])
     assert note.startswith("From this page's link, ignored: request1=xxxx") and len(note) < 300
     assert "<img src (this lab has no such setting)" in note  # as text: the page sets it as textContent
+
+
+ASTRAL = "😀"  # one code point, two UTF-16 units
+AT_THE_LIMIT = (
+    ASTRAL * MAX_REQUEST_CHARS,
+    ASTRAL * (MAX_REQUEST_CHARS * 3 // 4),  # issue 34: 1,500 of them, which the model takes
+    "e\u0301" * (MAX_REQUEST_CHARS // 2),  # combining marks: two code points each
+    "\U0001f469\u200d\U0001f4bb" * (MAX_REQUEST_CHARS // 3),  # a ZWJ sequence: three code points
+    "x" * (MAX_REQUEST_CHARS - 1) + ASTRAL,
+)
+
+
+def model_takes(text: str) -> bool:
+    """Whether the lab's own declaration (the model's side) takes ``text`` as request 2."""
+    try:
+        NEXT_REQUEST.control("request2").read({"request2": text})
+    except LabInputError:
+        return False
+    return True
+
+
+def test_text_as_long_as_the_model_takes_comes_back_from_its_link_and_no_longer() -> None:
+    """One length rule, code points, in Python and in the page: astral characters count once."""
+    schema = NEXT_REQUEST.schema()
+    for text in (*AT_THE_LIMIT, *(text + "x" for text in AT_THE_LIMIT), ASTRAL * (MAX_REQUEST_CHARS + 1)):
+        segment = stage("formatLab", "next-request", schema, {"request1": "a", "request2": text}, {})
+        read = parsed_lab("#" + segment, schema)
+        assert ("request2" in read["controls"]) == model_takes(text), (text[:8], len(text), read["problems"])
+        if model_takes(text):
+            assert read["controls"]["request2"] == text
+    assert all(model_takes(text) for text in AT_THE_LIMIT) and not model_takes(ASTRAL * (MAX_REQUEST_CHARS + 1))
 
 
 def test_a_note_lists_a_few_problems_and_counts_the_rest() -> None:

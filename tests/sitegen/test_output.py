@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
 import zipfile
 from io import BytesIO
 from pathlib import Path
@@ -10,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sitegen import commands, pipeline
-from sitegen.output import publish, zip_bytes
+from sitegen.output import journal_path, publish, recover, zip_bytes
 from sitegen.reproducible import ZIP_DATE
 from sitegen.site import Site
 from tests.conftest import Built
@@ -103,3 +106,86 @@ def test_build_prints_the_zip_size(tmp_path: Path, capsys: pytest.CaptureFixture
     assert commands.main(["--out", str(tmp_path / "site"), "--dist", str(tmp_path / "dist")]) == 0
     size = (tmp_path / "dist" / f"{pipeline.ZIP_TOP}.zip").stat().st_size
     assert f"kvpage-site.zip ({size / 1e6:.1f} MB)" in capsys.readouterr().out
+
+
+KILLED_PUBLISH = """
+import os, signal, sys
+from pathlib import Path
+from sitegen import output
+from sitegen.site import Site
+
+root, kill_at, version, exchange = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+calls = 0
+
+
+def killing(original):
+    def step(*args):
+        global calls
+        calls += 1
+        if calls == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return original(*args)
+    return step
+
+
+# Every rename the swap may make, and every file it stages: os.rename and os.replace (Path's too),
+# and renameat2 through ctypes where output uses it.
+os.rename, os.replace = killing(os.rename), killing(os.replace)
+output.write_tree = killing(output.write_tree)
+if hasattr(output, "_renameat2"):
+    found = output._renameat2
+    output._renameat2 = lambda: None if found() is None or exchange == "renames" else killing(found())
+output.publish(
+    Site({"index.html": version.encode(), f"{version}.html": version.encode()}),
+    root / "site",
+    {root / "dist" / "site.zip": version.encode(), root / "dist" / "book.html": version.encode()},
+)
+"""
+
+
+def builds_seen(root: Path) -> set[str]:
+    """The builds whose site, zip and single file a reader finds (one when they belong together)."""
+    site = snapshot(root / "site")
+    assert site in (version_files("old"), version_files("new"))
+    dist = root / "dist"
+    return {
+        (root / "site" / "index.html").read_text(),
+        (dist / "site.zip").read_text(),
+        (dist / "book.html").read_text(),
+    }
+
+
+def version_files(version: str) -> dict[str, bytes | None]:
+    return {"index.html": version.encode(), f"{version}.html": version.encode()}
+
+
+@pytest.mark.parametrize("exchange", ["renameat2", "renames"])
+def test_a_kill_at_any_step_of_the_swap_never_splits_the_build(tmp_path: Path, exchange: str) -> None:
+    """Killed (SIGKILL) at every rename and staged write of a publish in turn: ``site/`` is always there
+    and whole; unless a swap is pending (its journal beside ``site/``), site, zip and single file are
+    one build's; the next build finishes or forgets the killed one and leaves nothing behind. Without
+    ``renameat2`` the folder is exchanged by three renames, and only then may ``site/`` be missing,
+    while the journal says a swap is pending."""
+    kill_at, outcomes = 0, []
+    while True:
+        kill_at += 1
+        root = tmp_path / str(kill_at)
+        site = Site({"index.html": b"old", "old.html": b"old"})
+        publish(site, root / "site", {root / "dist" / "site.zip": b"old", root / "dist" / "book.html": b"old"})
+        command = [sys.executable, "-c", KILLED_PUBLISH, str(root), str(kill_at), "new", exchange]
+        child = subprocess.run(command, check=False)
+        assert child.returncode in (0, -signal.SIGKILL)
+        pending = journal_path(root / "site").exists()
+        if exchange == "renameat2" or not pending:
+            assert (root / "site").is_dir() and not (root / "site").is_symlink()
+            seen = builds_seen(root)
+            assert pending or len(seen) == 1, f"killed at step {kill_at}: {seen}"
+        recover(root / "site", [root / "dist" / "site.zip", root / "dist" / "book.html"])
+        outcomes.append(builds_seen(root))
+        assert len(outcomes[-1]) == 1, f"killed at step {kill_at}, then recovered: {outcomes[-1]}"
+        (version,) = outcomes[-1]
+        left = {"dist", "dist/site.zip", "dist/book.html", "site", *(f"site/{name}" for name in version_files(version))}
+        assert set(snapshot(root)) == left, f"killed at step {kill_at}: leftovers after the next build"
+        if child.returncode == 0:
+            break
+    assert outcomes[0] == {"old"} and outcomes[-1] == {"new"}

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sitegen.serve_http import Hub, Server, Status, inject, make_server, site_name
+from sitegen.serve_http import Hub, Server, Status, host_allowed, inject, make_server, site_name
 
 
 def test_the_reload_script_goes_at_the_end_of_the_head() -> None:
@@ -165,3 +166,92 @@ def test_the_event_stream_sends_the_status_now_and_every_change(server: tuple[Se
     }
     hub.publish(Status("s-2", True, kind="model", previous="s-1"))
     assert event() == {"build": "s-2", "ok": True, "errors": [], "kind": "model", "previous": "s-1"}
+
+
+def raw(server: Server, request: bytes) -> bytes:
+    """The whole answer to ``request`` sent as it is (b"" if the connection was dropped)."""
+    with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("target", "code"),
+    [
+        (b"/%00", 400),
+        (b"/cache.html%00.txt", 400),
+        (b"/%0a.html", 400),
+        (b"/" + b"a" * 5000, 404),
+        (b"/" + b"a/" * 2500 + b"b.html", 404),
+        (b"/%zz", 400),
+        (b"/a%", 400),
+        (b"/%C3%28.html", 400),  # not UTF-8
+        (b"http://evil.example/", 400),  # not a path
+    ],
+)
+def test_a_malformed_path_gets_a_status_and_no_traceback(
+    server: tuple[Server, Hub, Path], capfd: pytest.CaptureFixture[str], target: bytes, code: int
+) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("s-1", True))
+    host = f"127.0.0.1:{http_server.server_address[1]}".encode()
+    answer = raw(http_server, b"GET " + target + b" HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.0 %d " % code), answer[:200]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [b"HELLO", b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03", b"GET", b"GET / HTTP/1.1 extra", b"GET / SPDY/3"],
+)
+def test_a_request_line_that_is_not_http_gets_400(
+    server: tuple[Server, Hub, Path], capfd: pytest.CaptureFixture[str], request_line: bytes
+) -> None:
+    answer = raw(server[0], request_line + b"\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.0 400 "), answer[:200]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def get_with_host(server: Server, path: str, host: str | None) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+    connection.putrequest("GET", path, skip_host=True)
+    if host is not None:
+        connection.putheader("Host", host)
+    connection.endheaders()
+    return connection.getresponse()
+
+
+REFUSED_HOSTS = (
+    "evil.example",
+    "evil.example:{port}",  # DNS rebinding: the attacker's name, pointed at 127.0.0.1
+    "localhost.evil.example:{port}",
+    "127.0.0.1:{port}.evil.example",
+    "127.0.0.2:{port}",
+    "127.0.0.1:{other}",
+    "localhost",  # no port: only on port 80, where a browser leaves it out
+    "",
+    None,
+)
+
+
+@pytest.mark.parametrize("path", ["/", "/static/a.css", "/__kvpage/reload.js", "/__kvpage/events"])
+def test_only_the_loopback_names_with_the_port_are_served(server: tuple[Server, Hub, Path], path: str) -> None:
+    http_server, hub, _ = server
+    hub.publish(Status("s-1", True))
+    port = http_server.server_address[1]
+    for name in ("127.0.0.1", "localhost", "LocalHost", "[::1]"):
+        response = get_with_host(http_server, path, f"{name}:{port}")
+        assert response.status == 200, name
+        response.close()
+    for host in REFUSED_HOSTS:
+        response = get_with_host(http_server, path, None if host is None else host.format(port=port, other=port + 1))
+        assert response.status == 403, host
+        assert f"it answers only http://127.0.0.1:{port}/".encode() in response.read()
+
+
+def test_without_a_port_a_loopback_host_means_port_80() -> None:
+    assert host_allowed("localhost", 80) and host_allowed("[::1]:80", 80)
+    assert not host_allowed("localhost", 8000) and not host_allowed("localhost:80", 8000)

@@ -122,7 +122,7 @@ function readValue(setting, text) {
     const value = { on: true, true: true, off: false, false: false }[text];
     return value === undefined ? { problem: `${setting.label} is on or off` } : { value };
   }
-  if (text.length > setting.limit) {
+  if (textLength(text) > setting.limit) {
     return { problem: `${setting.label} takes at most ${setting.limit.toLocaleString("en")} characters` };
   }
   return { value: text };
