@@ -178,7 +178,11 @@ def recover(out: Path, targets: Collection[Path]) -> None:
     """Finish a swap a killed build committed, then remove every leftover of killed builds.
 
     Every build runs this before anything else (``build()``, serve's builds, and :func:`publish`).
+    Where ``out``'s parent folder does not exist there is nothing to finish, and it is not made:
+    a build that then fails writes nothing at all.
     """
+    if not out.parent.is_dir():
+        return
     with locked(out):
         _recover(out, targets)
 
