@@ -48,6 +48,7 @@ from sitegen.plugins.formulas import formulas_plugin
 from sitegen.plugins.images import images_plugin
 from sitegen.plugins.labs import field_text, labs_plugin
 from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.plugins.nesting import nesting_plugin
 from sitegen.plugins.tables import tables_plugin
 from sitegen.runtime_names import RUNTIME_DIR
 from sitegen.search_text import SEARCH_DIR, Section, sections
@@ -117,6 +118,7 @@ def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -
         return str(render(use, env))
 
     md = MarkdownIt("commonmark", {"typographer": False})
+    md.use(nesting_plugin)
     md.use(front_matter_plugin)
     md.enable("strikethrough")
     md.use(tables_plugin)

@@ -202,6 +202,23 @@ EXPECTED: dict[str, list[str]] = {
         "site_template/labs/decode.html:2: 'lab_title' is undefined (rendering lab 'decode' in content/broken.md)"
     ],
     "template-variable": ["site_template/base.html:4: 'subtitle' is undefined (rendering index.html, broken.html)"],
+    # Past the limits of the parsers (issue 34): each once a traceback, or content dropped without a word.
+    "front-matter-nul": ["content/broken.md:4: front matter holds U+0000, a character YAML does not allow (column 11)"],
+    "front-matter-deep": [
+        "content/broken.md:4: front matter nests lists or mappings more than 20 deep "
+        "(its fields are a number and texts)"
+    ],
+    "book-toml-deep": [
+        "content/book.toml:2: not valid TOML: arrays or inline tables nested too deeply to read "
+        "(its fields need no nesting)"
+    ],
+    "slug-too-long": [
+        "content/broken.md:5: front matter 'slug' is 251 characters; at most 100 are allowed (it names the page's file)"
+    ],
+    "nesting-too-deep": [
+        "content/broken.md:10: this block is nested too deeply to render: at most 100 levels of containers, "
+        "quotes and lists (a list counts two a level: the list and its item); nest less"
+    ],
     # Everything at once: errors of both stages, several per file, in file and line order.
     "many-errors": [
         "content/01-first.md:6: unknown front matter field 'colour'; expected number, part, title, slug",
@@ -278,6 +295,26 @@ def test_broken_model_fails_the_build_at_its_line_and_never_hangs(name: str, tmp
     ]
     assert result.returncode == 1
     assert not (tmp_path / "out").exists()
+
+
+ONCE_A_TRACEBACK = ("front-matter-nul", "front-matter-deep", "book-toml-deep", "slug-too-long", "nesting-too-deep")
+"""Books that ended in a traceback (PyYAML's reader, Python's stack in PyYAML and tomllib, a file name
+too long to write) or lost their text without a word (markdown-it's nesting limit) before issue 34."""
+
+
+@pytest.mark.parametrize("name", ONCE_A_TRACEBACK)
+def test_input_past_a_parsers_limit_fails_on_the_command_line_at_its_line(name: str, tmp_path: Path) -> None:
+    """As an author runs it: ``python build.py``, its own stack and process, exit 1 and no traceback."""
+    out, dist = tmp_path / "site", tmp_path / "dist"
+    command = ["--quiet", "--content", str(INVALID / name / "content"), "--out", str(out), "--dist", str(dist)]
+    result = subprocess.run(
+        [sys.executable, "build.py", *command], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "Traceback" not in result.stderr
+    expected = [f"error: {message}" for message in EXPECTED[name]]
+    assert result.stderr.splitlines() == [*expected, f"build failed: {len(expected)} error(s); nothing was written"]
+    assert result.returncode == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_command_line_prints_every_error_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
