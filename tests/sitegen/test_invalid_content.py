@@ -129,9 +129,13 @@ EXPECTED: dict[str, list[str]] = {
     "unclosed-callout": ["content/broken.md:10: '::: english' is not closed: add a ':::' line where it ends"],
     "unclosed-callout-last-line": ["content/broken.md:10: '::: keep' is not closed: add a ':::' line where it ends"],
     "unclosed-nested": [
-        "content/broken.md:11: '::: try' is not closed inside the block around it: close it there with ':::' "
-        "(to nest containers, give the outer one a longer fence, such as '::::')",
+        "content/broken.md:8: '::: lab' ends at the ':::' on line 13, so '::: try' (line 11) cannot close inside it: "
+        "close '::: lab' before line 11, or give it a longer fence, such as '::::', to nest '::: try' in it",
         "content/broken.md:16: ':::' closes nothing: no container is open here",
+    ],
+    "unclosed-callout-before-lab": [
+        "content/broken.md:8: '::: english' ends at the ':::' on line 17, so '::: lab' (line 13) cannot close inside "
+        "it: close '::: english' before line 13, or give it a longer fence, such as '::::', to nest '::: lab' in it"
     ],
     "callout-parameters": ["content/broken.md:8: callout 'english' takes no parameters, got 'loud'"],
     "unknown-container": [
