@@ -25,7 +25,7 @@ from markdown_it.token import Token
 from sitegen.assets import Asset
 from sitegen.errors import ContentError
 from sitegen.ids import start_tags
-from sitegen.images import IMAGE_TYPES
+from sitegen.images import IMAGE_TYPES, RASTER, ImageError, raster_size
 from sitegen.plugins.env import line_of, record, report
 
 ROOT_PATH = "a path from the server's root breaks when the site is opened from disk; write a relative link"
@@ -144,6 +144,20 @@ def image_problem(src: str, targets: Targets) -> str | None:
         return missing(path, targets)
     if not asset.is_image:
         return f"{path!r} is not an image a page can show ({SHOWABLE}: {', '.join(sorted(IMAGE_TYPES))})"
+    return unreadable(asset)
+
+
+def unreadable(asset: Asset) -> str | None:
+    """Why an image of the book cannot be shown, if its bytes are not the image its name says.
+
+    The file's own error names only the file; this one is at each line that shows it (issue 34).
+    """
+    if asset.size is not None or asset.media_type not in RASTER:
+        return None
+    try:
+        raster_size(asset.media_type, asset.data)
+    except ImageError as error:
+        return f"{asset.shown} cannot be shown: {error} (by its name, {asset.media_type})"
     return None
 
 

@@ -38,6 +38,7 @@ from sitegen.formulas import STYLESHEET, formulas_in, typeset_formulas
 from sitegen.ids import duplicate_ids
 from sitegen.labs import Labs, LabUse, Placement, all_labs, enabled_labs
 from sitegen.links import Targets, check_links, heading_ids
+from sitegen.plugins.brackets import brackets_plugin
 from sitegen.plugins.callouts import callouts_plugin
 from sitegen.plugins.chapter_links import chapter_links_plugin
 from sitegen.plugins.code import code_plugin
@@ -48,6 +49,7 @@ from sitegen.plugins.formulas import formulas_plugin
 from sitegen.plugins.images import images_plugin
 from sitegen.plugins.labs import field_text, labs_plugin
 from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.plugins.nesting import nesting_plugin
 from sitegen.plugins.raw_html import raw_html_plugin
 from sitegen.plugins.tables import tables_plugin
 from sitegen.runtime_names import RUNTIME_DIR
@@ -118,6 +120,8 @@ def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -
         return str(render(use, env))
 
     md = MarkdownIt("commonmark", {"typographer": False})
+    md.use(nesting_plugin)
+    md.use(brackets_plugin)
     md.use(front_matter_plugin)
     md.enable("strikethrough")
     md.use(tables_plugin)

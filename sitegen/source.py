@@ -46,6 +46,19 @@ TIMEOUTS = {
     "build_timeout": (BUILD_TIMEOUT, "how long a lab's call to the model may take before the build stops it"),
 }
 NOT_A_FILE = "not a file: a chapter must be a Markdown file (a symbolic link to no file, or a folder named *.md?)"
+YAML_DEPTH = 20
+"""How deep front matter may nest lists and mappings: its fields are text and numbers, so any
+nesting is already an error, and this bound keeps PyYAML's recursive composer far from the stack's end."""
+YAML_OPENERS = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+YAML_CLOSERS = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+SLUG_LENGTH = 100
+"""The longest slug: it is the page's file name (``slug.html``) and its URL, and file systems refuse a
+name of more than 255 bytes; 100 characters is already more than a reader can take in."""
 RESERVED = {"index": "index.html is the book's list of chapters"}
 """Slugs whose page the site already has."""
 
@@ -132,10 +145,9 @@ def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[C
     end = next((i for i in range(1, len(lines)) if CLOSER.fullmatch(lines[i])), None)
     if end is None:
         return None, [ContentError(path, 1, "front matter is not closed: add a '---' line after its last field")]
-    try:
-        root = yaml.compose("\n".join(lines[1:end]), Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as error:
-        return None, [yaml_problem(path, error)]
+    root, errors = compose(path, "\n".join(lines[1:end]))
+    if errors:
+        return None, errors
     if root is None:  # nothing but blank lines and comments: every field is missing
         root = yaml.MappingNode(MAP, [])
     if not isinstance(root, yaml.MappingNode):
@@ -145,6 +157,42 @@ def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[C
     if errors:
         return None, sorted(errors)
     return check_fields(path, fields)
+
+
+def compose(path: str, block: str) -> tuple[yaml.Node | None, list[ContentError]]:
+    """The front matter ``block`` composed into nodes, or the one reason it cannot be, at its line.
+
+    Nesting is measured from the scanner's tokens before composing: PyYAML composes a list in a
+    list by recursion, and 500 nested ``[`` overflow Python's stack. A character YAML refuses (a
+    NUL, say) is found by PyYAML's reader, whose error has a position but no mark.
+    """
+    try:
+        deep = too_deep(block)
+        if deep is not None:
+            message = f"front matter nests lists or mappings more than {YAML_DEPTH} deep"
+            message += " (its fields are a number and texts)"
+            return None, [ContentError(path, int(deep.start_mark.line) + 2, message)]
+        return yaml.compose(block, Loader=yaml.SafeLoader), []
+    except yaml.MarkedYAMLError as error:
+        return None, [yaml_problem(path, error)]
+    except yaml.reader.ReaderError as error:
+        line = block.count("\n", 0, error.position) + 2
+        column = error.position - (block.rfind("\n", 0, error.position) + 1) + 1
+        message = f"front matter holds U+{error.character:04X}, a character YAML does not allow (column {column})"
+        return None, [ContentError(path, line, message)]
+
+
+def too_deep(block: str) -> yaml.Token | None:
+    """The token that opens a list or mapping more than :data:`YAML_DEPTH` levels in, if any."""
+    depth = 0
+    for token in yaml.scan(block, Loader=yaml.SafeLoader):
+        if isinstance(token, YAML_OPENERS):
+            depth += 1
+            if depth > YAML_DEPTH:
+                return token
+        elif isinstance(token, YAML_CLOSERS):
+            depth -= 1
+    return None
 
 
 def line_of(node: yaml.Node) -> int:
@@ -231,6 +279,9 @@ def check_fields(path: str, fields: Mapping[str, Field]) -> tuple[FrontMatter | 
     slug = texts.get("slug")
     if slug is not None and not SLUG.fullmatch(slug):
         problem("slug", f"'slug' must be lowercase letters, digits and dashes, not {slug!r}")
+    if slug is not None and len(slug) > SLUG_LENGTH:
+        length = f"{len(slug):,} characters; at most {SLUG_LENGTH} are allowed"
+        problem("slug", f"'slug' is {length} (it names the page's file)")
     if slug in RESERVED:
         problem("slug", f"'slug' cannot be {slug!r}: {RESERVED[slug]}")
     if errors or number is None or slug is None:
@@ -307,6 +358,34 @@ def toml_problem(shown: str, text: str, error: tomllib.TOMLDecodeError) -> Conte
     return ContentError(shown, line, f"not valid TOML: {message[: where.start()]}{column}")
 
 
+def deepest_line(text: str) -> int:
+    """The line where ``[`` and ``{`` first nest deepest, outside strings and comments (as near as a
+    scan of characters can tell: TOML's multi-line strings are read as their quotes)."""
+    depth = deepest = 0
+    line = found = 1
+    quote = ""
+    comment = escaped = False
+    for char in text:
+        if char == "\n":
+            line, comment = line + 1, False
+        elif comment or escaped:
+            escaped = False
+        elif quote:
+            escaped = char == "\\" and quote == '"'
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, found = depth, line
+        elif char in "]}":
+            depth -= 1
+    return found
+
+
 def key_line(text: str, key: str) -> int:
     """The line where ``key`` is set (``key = …`` or ``[key]``), or 1 when it cannot be found."""
     pattern = re.compile(rf"""\s*(?:\[+\s*)?["']?{re.escape(key)}["']?\s*[=\]]""")
@@ -329,6 +408,9 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         settings = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         return None, [toml_problem(shown, text, error)]
+    except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
+        message = "not valid TOML: arrays or inline tables nested too deeply to read (its fields need no nesting)"
+        return None, [ContentError(shown, deepest_line(text), message)]
     for key in settings:
         if key not in BOOK_FIELDS:
             message = f"unknown field {key!r}; expected {', '.join(BOOK_FIELDS)}"

@@ -37,6 +37,8 @@ PLACEHOLDERS = re.compile(r"NAME|SLUG|HASH|USER|REPO|…|\*|\{|<|\bx\b|04-x")
 EXAMPLES = {
     "content/broken.md": "docs/authoring.md: the chapter of an error message shown as an example",
     "content/img/": "docs/authoring.md: a folder an author may make for the book's files",
+    "content/fake.png": "docs/authoring.md: the file of an error message shown as an example "
+    "(tests/invalid/image-not-png)",
     "content/files/": "docs/authoring.md: the same",
     "content/passwd.txt": "docs/authoring.md: a symbolic link out of the book, in an error message shown as an example",
     "content/files/evil.js": "docs/authoring.md: a book's script, in an error message shown as an example",

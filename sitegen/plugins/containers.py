@@ -62,12 +62,46 @@ def container(
             return True
         token = state.tokens[count]
         if token.map is not None and state.line == token.map[1]:
-            report(state.env, token, unclosed_message(token, inside=end < len(state.bMarks) - 1))
+            outer = closed_around(state, count)
+            if outer is not None:
+                report(state.env, outer, cannot_close_message(outer, token))
+            else:
+                report(state.env, token, unclosed_message(token, inside=end < len(state.bMarks) - 1))
         if on_open is not None:
             on_open(token, state.env)
         return True
 
     md.block.ruler.at(rule_name, checked, {"alt": ALT})
+
+
+def closed_around(state: StateBlock, count: int) -> Token | None:
+    """The container around the one opened at ``state.tokens[count]`` when that one cannot close in it.
+
+    A container whose fence is no longer than the one inside it ends at the inner one's closing
+    line (or sooner): the inner one is then reported unclosed at its own line, which is seldom the
+    mistake. The author forgot to close the outer one before it, or meant to nest them and gave
+    the outer one too short a fence; both are fixed at the outer one's line.
+    """
+    inner = state.tokens[count]
+    for token in reversed(state.tokens[:count]):
+        if token.nesting == 1 and token.level == inner.level - 1:
+            if not (token.type.startswith("container_") and token.map is not None):
+                return None
+            closer = token.map[1]
+            fence = state.src[state.bMarks[closer] + state.tShift[closer] : state.eMarks[closer]]
+            closed = closer < len(state.bMarks) - 1 and STRAY.fullmatch(fence) is not None
+            return token if closed and len(token.markup) <= len(inner.markup) else None
+    return None
+
+
+def cannot_close_message(outer: Token, inner: Token) -> str:
+    assert outer.map is not None and inner.map is not None
+    fence, inside, line = opening(outer), opening(inner), inner.map[0] + 1
+    return (
+        f"'{fence}' ends at the '{outer.markup}' on line {outer.map[1] + 1}, so '{inside}' (line {line}) "
+        f"cannot close inside it: close '{fence}' before line {line}, or give it a longer fence, "
+        f"such as '{':' * (len(inner.markup) + 1)}', to nest '{inside}' in it"
+    )
 
 
 def unclosed_message(token: Token, *, inside: bool) -> str:

@@ -134,9 +134,13 @@ EXPECTED: dict[str, list[str]] = {
     "unclosed-callout": ["content/broken.md:10: '::: english' is not closed: add a ':::' line where it ends"],
     "unclosed-callout-last-line": ["content/broken.md:10: '::: keep' is not closed: add a ':::' line where it ends"],
     "unclosed-nested": [
-        "content/broken.md:11: '::: try' is not closed inside the block around it: close it there with ':::' "
-        "(to nest containers, give the outer one a longer fence, such as '::::')",
+        "content/broken.md:8: '::: lab' ends at the ':::' on line 13, so '::: try' (line 11) cannot close inside it: "
+        "close '::: lab' before line 11, or give it a longer fence, such as '::::', to nest '::: try' in it",
         "content/broken.md:16: ':::' closes nothing: no container is open here",
+    ],
+    "unclosed-callout-before-lab": [
+        "content/broken.md:8: '::: english' ends at the ':::' on line 17, so '::: lab' (line 13) cannot close inside "
+        "it: close '::: english' before line 13, or give it a longer fence, such as '::::', to nest '::: lab' in it"
     ],
     "callout-parameters": ["content/broken.md:8: callout 'english' takes no parameters, got 'loud'"],
     "unknown-container": [
@@ -235,6 +239,11 @@ EXPECTED: dict[str, list[str]] = {
         "content/broken.md:8: link to 'files/costs.cvs': the book has no file 'files/costs.cvs' "
         "(did you mean 'files/costs.csv'?)"
     ],
+    "image-not-png": [
+        "content/broken.md:8: image 'fake.png': content/fake.png cannot be shown: not a PNG image "
+        "(no PNG signature and IHDR header) (by its name, image/png)",
+        "content/fake.png: not a PNG image (no PNG signature and IHDR header) (by its name, image/png)",
+    ],
     "bad-tex": [
         "content/broken.md:9: the formula $\\frac{n^2 - p^2}{2$ cannot be typeset: "
         "Unexpected end of input in a macro argument, expected '}'"
@@ -258,6 +267,23 @@ EXPECTED: dict[str, list[str]] = {
         "site_template/labs/decode.html:2: 'lab_title' is undefined (rendering lab 'decode' in content/broken.md)"
     ],
     "template-variable": ["site_template/base.html:4: 'subtitle' is undefined (rendering index.html, broken.html)"],
+    # Past the limits of the parsers (issue 34): each once a traceback, or content dropped without a word.
+    "front-matter-nul": ["content/broken.md:4: front matter holds U+0000, a character YAML does not allow (column 11)"],
+    "front-matter-deep": [
+        "content/broken.md:4: front matter nests lists or mappings more than 20 deep "
+        "(its fields are a number and texts)"
+    ],
+    "book-toml-deep": [
+        "content/book.toml:2: not valid TOML: arrays or inline tables nested too deeply to read "
+        "(its fields need no nesting)"
+    ],
+    "slug-too-long": [
+        "content/broken.md:5: front matter 'slug' is 251 characters; at most 100 are allowed (it names the page's file)"
+    ],
+    "nesting-too-deep": [
+        "content/broken.md:10: this block is nested too deeply to render: at most 100 levels of containers, "
+        "quotes and lists (a list counts two a level: the list and its item); nest less"
+    ],
     # Everything at once: errors of both stages, several per file, in file and line order.
     "many-errors": [
         "content/01-first.md:6: unknown front matter field 'colour'; expected number, part, title, slug",
@@ -334,6 +360,34 @@ def test_broken_model_fails_the_build_at_its_line_and_never_hangs(name: str, tmp
     ]
     assert result.returncode == 1
     assert not (tmp_path / "out").exists()
+
+
+FUZZED = (
+    "front-matter-nul",
+    "front-matter-deep",
+    "book-toml-deep",
+    "slug-too-long",
+    "nesting-too-deep",
+    "image-not-png",
+)
+"""The fuzzed inputs of issue 34: each ended in a traceback (PyYAML's reader, Python's stack in PyYAML and
+tomllib, a file name too long to write), lost text without a word (markdown-it's nesting limit), or
+named no line (an image that is not what its name says)."""
+
+
+@pytest.mark.parametrize("name", FUZZED)
+def test_each_fuzzed_input_fails_on_the_command_line_at_its_line(name: str, tmp_path: Path) -> None:
+    """As an author runs it: ``python build.py``, its own stack and process, exit 1 and no traceback."""
+    out, dist = tmp_path / "site", tmp_path / "dist"
+    command = ["--quiet", "--content", str(INVALID / name / "content"), "--out", str(out), "--dist", str(dist)]
+    result = subprocess.run(
+        [sys.executable, "build.py", *command], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "Traceback" not in result.stderr
+    expected = [f"error: {message}" for message in EXPECTED[name]]
+    assert result.stderr.splitlines() == [*expected, f"build failed: {len(expected)} error(s); nothing was written"]
+    assert result.returncode == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_command_line_prints_every_error_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

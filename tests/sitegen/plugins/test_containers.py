@@ -56,13 +56,43 @@ def test_well_formed_containers_pass(text: str) -> None:
             ],
         ),
         ("> ::: keep\n> Quoted.\n\nAfter.\n", [f"x.md:1: {NESTED}"]),
-        (
-            "::: english\n::: keep\nInner.\n:::\n:::\n",
-            [f"x.md:2: {NESTED}", "x.md:5: ':::' closes nothing: no container is open here"],
-        ),
     ],
 )
 def test_unclosed_containers_are_reported_at_their_opening(text: str, expected: list[str]) -> None:
+    assert problems(text)[0] == expected
+
+
+def cannot_close(outer: str, closer: int, inner: str, line: int) -> str:
+    return (
+        f"'{outer}' ends at the ':::' on line {closer}, so '{inner}' (line {line}) cannot close inside it: "
+        f"close '{outer}' before line {line}, or give it a longer fence, such as '::::', to nest '{inner}' in it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Meant one after the other: the first is not closed, and the next one's closing line ends it.
+        ("::: english\nA.\n\n::: keep\nB.\n:::\n", [f"x.md:1: {cannot_close('::: english', 6, '::: keep', 4)}"]),
+        (
+            "::: warning\nA.\n\n::: keep\nB.\n:::\n",
+            [
+                f"x.md:1: {cannot_close('::: warning', 6, '::: keep', 4)}",
+                "x.md:1: unknown container 'warning'; known containers: english, keep",
+            ],
+        ),
+        # Meant one inside the other: the outer one's fence is not longer.
+        (
+            "::: english\n::: keep\nInner.\n:::\n:::\n",
+            [
+                f"x.md:1: {cannot_close('::: english', 4, '::: keep', 2)}",
+                "x.md:5: ':::' closes nothing: no container is open here",
+            ],
+        ),
+    ],
+)
+def test_a_container_that_swallows_the_next_one_is_reported_at_its_own_line(text: str, expected: list[str]) -> None:
+    """Not at the next container's line, where the error used to be: the mistake is the first one's."""
     assert problems(text)[0] == expected
 
 
