@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from kvpage.costs import MODE_NAMES, MODES, cumulative_cost, step_cost
+from kvpage.jsonvalue import count
 from kvpage.tokenizer import tokenize
 from sitegen import commands, pipeline
 from sitegen.labs import all_labs
@@ -112,6 +114,24 @@ def test_the_starting_pictures_are_in_the_html_for_a_reader_without_javascript(c
     params = lab_params("next-request")
     tokens = sum(len(tokenize(params[name])) for name in ("request1", "request2"))
     assert chapter.count('<li class="chip"') == tokens
+
+
+def test_the_thesis_figure_follows_the_lede_drawn_at_build_time_at_the_decode_labs_values(chapter: str) -> None:
+    """Before any script runs: the lede, then a figure naming both modes with the model's totals, then the rest."""
+    after_header = chapter.split('<header class="chapter-header">', 1)[1].split("</header>", 1)[1]
+    match = re.match(r"\s*<p>([^<]+)</p>\n(<figure class=\"model-figure\"[^>]*>.*?</figure>)\n", after_header, re.S)
+    assert match, "the chapter's first paragraph is not followed by a figure"
+    lede, figure = match.groups()
+    assert lede == seed_lines()[2]  # after the kicker and the title
+    assert "<svg" in figure and "<script" not in figure
+    caption = re.search(r"<figcaption>(.+)</figcaption>", figure, re.S)
+    assert caption and visible_text(caption.group(1))
+    prompt, tokens = (int(lab_params("decode")[name]) for name in ("prompt", "tokens"))
+    words = visible_text(figure)
+    for mode in MODES:
+        assert MODE_NAMES[mode] in words
+        assert f"{count(cumulative_cost(prompt, tokens, mode))} cells" in words, mode
+        assert f"{count(step_cost(prompt, tokens, mode))} cells" in words, mode
 
 
 def test_missing_chapter_link_is_plain_text(chapter: str) -> None:
