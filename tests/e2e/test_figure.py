@@ -74,3 +74,45 @@ def test_the_figure_fits_360_px_without_sideways_scroll(audited: tuple[Page, str
     for words in figure.locator("p").all():
         inner = words.bounding_box()
         assert inner is not None and inner["x"] + inner["width"] <= NARROW["width"], words.inner_text()
+
+
+MARKS = """figure => {
+  const colour = (element, property) => getComputedStyle(element)[property];
+  let back = figure;
+  while (back && colour(back, "backgroundColor") === "rgba(0, 0, 0, 0)") back = back.parentElement;
+  const each = (selector, property) =>
+    [...figure.querySelectorAll(selector)].map((mark) => [mark.getAttribute("class"), colour(mark, property)]);
+  const marks = [
+    ...each("svg [data-kind]", "fill"),
+    ...each(".thesis-outline", "stroke"),
+    ...each(".thesis-key", "backgroundColor"),
+  ];
+  return { background: colour(back || document.documentElement, "backgroundColor"), marks };
+}"""
+"""Every mark of the figure that carries meaning, with the colour the page paints it, and the page's background."""
+
+
+def luminance(css: str) -> float:
+    """WCAG 2.2's relative luminance of an opaque ``rgb(r, g, b)``."""
+    red, green, blue = (int(part) / 255 for part in css.removeprefix("rgb(").removesuffix(")").split(","))
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_mark_of_the_figure_is_3_to_1_against_the_page(audited: tuple[Page, str], scheme: str) -> None:
+    """WCAG 2.2 SC 1.4.11, from the colours the page computes (not from a list kept by hand)."""
+    page, url = audited
+    page.emulate_media(color_scheme=scheme)
+    page.goto(url)
+    seen = thesis(page).evaluate(MARKS)
+    assert len(seen["marks"]) >= 2 * len(MODES) + 2, seen  # held, paid (twice), outlines, keys
+    for name, colour in seen["marks"]:
+        assert colour.startswith("rgb("), (name, colour)  # opaque: nothing blended with what is under it
+        ratio = contrast(colour, seen["background"])
+        assert ratio >= 3, f"{scheme}: {name} {colour} on {seen['background']} is {ratio:.2f}:1"
