@@ -70,10 +70,7 @@ def square_picture(prompt: int, tokens: int, mode: Mode) -> list[JSONValue]:
     """
     size = context_at_step(prompt, tokens)
     square: Attributes = {"x": 0, "y": 0, "width": size, "height": size}
-    shapes: list[Node] = [
-        el("rect", {"class": "thesis-empty", **square}),
-        el("rect", {"class": "thesis-outline", **square, **THIN}),
-    ]
+    shapes: list[Node] = [el("rect", {"class": "thesis-empty", **square})]
     blocks = paid_blocks(prompt, tokens, mode)
     held = [block for block in blocks if block.kind == "held"]
     if held:
@@ -86,6 +83,8 @@ def square_picture(prompt: int, tokens: int, mode: Mode) -> list[JSONValue]:
         if block.kind == "now":
             box: Attributes = {"x": block.col, "y": block.row, "width": block.cols, "height": block.rows}
             shapes.append(el("rect", {"class": f"thesis-paid thesis-{mode}", "data-kind": "paid", **box}))
+    # The outline last, over the cells: the square's edge is seen whatever is paid along it.
+    shapes.append(el("rect", {"class": "thesis-outline", **square, **THIN}))
     frame: Attributes = {"viewBox": f"0 0 {size} {size}", "class": "thesis-grid", "aria-hidden": "true"}
     return [el("svg", frame, *shapes)]
 
