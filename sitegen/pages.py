@@ -44,6 +44,7 @@ from sitegen.plugins.chapter_links import chapter_links_plugin
 from sitegen.plugins.code import code_plugin
 from sitegen.plugins.containers import unknown_containers_plugin
 from sitegen.plugins.env import new_env, record
+from sitegen.plugins.figures import figures_plugin
 from sitegen.plugins.footnotes import footnotes_plugin
 from sitegen.plugins.formulas import formulas_plugin
 from sitegen.plugins.images import images_plugin
@@ -139,7 +140,8 @@ def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -
     every = all_labs()
     kinds = enabled_labs(experimental_labs, every)
     md.use(labs_plugin, kinds=kinds, widget=widget, off=[name for name in every if name not in kinds])
-    md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab"))
+    md.use(figures_plugin)
+    md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab", "figure"))
     md.use(chapter_links_plugin, pages=urls)
     return md
 

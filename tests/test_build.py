@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from kvpage.costs import MODE_NAMES, MODES, cumulative_cost, step_cost
+from kvpage.jsonvalue import count
 from kvpage.tokenizer import tokenize
 from sitegen import commands, pipeline
 from sitegen.labs import all_labs
 from sitegen.pages import page_url
-from sitegen.source import load_book
+from sitegen.source import ChapterSource, load_book
 from tests.chapter_labs import lab_params
 from tests.conftest import ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
@@ -114,6 +116,24 @@ def test_the_starting_pictures_are_in_the_html_for_a_reader_without_javascript(c
     assert chapter.count('<li class="chip"') == tokens
 
 
+def test_the_thesis_figure_follows_the_lede_drawn_at_build_time_at_the_decode_labs_values(chapter: str) -> None:
+    """Before any script runs: the lede, then a figure naming both modes with the model's totals, then the rest."""
+    after_header = chapter.split('<header class="chapter-header">', 1)[1].split("</header>", 1)[1]
+    match = re.match(r"\s*<p>([^<]+)</p>\n(<figure class=\"model-figure\"[^>]*>.*?</figure>)\n", after_header, re.S)
+    assert match, "the chapter's first paragraph is not followed by a figure"
+    lede, figure = match.groups()
+    assert lede == seed_lines()[2]  # after the kicker and the title
+    assert "<svg" in figure and "<script" not in figure
+    caption = re.search(r"<figcaption>(.+)</figcaption>", figure, re.S)
+    assert caption and visible_text(caption.group(1))
+    prompt, tokens = (int(lab_params("decode")[name]) for name in ("prompt", "tokens"))
+    words = visible_text(figure)
+    for mode in MODES:
+        assert MODE_NAMES[mode] in words
+        assert f"{count(cumulative_cost(prompt, tokens, mode))} cells" in words, mode
+        assert f"{count(step_cost(prompt, tokens, mode))} cells" in words, mode
+
+
 def test_missing_chapter_link_is_plain_text(chapter: str) -> None:
     assert "Compaction (harness chapter) is what you do" in visible_text(chapter)
     assert "chapter:harness" not in chapter
@@ -157,6 +177,39 @@ def test_index_lists_every_chapter_in_order(built: Built) -> None:
     text = visible_text(index)
     assert all(index_link_name(chapter) in text for chapter in chapters)
     assert "03 · The model Cache" in text
+
+
+def written_lede_and_labs(chapter: ChapterSource) -> tuple[str, list[str]]:
+    """As the author wrote them: the first paragraph after the front matter (links as their text),
+    and the heading on the line after each ``::: lab``."""
+    body = chapter.text.split("\n---\n", 1)[1]
+    paragraph = next(block for block in body.split("\n\n") if block.strip())
+    lede = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", " ".join(paragraph.split()))
+    lines = body.splitlines()
+    labs = [lines[i + 1].removeprefix("## ") for i, line in enumerate(lines) if line.startswith("::: lab ")]
+    return lede, labs
+
+
+@pytest.mark.parametrize("book", ["built", "two_chapters"])
+def test_index_shows_each_chapters_number_title_lede_and_labs(book: str, request: pytest.FixtureRequest) -> None:
+    made: Built = request.getfixturevalue(book)
+    content = ROOT / "content" if book == "built" else BOOK
+    index = made.files["index.html"].decode("utf-8")
+    text = visible_text(index)
+    title, _ = load_book(content / "book.toml", "book.toml")
+    assert title is not None and text.startswith(f"{title.title} ")
+    position = 0
+    for chapter in book_chapters(content):
+        lede, labs = written_lede_and_labs(chapter)
+        page = made.files[page_url(chapter)].decode("utf-8")
+        for said in (f"{chapter.meta.headline} {chapter.meta.title}", lede, *labs):
+            found = text.find(said, position)
+            assert found >= 0, f"{said!r} is not in the index, after what comes before it"
+            position = found
+        for title in labs:
+            anchor = re.search(rf'<h2 id="([^"]+)">{re.escape(title)}</h2>', page)
+            assert anchor, title
+            assert f'<a href="{page_url(chapter)}#{anchor.group(1)}">{escape(title)}</a>' in index
 
 
 def test_strict_mode_refuses_the_missing_chapter_link(tmp_path: Path) -> None:

@@ -144,7 +144,15 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "callout-parameters": ["content/broken.md:8: callout 'english' takes no parameters, got 'loud'"],
     "unknown-container": [
-        "content/broken.md:8: unknown container 'warning'; known containers: english, keep, lab, try"
+        "content/broken.md:8: unknown container 'warning'; known containers: english, figure, keep, lab, try"
+    ],
+    "figure-unknown": ["content/broken.md:8: unknown figure 'thesys'; known figures: thesis"],
+    "figure-param": [
+        f"content/broken.md:8: tokens ({decode.TOKENS.label}) must be between {decode.TOKENS.low} and "
+        f"{decode.TOKENS.high}, not 999"
+    ],
+    "figure-without-caption": [
+        "content/broken.md:10: a figure needs a caption: write what it shows inside the container, before ':::'"
     ],
     "stray-closer": ["content/broken.md:13: ':::' closes nothing: no container is open here"],
     # The pages stage: links.

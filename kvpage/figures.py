@@ -1,0 +1,135 @@
+"""Figures: still pictures a chapter shows before the reader touches anything.
+
+A figure is drawn at build time, once, by the same model and the same tree format as the labs'
+pictures (:mod:`kvpage.tree`), and needs no Python in the page: ``::: figure NAME key=value``
+in a chapter (``sitegen/plugins/figures.py``) writes the tree as HTML inside a ``<figure>``.
+Its parameters are read by a lab's own controls, so a figure at the decode lab's values is
+checked against the same ranges as the lab.
+
+The words of a figure (names, what a step pays, the totals) are HTML around the drawings, not
+text inside the SVG: an SVG scales with the column, and its text would be unreadable at 360 px
+or oversized at 1280 px. Every number is the model's (:mod:`kvpage.costs`), formatted here.
+
+Pure data and the standard library only, like the rest of the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import cast
+
+from kvpage.costs import MODE_NAMES, Mode, context_at_step, cumulative_cost, step_cost
+from kvpage.jsonvalue import JSONValue, count
+from kvpage.lab import Whole
+from kvpage.labs.decode import PROMPT, TOKENS
+from kvpage.labs.grid import paid_blocks
+from kvpage.tree import THIN, Attributes, Node, el
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure's parameters (read by these controls, defaults theirs) and the function that draws it."""
+
+    name: str
+    params: tuple[Whole, ...]
+    draw: Callable[[Mapping[str, int]], list[JSONValue]]
+
+    def parse(self, words: list[str]) -> tuple[dict[str, int], list[str]]:
+        """``key=value`` words read by this figure's controls: the values, and the authors' messages."""
+        controls = {control.name: control for control in self.params}
+        values: dict[str, int] = {}
+        errors: list[str] = []
+        for word in words:
+            key, equals, text = word.partition("=")
+            if not equals:
+                errors.append(f"figure parameter {word!r} is not key=value")
+            elif key not in controls:
+                errors.append(f"figure {self.name!r} has no parameter {key!r}; expected {', '.join(controls)}")
+            elif key in values:
+                errors.append(f"figure parameter {key!r} is given twice")
+            else:
+                try:
+                    values[key] = controls[key].parse(text)
+                except ValueError as error:
+                    errors.append(str(error))
+        return {name: values.get(name, control.default) for name, control in controls.items()}, errors
+
+
+def ratio(more: int, fewer: int) -> str:
+    """How many times ``fewer`` goes into ``more``, to one decimal: ``14.9×``."""
+    return f"{more / fewer:.1f}×"
+
+
+def square_picture(prompt: int, tokens: int, mode: Mode) -> list[JSONValue]:
+    """The attention grid at the run's last step, in cell units: what that step pays over what came before.
+
+    With the KV cache the cells of earlier steps are drawn as held and the last step's one row as
+    paid; recomputing, the last step pays the whole square. The square's outline is the context
+    either way, so the two pictures are the same size and the row is seen against the square.
+    """
+    size = context_at_step(prompt, tokens)
+    square: Attributes = {"x": 0, "y": 0, "width": size, "height": size}
+    shapes: list[Node] = [el("rect", {"class": "thesis-empty", **square})]
+    blocks = paid_blocks(prompt, tokens, mode)
+    held = [block for block in blocks if block.kind == "held"]
+    if held:
+        # One shape for every cached cell: the prompt's square and the rows below it, a staircase.
+        edge = "".join(f"H{block.col + block.cols}V{block.row + block.rows}" for block in held)
+        shapes.append(
+            el("path", {"class": f"thesis-held thesis-{mode}", "data-kind": "held", "d": f"M0 0{edge}H0Z", **THIN})
+        )
+    for block in blocks:
+        if block.kind == "now":
+            box: Attributes = {"x": block.col, "y": block.row, "width": block.cols, "height": block.rows}
+            shapes.append(el("rect", {"class": f"thesis-paid thesis-{mode}", "data-kind": "paid", **box}))
+    # The outline last, over the cells: the square's edge is seen whatever is paid along it.
+    shapes.append(el("rect", {"class": "thesis-outline", **square, **THIN}))
+    frame: Attributes = {"viewBox": f"0 0 {size} {size}", "class": "thesis-grid", "aria-hidden": "true"}
+    return [el("svg", frame, *shapes)]
+
+
+def _panel(prompt: int, tokens: int, mode: Mode, last_step: str, total: str) -> Node:
+    name = el("p", {"class": "thesis-name"}, el("span", {"class": f"thesis-key thesis-{mode}"}), MODE_NAMES[mode])
+    return el(
+        "div",
+        {"class": f"thesis-panel thesis-panel-{mode}", "data-mode": mode},
+        name,
+        *cast(list[Node], square_picture(prompt, tokens, mode)),
+        el("p", {"class": "thesis-step"}, last_step),
+        el("p", {"class": "thesis-total"}, el("strong", {}, total)),
+    )
+
+
+def thesis(values: Mapping[str, int]) -> list[JSONValue]:
+    """KV cache beside Recompute at ``prompt`` and ``tokens``: the last step's row against its square, both totals."""
+    prompt, tokens = values["prompt"], values["tokens"]
+    size = context_at_step(prompt, tokens)
+    kv, recompute = (cumulative_cost(prompt, tokens, mode) for mode in ("kv", "recompute"))
+    kv_step, recompute_step = (step_cost(prompt, tokens, mode) for mode in ("kv", "recompute"))
+    if tokens == 1:
+        kv_words = recompute_words = f"step 1, the prefill: {count(kv_step)} cells"
+    else:
+        kv_words = f"step {tokens} pays one new row: {count(kv_step)} cells; the rest is cached"
+        recompute_words = f"step {tokens} pays the whole square again: {count(size)} × {count(size)} = " + (
+            f"{count(recompute_step)} cells"
+        )
+    total = f"{count(tokens)} tokens generated"
+    return [
+        el(
+            "div",
+            {"class": "thesis"},
+            _panel(prompt, tokens, "kv", kv_words, f"{total}: {count(kv)} cells"),
+            _panel(prompt, tokens, "recompute", recompute_words, f"{total}: {count(recompute)} cells"),
+            el(
+                "p",
+                {"class": "thesis-ratio"},
+                f"A cell is one token's query against one key. After a {count(prompt)}-token prompt, "
+                f"the KV cache pays {ratio(recompute, kv)} fewer cells.",
+            ),
+        )
+    ]
+
+
+FIGURES: dict[str, Figure] = {"thesis": Figure("thesis", (PROMPT, TOKENS), thesis)}
+"""Every figure a chapter may place, by name."""
