@@ -31,12 +31,16 @@ TREE_ATTRIBUTES = {"data-kind", "data-ends-prefix"}
 
 
 COMMENT = re.compile(r"(^|\s)//.*$", re.MULTILINE)
+JSDOC = re.compile(r"/\*\*.*?\*/", re.DOTALL)
+"""The JSDoc blocks that type the modules for tsc: comments too (``import("./python.js")``)."""
+IMPORT = re.compile(r"^import\b[^;]*;", re.MULTILINE)
+"""A module's imports: they name its files (``from "./python.js"``), never a key."""
 
 
 def scripts() -> dict[Path, str]:
-    """Every script of the page, comments left out (they name files, such as sitegen/runtime.py)."""
+    """Every script of the page, comments and imports left out (they name files, such as sitegen/runtime.py)."""
     paths = [*STAGES.glob("*.js"), *LAB_SCRIPTS.glob("*.js"), TEMPLATES / "static" / "search.js"]
-    return {path: COMMENT.sub("", path.read_text(encoding="utf-8")) for path in paths}
+    return {path: COMMENT.sub("", IMPORT.sub("", JSDOC.sub("", path.read_text(encoding="utf-8")))) for path in paths}
 
 
 def printed() -> set[str]:
