@@ -86,6 +86,7 @@ export class PythonPool {
     });
   }
 
+  /** What a worker said (protocol.js), for the entry it is. @param {import("./protocol.js").ToPage} message */
   receive(entry, message) {
     if (message.type === "ready") this.readied(entry, message.version);
     else if (message.type === "failed") this.lost(entry, new Error(message.error));

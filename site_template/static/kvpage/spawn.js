@@ -156,6 +156,7 @@ function endUnpacker() {
 async function keepFresh(python, names, files) {
   const made = (await unpackerFor(python)) ?? { worker: new Worker((await workerCode(python)).unpacker) };
   try {
+    /** @type {{error?: string}} */
     const answer = await new Promise((resolve) => {
       made.worker.addEventListener("message", (event) => {
         const message = fromWorker(event);
@@ -176,6 +177,7 @@ async function unpackElsewhere(python, name, packed) {
   const made = await unpackerFor(python);
   if (made === null) throw failure(python, name)(); // Cache Storage said it would come unpacked
   try {
+    /** @type {import("./protocol.js").ToPage} */
     const answer = await new Promise((resolve, reject) => {
       const answered = (event) => {
         const message = fromWorker(event);
