@@ -16,6 +16,7 @@ id) and the worker's text reach the page through ``contract.js``, whose names es
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from kvpage.lab import TEXT_KINDS
 from kvpage.tree import ATTRIBUTE_PATTERN, FORBIDDEN_ATTRIBUTES, HTML_TAGS, SVG_TAGS, VOID_TAGS
-from sitegen.errors import BuildError
+from sitegen.errors import BuildError, ContentError
 
 SCRIPT = "static/kvpage.js"
 """Where the bundled script goes in the site (and what the pages load)."""
@@ -41,6 +42,10 @@ PROJECT = Path(__file__).resolve().parent.parent
 ESBUILD = PROJECT / "node_modules" / ".bin" / "esbuild"
 """The pinned esbuild, beside the build's code (a build tool, like Temml)."""
 TIME_LIMIT_S = 60
+ESBUILD_ERROR = re.compile(
+    r"^✘ \[ERROR\] (?P<message>.+?)\n\n\s+(?P<file>[^\s:]+):(?P<line>\d+):(?P<column>\d+):$", re.MULTILINE
+)
+"""One of esbuild's errors (``--color=false``): its message, then where it is."""
 
 HEADER = """\
 // kvpage page runtime: the labs, drawn from Python's views; Python itself runs in a Web Worker.
@@ -89,6 +94,7 @@ def bundle(folder: Path, entry: str, defines: dict[str, str], banner: str = "") 
             "--charset=utf8",  # "…" as it is written, not as \u2026
             "--loader:.py=text",
             "--log-level=error",
+            "--color=false",
             f"--outfile={out}",
             f"--metafile={meta}",
             *(f"--define:{name}={value}" for name, value in defines.items()),
@@ -101,10 +107,24 @@ def bundle(folder: Path, entry: str, defines: dict[str, str], banner: str = "") 
         except OSError as error:
             raise BuildError([f"{ESBUILD}: cannot run ({error})"]) from error
         if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip()]
-            raise BuildError([f"{folder / entry}: esbuild failed to bundle it", *lines])
+            raise BuildError(esbuild_errors(folder, entry, done.stderr))
         inputs = json.loads(meta.read_text(encoding="utf-8"))["inputs"]
         return Bundle(out.read_text(encoding="utf-8"), frozenset(inputs))
+
+
+def shown(path: Path) -> str:
+    """``path`` as an error names it: from the working directory when it is under it (as a template's is)."""
+    here = Path.cwd()
+    return path.relative_to(here).as_posix() if path.is_relative_to(here) else str(path)
+
+
+def esbuild_errors(folder: Path, entry: str, stderr: str) -> list[ContentError | str]:
+    """esbuild's errors as the build's, ``path:line:column: message``; its own words if it says other things."""
+    found: list[ContentError | str] = [
+        ContentError(shown(folder / error["file"]), int(error["line"]), error["message"], int(error["column"]) + 1)
+        for error in ESBUILD_ERROR.finditer(stderr)
+    ]
+    return found or [f"{shown(folder / entry)}: esbuild could not bundle it: {stderr.strip()}"]
 
 
 def worker_script(folder: Path) -> Bundle:
@@ -127,5 +147,5 @@ def page_script(folder: Path) -> bytes:
         if not path.name.endswith(".d.ts") and path.name not in used
     )
     if stray:
-        raise BuildError([f"{folder}: {', '.join(stray)} imported by neither {ENTRY} nor {WORKER_ENTRY}"])
+        raise BuildError([f"{shown(folder)}: {', '.join(stray)} imported by neither {ENTRY} nor {WORKER_ENTRY}"])
     return page.text.encode("utf-8")

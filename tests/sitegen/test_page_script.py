@@ -1,5 +1,5 @@
 """The page's script is its ES modules bundled by esbuild into one classic script, Python's worker a
-second bundle inside it, and a module that is missing, stray or broken fails the build."""
+second bundle inside it, and a module that is missing, stray or broken fails the build, at its line."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.errors import BuildError
+from sitegen.errors import BuildError, ContentError
 from sitegen.page_script import CONFIG_ID, ENTRY, WORKER_ENTRY, contract, page_script, worker_script
 from tests.conftest import ROOT
 
@@ -70,8 +70,22 @@ def test_a_stray_or_missing_or_broken_module_fails_the_build(tmp_path: Path) -> 
     (folder / "hooks.js").unlink()
     with pytest.raises(BuildError) as missing:
         page_script(folder)
-    assert missing.value.errors[0] == f"{folder / WORKER_ENTRY}: esbuild failed to bundle it"
-    assert any('Could not resolve "./hooks.js"' in line for line in missing.value.errors)
+    lines = (folder / WORKER_ENTRY).read_text(encoding="utf-8").splitlines()
+    line = next(number for number, text in enumerate(lines, 1) if text.endswith(' from "./hooks.js";'))
+    column = lines[line - 1].index('"./hooks.js"') + 1
+    where = ContentError(str(folder / WORKER_ENTRY), line, 'Could not resolve "./hooks.js"', column)
+    assert missing.value.errors == (where,)
+
+
+def test_a_syntax_error_is_reported_where_it_is(tmp_path: Path) -> None:
+    folder = tmp_path / "kvpage"
+    shutil.copytree(MODULES, folder)
+    text = (folder / "links.js").read_text(encoding="utf-8")
+    (folder / "links.js").write_text(f"{text}const broken = ;\n", encoding="utf-8")
+    with pytest.raises(BuildError) as failed:
+        page_script(folder)
+    line = len(text.splitlines()) + 1
+    assert [str(error) for error in failed.value.errors] == [f'{folder / "links.js"}:{line}:16: Unexpected ";"']
 
 
 def test_the_bundle_is_the_same_every_time() -> None:
