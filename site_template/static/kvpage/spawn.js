@@ -23,6 +23,7 @@ import { openAssets } from "./assets.js";
 import { WORKER_SCRIPT } from "./contract.js";
 import { progress, say } from "./progress.js";
 import { fromWorker, toWorker } from "./protocol.js";
+
 const WORKER_PROLOGUE = `"use strict";
 // Pyodide is in this script already: nothing is imported (see stage "spawn" of static/kvpage.js).
 globalThis.importScripts = undefined;
@@ -251,10 +252,9 @@ function lend(worker, python) {
   };
   worker.addEventListener("message", (event) => {
     const message = fromWorker(event);
-    const type = message?.type;
     if (message?.type === "returned") home(message.assets);
     else if (message?.type === "compiled") compiledWasm ??= message.module;
-    else if (type === "ready") readied();
+    else if (message?.type === "ready") readied();
     else if (message?.type === "progress" && !everReady) marked(`worker-${message.phase}`, message.at);
     else if (message?.type === "failed") keptBy(message.error);
   });
