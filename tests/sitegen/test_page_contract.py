@@ -1,7 +1,7 @@
 """The page's HTML and its script agree on every name between them (sitegen/page_contract.py).
 
 The templates and the Markdown plugin print ``data-*`` attributes and the page's config; the
-page's scripts (its stages in static/kvpage/, the labs' own scripts in static/labs/, search's
+page's scripts (its modules in static/kvpage/, the labs' own scripts in static/labs/, search's
 static/search.js) read them.
 Both sides are read here as text, and each must use exactly the names the contract lists: no
 attribute printed and never read (a dead one, such as the old ``data-params``), none read and
