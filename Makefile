@@ -37,10 +37,14 @@ test: test-deps
 test-site:
 	$(PY) build.py --single-file
 
+# The Python: ruff and mypy --strict. The JavaScript: tsc over the page's JSDoc-annotated modules
+# (tsconfig.json: the worker's messages typed once, in protocol.js) and ESLint (eslint.config.mjs).
 check:
 	$(VENV)/bin/ruff check kvpage sitegen build.py tests bench
 	$(VENV)/bin/ruff format --check kvpage sitegen build.py tests bench
 	$(VENV)/bin/mypy
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/eslint sitegen site_template bench/stock_spawn.js
 
 pytest:
 	$(PY) -m pytest -n 3 --dist loadscope --no-loadscope-reorder

@@ -9,7 +9,8 @@ It builds the site (or takes ``--site``), then a *stock* page from it: the same 
 code, and the same pool of Python workers, but each worker made with Pyodide as shipped in
 ``node_modules/pyodide`` (a module worker importing ``pyodide.mjs``, ``loadPyodide()``, its
 ``.mjs``, wasm and ``.py`` standard library) with the same kvpage wheel installed by
-``loadPackage("kvpage")`` through the same lock file (``stock_loader.js``, ``stock_worker.mjs``).
+``loadPackage("kvpage")`` through the same lock file (``stock_spawn.js``, bundled in place of the page's
+loader, and ``stock_worker.mjs``).
 Both are opened over http (``bench/serving.py``: 127.0.0.1, text gzipped as GitHub Pages sends
 it) and from file://, alternating page and order, each run in a fresh browser context, and it
 prints medians and the ratio ours/stock:
@@ -56,6 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 from sitegen.output import stage_file  # noqa: E402
+from sitegen.page_script import page_script  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from harness import add_also, add_options, also_sites, workspace  # noqa: E402
@@ -68,8 +70,8 @@ STOCK_FILES = ("pyodide.mjs", "pyodide.mjs.map", "pyodide.asm.mjs", "pyodide.asm
 Key = tuple[str, str]
 """(page, mode): ("ours" or "stock", "http" or "file")."""
 SINGLE_FILE = "kvpage.html"
-LOADER = re.compile(r"^// ---- loader: .*?^// ---- end of loader ----\n", re.DOTALL | re.MULTILINE)
-"""In the built kvpage.js: from the start of stage "assets" to the mark in stage "boot" (sitegen/page_script.py)."""
+MODULES = ROOT / "site_template" / "static" / "kvpage"
+"""The page's modules (sitegen/page_script.py): the stock page's script is bundled from them, its loader replaced."""
 DECODE = "Lab · prefill once, then decode"
 NEXT = "Lab · the next request"
 
@@ -99,6 +101,16 @@ PHASES = """() => Object.fromEntries(performance.getEntriesByType("mark")
     .map((mark) => [mark.name.slice("kvpage:".length), mark.startTime]))"""
 
 
+def stock_script(work: Path) -> bytes:
+    """The page's script with stock Pyodide's loader: its modules bundled with ``stock_spawn.js`` in
+    place of stage "spawn" (the same exports), and without stage "assets", which only "spawn" imports."""
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(MODULES, work)
+    shutil.copy(HERE / "stock_spawn.js", work / "spawn.js")
+    (work / "assets.js").unlink()
+    return page_script(work)
+
+
 def build_stock(ours: Path, out: Path) -> Path:
     """Our chapter with stock Pyodide: same HTML body, CSS, lab code and wheel; its own loader."""
     site = out / "stock"
@@ -118,12 +130,7 @@ def build_stock(ours: Path, out: Path) -> Path:
         elif static.name != "kvpage.js":
             shutil.copy(static, site / "static" / static.name)
     shutil.copy(HERE / "stock_worker.mjs", site / "static" / "stock_worker.mjs")
-    script = (ours / "static" / "kvpage.js").read_text(encoding="utf-8")
-    stock_loader = (HERE / "stock_loader.js").read_text(encoding="utf-8")
-    spliced, count = LOADER.subn(lambda _: stock_loader, script)
-    if count != 1:
-        raise SystemExit("bench: kvpage.js has no single '// ---- loader:' … '// ---- end of loader ----' block")
-    (site / "static" / "kvpage.js").write_text(spliced, encoding="utf-8")
+    (site / "static" / "kvpage.js").write_bytes(stock_script(out / "stock-modules"))
     html = (ours / "cache.html").read_text(encoding="utf-8")
     html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n', "", html)  # stock: no policy to meet
     if '<script src="static/kvpage.js" defer></script>' not in html:

@@ -1,6 +1,6 @@
 // bench/run.py's stock page: Python's worker made with Pyodide as its documentation shows, answering
-// the page's worker protocol (site_template/static/kvpage/worker.js): "ready" or "failed" once it
-// has started, then one "reply" per "call". Only the page's own loader (stock_loader.js) makes it.
+// the page's worker protocol (site_template/static/kvpage/protocol.js): "ready" or "failed" once it
+// has started, then one "reply" per "call". Only the page's own loader (stock_spawn.js) makes it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 let handle = null;

@@ -36,7 +36,7 @@ SEARCH_SCRIPT = "static/search.js"
 
 def page_scripts(labs: Iterable[str], static: Collection[str]) -> tuple[str, ...]:
     """The scripts of a page showing ``labs``, in the order they run: the page's own (the labs' wiring,
-    the drawing and Python's worker, joined by sitegen/page_script.py), then each lab's that has one."""
+    the drawing and Python's worker, bundled by sitegen/page_script.py), then each lab's that has one."""
     own = [lab_script(name) for name in sorted(set(labs)) if lab_script(name) in static]
     return (SCRIPT, *own)
 
@@ -96,7 +96,7 @@ class Download:
 def static_names(folder: Path) -> dict[str, Path]:
     """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path.
 
-    The stages of the page's script (``static/kvpage/``) are one file in the site, ``static/kvpage.js``,
+    The modules of the page's script (``static/kvpage/``) are one file in the site, ``static/kvpage.js``,
     named here by their folder.
     """
     files = sorted(path for path in folder.rglob("*") if path.is_file())
@@ -109,7 +109,7 @@ def static_names(folder: Path) -> dict[str, Path]:
 
 
 def static_files(folder: Path) -> dict[str, bytes]:
-    """The template's static files, as ``static/...`` paths, with the page's script built from its stages."""
+    """The template's static files, as ``static/...`` paths, with the page's script bundled from its modules."""
     return {
         name: page_script(path) if name == SCRIPT and path.is_dir() else path.read_bytes()
         for name, path in static_names(folder).items()

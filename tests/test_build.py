@@ -157,7 +157,7 @@ def test_site_layout(built: Built) -> None:
         assert {built.packed(binary), f"{built.packed(binary)}.js"} <= names  # over http, from disk
         assert re.fullmatch(r"pyodide/.+\.[0-9a-f]{8}\.[a-z]+\.bin", built.packed(binary))  # named after its bytes
         assert f"pyodide/{binary}" not in names  # packed only
-    assert not any(name.startswith("static/kvpage/") for name in names)  # the script's stages: joined
+    assert not any(name.startswith("static/kvpage/") for name in names)  # the script's modules: bundled
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
 
 

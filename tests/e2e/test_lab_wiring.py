@@ -2,7 +2,7 @@
 
 The real model cannot be made to fail, stall or answer out of turn on purpose inside the built page
 (its code is in the memory snapshot), so these tests run the page's own script
-(``static/kvpage.js``, its stages joined as the build joins them) on a page of their own whose
+(``static/kvpage.js``, its modules bundled as the build bundles them) on a page of their own whose
 ``Worker`` is a stand-in: it answers "ready" at once, records each call and answers it only when
 the test says so, in the order the test chooses. Everything on the page's side is real: the labs
 wired from the schema, the queue of calls, the pool of workers and its time limit, the loader

@@ -1,7 +1,7 @@
 """The page's HTML and its script agree on every name between them (sitegen/page_contract.py).
 
 The templates and the Markdown plugin print ``data-*`` attributes and the page's config; the
-page's scripts (its stages in static/kvpage/, the labs' own scripts in static/labs/, search's
+page's scripts (its modules in static/kvpage/, the labs' own scripts in static/labs/, search's
 static/search.js) read them.
 Both sides are read here as text, and each must use exactly the names the contract lists: no
 attribute printed and never read (a dead one, such as the old ``data-params``), none read and
@@ -31,12 +31,16 @@ TREE_ATTRIBUTES = {"data-kind", "data-ends-prefix"}
 
 
 COMMENT = re.compile(r"(^|\s)//.*$", re.MULTILINE)
+JSDOC = re.compile(r"/\*\*.*?\*/", re.DOTALL)
+"""The JSDoc blocks that type the modules for tsc: comments too (``import("./python.js")``)."""
+IMPORT = re.compile(r"^import\b[^;]*;", re.MULTILINE)
+"""A module's imports: they name its files (``from "./python.js"``), never a key."""
 
 
 def scripts() -> dict[Path, str]:
-    """Every script of the page, comments left out (they name files, such as sitegen/runtime.py)."""
+    """Every script of the page, comments and imports left out (they name files, such as sitegen/runtime.py)."""
     paths = [*STAGES.glob("*.js"), *LAB_SCRIPTS.glob("*.js"), TEMPLATES / "static" / "search.js"]
-    return {path: COMMENT.sub("", path.read_text(encoding="utf-8")) for path in paths}
+    return {path: COMMENT.sub("", IMPORT.sub("", JSDOC.sub("", path.read_text(encoding="utf-8")))) for path in paths}
 
 
 def printed() -> set[str]:

@@ -1,9 +1,3 @@
-// ---- loader: start Python (bench/run.py swaps from here to "end of loader" for stock Pyodide's) ----
-//
-// The loader's whole interface with the stages after it, which bench/run.py's stock loader has too:
-//   pythonWorker(config) → Promise<Worker>   a new worker, told to start Python; its first message
-//                                            is "ready" or "failed" (stage "worker")
-//
 // Stage "assets": the packed (gzip or zstd) bytes of each binary Python's worker needs (Pyodide's
 // JavaScript, the wasm, the snapshot, the wheel; no standard library besides what is in the
 // snapshot's memory, sitegen/python_snapshot.py), however the page was opened, each as an
@@ -22,6 +16,9 @@
 //   "inline"  the single-file book: those scripts are inline in the page, after this one, so each
 //             binary arrives while the browser still reads the rest of the file; arrived() waits.
 // The build writes the names and sizes into the page's config (sitegen.runtime.Loader).
+//
+// With stage "spawn" this is the loader, which bench/run.py replaces with stock Pyodide's
+// (bench/stock_spawn.js): its whole interface with the modules after it is spawn.js's exports.
 
 // Filled by the runtime's asset scripts: name -> {type, base64}.
 const assets = (globalThis.kvpageAssets ??= new Map());
@@ -142,6 +139,12 @@ async function downloaded(url, failure, onLoaded, got) {
   });
 }
 
+// What the browser received for the script `src` (as Resource Timing reports it), else its size.
+function received(python, src) {
+  const entry = performance.getEntriesByName(new URL(src, document.baseURI).href)[0];
+  return /** @type {PerformanceResourceTiming | undefined} */ (entry)?.encodedBodySize || python.sizes[src];
+}
+
 // Starts loading what a worker needs. `onLoaded(bytes)` is told of every byte that arrives.
 // Returns {total, cacheable, keptWhere(names), comesPacked(name), asset(name)}: `total` bytes to
 // load before Python can start, as far as known yet; `cacheable`, whether Cache Storage is there
@@ -149,7 +152,7 @@ async function downloaded(url, failure, onLoaded, got) {
 // resolves, before the bytes arrive, to whether they will be packed; `asset(name)` resolves to {bytes,
 // unpacked}: a binary's bytes (an ArrayBuffer), packed as the build made it, or unpacked already
 // (read back from Cache Storage).
-function openAssets(config, onLoaded) {
+export function openAssets(config, onLoaded) {
   const python = config.python;
   const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
   const cacheable = mode === "fetch" && typeof globalThis.caches === "object";
@@ -162,8 +165,6 @@ function openAssets(config, onLoaded) {
   const estimate = (path) => (mode === "fetch" ? python.sent[path] : undefined) ?? python.sizes[path];
   const expected = (name) => estimate(mode === "fetch" ? binary(name) : script(name));
   let total = mode === "inline" ? 0 : needed.reduce((sum, name) => sum + expected(name), 0);
-  const received = (src) =>
-    performance.getEntriesByName(new URL(src, document.baseURI).href)[0]?.encodedBodySize || python.sizes[src];
   const failure = (name) => new Error(`could not load ${binary(name)}`);
   const download = (name, got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
   const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
@@ -171,7 +172,7 @@ function openAssets(config, onLoaded) {
   // was expected for the binary (`counted` bytes of which arrived already, from a download that failed).
   const scripted = (name, counted = 0) => {
     const loaded = loadScript(script(name)).then(() => {
-      const bytes = received(script(name));
+      const bytes = received(python, script(name));
       total += counted + bytes - expected(name);
       onLoaded(bytes);
     });

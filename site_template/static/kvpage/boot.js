@@ -1,22 +1,12 @@
-// Stage "boot": read the page's config, wire the labs, start Python's first worker; the labs go
-// live when it is ready. Progress goes to `document` as "kvpage:progress" events, {phase:
-// "downloading" | "starting" | "ready" | "failed", loaded, total} in bytes (of what the first
-// worker waits for), and to say(). Measured: docs/performance.md.
+// Stage "boot", the page's entry module: read the page's config, wire the labs, start Python's
+// first worker; the labs go live when it is ready. Progress goes to `document` as "kvpage:progress"
+// events and to the runtime line (progress.js). Measured: docs/performance.md.
 
-// What every loader (this one, or bench's stock one) reports through: the page's runtime line
-// and the "kvpage:progress" events. Once the labs are live or have failed, each lab's line is its
-// own (labs.js): a download still arriving for a later worker must not write over it.
-let settled = false;
-function say(text) {
-  if (settled) return;
-  for (const line of document.querySelectorAll("[data-role=runtime]")) line.textContent = text;
-}
-
-let lastProgress = { loaded: 0, total: 0 };
-function progress(phase, loaded = lastProgress.loaded, total = lastProgress.total) {
-  lastProgress = { loaded, total };
-  document.dispatchEvent(new CustomEvent("kvpage:progress", { detail: { phase, loaded, total } }));
-}
+import "./draw.js";
+import { CONFIG_ID } from "./contract.js";
+import { wireLabs } from "./labs.js";
+import { progress, settle } from "./progress.js";
+import { PythonPool } from "./python.js";
 
 const config = JSON.parse(document.getElementById(CONFIG_ID).textContent);
 const pool = new PythonPool(config);
@@ -36,7 +26,7 @@ globalThis.kvpageLabs.swapModel = async (python, wheel) => {
 };
 Promise.all([pool.ready, wired]).then(
   ([, labs]) => {
-    settled = true;
+    settle();
     performance.mark("kvpage:python-started");
     for (const lab of labs) lab.live();
     document.documentElement.dataset.python = "ready";
@@ -44,7 +34,7 @@ Promise.all([pool.ready, wired]).then(
     progress("ready");
   },
   (error) => {
-    settled = true;
+    settle();
     wired.then((labs) => {
       for (const lab of labs) lab.failed(error);
       document.documentElement.dataset.python = "failed";

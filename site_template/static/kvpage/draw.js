@@ -8,6 +8,8 @@
 // own, so the DOM built here is the DOM the browser parsed from the build's HTML
 // (tests/e2e/test_trees.py holds them together).
 
+import { TREE } from "./contract.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const TREE_TAGS = new Set([...TREE.svg, ...TREE.html]);
 const SVG_TAGS = new Set(TREE.svg);
@@ -45,7 +47,7 @@ function buildNode(node, inSvg) {
 }
 
 // Replaces what `container` holds with the trees `nodes`; throws (and changes nothing) if one is not a tree.
-function renderTree(container, nodes) {
+export function renderTree(container, nodes) {
   if (!Array.isArray(nodes)) throw treeError("a part is a list of nodes");
   const built = nodes.map((node) => buildNode(node, false));
   container.replaceChildren(...built);
@@ -58,10 +60,11 @@ globalThis.kvpageDraw = { renderTree };
 // are indeterminate otherwise. CSS hides them once <html data-python> is set (ready or failed).
 
 // Shown only where this script runs: without JavaScript nothing is loading.
-for (const bar of document.querySelectorAll("[data-role=loading]")) bar.hidden = false;
+const bars = () => /** @type {NodeListOf<HTMLProgressElement>} */ (document.querySelectorAll("[data-role=loading]"));
+for (const bar of bars()) bar.hidden = false;
 document.addEventListener("kvpage:progress", (event) => {
-  const { phase, loaded, total } = event.detail ?? {};
-  for (const bar of document.querySelectorAll("[data-role=loading]")) {
+  const { phase, loaded, total } = /** @type {CustomEvent} */ (event).detail ?? {};
+  for (const bar of bars()) {
     if (phase) bar.dataset.phase = phase;
     if (Number.isFinite(loaded) && Number.isFinite(total) && total > 0) {
       bar.max = total;

@@ -9,7 +9,7 @@
 // Pyodide behaviour, checked for the pinned files only (sitegen/pyodide-pins.json).
 
 // Installs the hooks; returns the function that removes them again.
-function interceptPyodide(wasmURL, stdlibURL, compiled) {
+export function interceptPyodide(wasmURL, stdlibURL, compiled) {
   const realFetch = globalThis.fetch;
   const realInstantiateStreaming = WebAssembly.instantiateStreaming;
   const answered = new WeakSet();

@@ -43,13 +43,13 @@ function* dataSegments(wasm) {
 // container (sitegen/snapshot_format.py): "KVSNAP01", u32 size, u32 heap offset, u32 record
 // count, Pyodide's header, then records (u32 offset, u32 length, bytes) that overwrite the
 // wasm's initial memory.
-function snapshotImage(image, encoded, wasm) {
+export function snapshotImage(image, encoded, wasm) {
   const damaged = () => new Error("the Python snapshot is damaged");
   if (encoded.length < 20) throw damaged();
   const view = new DataView(encoded.buffer, encoded.byteOffset, encoded.byteLength);
   const magic = String.fromCharCode(...encoded.subarray(0, 8));
   if (magic !== "KVSNAP01") throw damaged();
-  const [size, heapOffset, count] = [8, 12, 16].map((at) => view.getUint32(at, true));
+  const [size, heapOffset, count] = [8, 12, 16].map((field) => view.getUint32(field, true));
   if (size !== image.length || heapOffset > size || 20 + heapOffset > encoded.length) throw damaged();
   image.set(encoded.subarray(20, 20 + heapOffset));
   const heap = image.subarray(heapOffset);

@@ -31,6 +31,10 @@
 //   kvpageLabs.register(NAME, { start(section, lab) })
 // `start` runs once, before Python is live, with the handle `lab` below.
 
+import { TEXT_KINDS } from "./contract.js";
+import { renderTree } from "./draw.js";
+import { decodeId, formatFragment, formatLab, linkKeys, linkNote, parseFragment, quoted, readLab, unknownLabs } from "./links.js";
+
 const LIVE = "Live: these numbers are computed by kvpage's Python model, running in your browser.";
 const STILL_WORKING = "Python is still working on this…";
 const SLOW_MS = 1000; // after this long without an answer, the lab says it is still waiting
@@ -66,8 +70,21 @@ function timeoutMessage(seconds) {
 // returns, or fails with {timedOut: true} (stage "python"). `key` names it in a link, and `drawn()`
 // is called after each view it draws. `wire()` connects its controls and starts its own script.
 class WiredLab {
+  /**
+   * @param {HTMLElement} section
+   * @param {any} schema
+   * @param {import("./python.js").PythonPool} pool
+   * @param {number} seconds
+   * @param {string} key
+   * @param {() => void} drawn
+   */
   constructor(section, schema, pool, seconds, key, drawn) {
-    Object.assign(this, { section, schema, pool, seconds, key, drawn });
+    this.section = section;
+    this.schema = schema;
+    this.pool = pool;
+    this.seconds = seconds;
+    this.key = key;
+    this.drawn = drawn;
     this.name = schema.name;
     this.script = labModules.get(this.name) ?? {}; // the lab's own script, if it registered one
     this.texts = schema.outputs.filter((output) => TEXT_KINDS.includes(output.kind)).map((output) => output.name);
@@ -88,6 +105,7 @@ class WiredLab {
     this.startPart = this.part();
     this.heading = section.getAttribute("aria-labelledby") ?? "";
     // What the build showed, to put back when the lab is reset.
+    /** @type {[Element, Node[]][]} */
     this.outputs = [...section.querySelectorAll("[data-field], [data-part]")].map((element) => [
       element,
       [...element.childNodes].map((node) => node.cloneNode(true)),
@@ -95,8 +113,9 @@ class WiredLab {
     this.lab = this.handle();
   }
 
+  /** @returns {HTMLInputElement[]} the elements of the control (several for a radio group) */
   controlsOf(control) {
-    return [...this.section.querySelectorAll(`[data-control="${control.name}"]`)];
+    return [.../** @type {NodeListOf<HTMLInputElement>} */ (this.section.querySelectorAll(`[data-control="${control.name}"]`))];
   }
 
   outputsOf(kind, name) {
@@ -308,7 +327,7 @@ class WiredLab {
   // "Copy link": the link goes into the field (shown, and selected, so it can be copied by hand
   // where the page may not write the clipboard, such as from a file), then to the clipboard.
   async copyLink() {
-    const field = this.section.querySelector("[data-role=link]");
+    const field = /** @type {HTMLInputElement} */ (this.section.querySelector("[data-role=link]"));
     const status = this.section.querySelector("[data-role=copied]");
     field.value = this.link();
     field.parentElement.hidden = false;
@@ -378,7 +397,10 @@ class WiredLab {
 
   live() {
     this.isLive = true;
-    for (const element of this.section.querySelectorAll("[data-control], [data-action]")) element.disabled = false;
+    const controls = /** @type {NodeListOf<HTMLInputElement | HTMLButtonElement>} */ (
+      this.section.querySelectorAll("[data-control], [data-action]")
+    );
+    for (const element of controls) element.disabled = false;
     sayIn(this.section, LIVE);
     for (const hook of this.liveHooks.splice(0)) hook();
     if (this.linkWaiting !== null) {
@@ -407,6 +429,9 @@ class WiredLab {
   }
 }
 
+/** @returns {PerformanceNavigationTiming | undefined} how the page was opened */
+const navigation = () => /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"))[0];
+
 // The copy command's fallback where the clipboard API is refused: whether it copied `field`'s selection.
 function copiedByCommand(field) {
   try {
@@ -419,8 +444,8 @@ function copiedByCommand(field) {
 
 // Every lab of the page (its schema is in the config), wired to the `pool` of Python workers, and
 // the link it was opened with (and every fragment the reader follows later) applied to them.
-function wireLabs(config, pool) {
-  const sections = [...document.querySelectorAll("section.lab[data-lab]")].filter((section) => config.labs[section.dataset.lab]);
+export function wireLabs(config, pool) {
+  const sections = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("section.lab[data-lab]"))].filter((section) => config.labs[section.dataset.lab]);
   const keys = linkKeys(sections.map((section) => ({ name: section.dataset.lab, heading: section.getAttribute("aria-labelledby") ?? "" })));
   let writing = null;
   const isId = (text) => text !== "" && document.getElementById(text) !== null;
@@ -468,7 +493,7 @@ function wireLabs(config, pool) {
       }
     });
     const target = (parsed.heading && document.getElementById(decodeId(parsed.heading))) || first;
-    const returning = opened && ["reload", "back_forward"].includes(performance.getEntriesByType("navigation")[0]?.type);
+    const returning = opened && ["reload", "back_forward"].includes(navigation()?.type);
     if (!returning) target?.scrollIntoView();
     drawn();
   }

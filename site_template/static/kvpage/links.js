@@ -11,8 +11,10 @@
 // id an author wrote keeps working. A lab is named by its lab's name, or by its heading's id when the
 // page shows that lab more than once. Values are percent-encoded, a space as "+" (as in a form).
 //
-// Everything here is a pure function of its arguments (the tests run this stage alone under Node:
+// Everything here is a pure function of its arguments (the tests import this module alone under Node:
 // tests/sitegen/links_stage.mjs); stage "labs" applies what it reads and writes what it formats.
+
+import { textLength } from "./contract.js";
 
 const NOTE_WORDS = 40; // how much of a name or value a note quotes
 const NOTES_SHOWN = 6; // problems a note lists before "and N more"
@@ -32,7 +34,7 @@ function decodeValue(text) {
 }
 
 // An id from its fragment text (percent-encoded, or not).
-function decodeId(text) {
+export function decodeId(text) {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -41,13 +43,13 @@ function decodeId(text) {
 }
 
 // `text` shortened for a note, its line breaks shown as spaces.
-function quoted(text) {
+export function quoted(text) {
   const flat = String(text).replace(/\s+/g, " ");
   return flat.length > NOTE_WORDS ? `${flat.slice(0, NOTE_WORDS)}…` : flat;
 }
 
 // What each lab on a page is called in a link, in page order: [{name, heading}] → ["decode", …].
-function linkKeys(labs) {
+export function linkKeys(labs) {
   const count = new Map();
   for (const lab of labs) count.set(lab.name, (count.get(lab.name) ?? 0) + 1);
   return labs.map((lab) => (count.get(lab.name) === 1 ? lab.name : lab.heading));
@@ -64,7 +66,7 @@ function formatValue(setting, value) {
 }
 
 // One lab's segment: every control's value and every linked state's, by name.
-function formatLab(key, schema, controls, state) {
+export function formatLab(key, schema, controls, state) {
   const fields = linkSettings(schema).map((setting) => {
     const value = setting.kind === "state" ? state?.[setting.name] : controls[setting.name];
     return value === undefined ? null : `${setting.name}=${formatValue(setting, value)}`;
@@ -73,14 +75,14 @@ function formatLab(key, schema, controls, state) {
 }
 
 // A fragment (without "#") from the heading segment as it was (raw, or "") and the labs' segments.
-function formatFragment(heading, labs) {
+export function formatFragment(heading, labs) {
   return [heading, ...labs].filter((segment) => segment !== "").join("&");
 }
 
 // A fragment (location.hash) as {heading, labs: [{key, fields: [[name, raw value]]}], anchor}:
 // `heading` is its heading segment as written ("" for none), `anchor` whether the whole fragment
 // is an element's id (`isId(text)` says), which is then all it is.
-function parseFragment(hash, isId) {
+export function parseFragment(hash, isId) {
   const raw = hash.startsWith("#") ? hash.slice(1) : hash;
   const found = { heading: "", labs: [], anchor: false };
   if (raw === "") return found;
@@ -130,7 +132,7 @@ function readValue(setting, text) {
 
 // A lab's segment read against its schema: {controls, state, problems}. A field that names no
 // setting, does not fit its setting or names one already read is left out, with a problem saying why.
-function readLab(schema, fields) {
+export function readLab(schema, fields) {
   const settings = new Map(linkSettings(schema).map((setting) => [setting.name, setting]));
   const read = { controls: {}, state: {}, problems: [] };
   const seen = new Set();
@@ -156,7 +158,7 @@ function readLab(schema, fields) {
 }
 
 // The quiet note a lab shows for a link's problems ("" for none).
-function linkNote(problems) {
+export function linkNote(problems) {
   if (problems.length === 0) return "";
   const shown = problems.slice(0, NOTES_SHOWN).join("; ");
   const more = problems.length > NOTES_SHOWN ? `; and ${problems.length - NOTES_SHOWN} more` : "";
@@ -164,6 +166,6 @@ function linkNote(problems) {
 }
 
 // Each lab segment's key that names none of `keys`, quoted for a note.
-function unknownLabs(parsed, keys) {
+export function unknownLabs(parsed, keys) {
   return parsed.labs.filter((lab) => !keys.includes(lab.key)).map((lab) => `${quoted(lab.key)} (no such lab on this page)`);
 }

@@ -20,6 +20,9 @@
 // on it. Each worker answers its calls in order, so a call sent before the swap is answered by the
 // old model and every later one by the new.
 
+import { fromWorker, toWorker } from "./protocol.js";
+import { pythonWorker, replaceWheel } from "./spawn.js";
+
 const SPARE_AFTER_MS = 250;
 const MOST_WORKERS = 3;
 
@@ -31,7 +34,7 @@ class CallTimedOut extends Error {
 }
 
 // The pool: one object per page, its methods each one step of a worker's life or of a call's.
-class PythonPool {
+export class PythonPool {
   constructor(config) {
     this.config = config;
     this.seconds = config.call_timeout;
@@ -57,7 +60,7 @@ class PythonPool {
     entry.swapped = this.swapped;
     return new Promise((resolve, reject) => {
       this.swapsOut.set(id, { resolve, reject });
-      entry.worker.postMessage({ type: "swap", id, runtime: python, wheel: wheel.slice(0) });
+      toWorker(entry.worker, { type: "swap", id, runtime: python, wheel: wheel.slice(0) });
     });
   }
 
@@ -75,7 +78,7 @@ class PythonPool {
   started(entry, worker) {
     if (!this.workers.has(entry)) return worker.terminate();
     entry.worker = worker;
-    worker.addEventListener("message", (event) => this.receive(entry, event.data));
+    worker.addEventListener("message", (event) => this.receive(entry, fromWorker(event)));
     if (entry.swapped < this.swapped) this.swapIn(entry).catch(() => {}); // asked for while it was being made
     worker.addEventListener("error", (event) => {
       event.preventDefault();
@@ -83,6 +86,7 @@ class PythonPool {
     });
   }
 
+  /** What a worker said (protocol.js), for the entry it is. @param {import("./protocol.js").ToPage} message */
   receive(entry, message) {
     if (message.type === "ready") this.readied(entry, message.version);
     else if (message.type === "failed") this.lost(entry, new Error(message.error));
@@ -166,7 +170,7 @@ class PythonPool {
       entry.job = job;
       job.timer = setTimeout(() => this.timedOut(entry), this.seconds * 1000);
       job.spare = setTimeout(() => this.topUp(), SPARE_AFTER_MS);
-      entry.worker.postMessage({ type: "call", id: job.id, request: job.request });
+      toWorker(entry.worker, { type: "call", id: job.id, request: job.request });
     }
   }
 

@@ -1,6 +1,6 @@
 // Stage "spawn": Python's workers, and the binaries unpacked for them. Each worker is made from one
-// Blob: a part of the asset "code" (un-gzipped here once) followed by the text of kvpageWorker (the
-// worker stages, joined into this script by sitegen/page_script.py). The code is the zstd
+// Blob: a part of the asset "code" (un-gzipped here once) followed by WORKER_SCRIPT (worker.js and
+// its imports, bundled by sitegen/page_script.py into one classic script). The code is the zstd
 // decoder's script (its first python.decoder_size bytes, sitegen/runtime.py) and then Pyodide's
 // JavaScript: Python's workers run Pyodide's part, and the unpacker, the one worker that decodes
 // the zstd binaries (and keeps what was unpacked in Cache Storage), the decoder's. A page opened from disk, or the single file, has no URL a worker
@@ -12,6 +12,18 @@
 // start in a classic worker, which it detects by whether importScripts works, because it would
 // load its other scripts with import(); here it loads none (they are all in the Blob, and
 // createPyodideModule is handed to it), and the worker hides importScripts before Pyodide looks.
+//
+// The loader's whole interface with the modules after it, which bench's stock loader
+// (bench/stock_spawn.js) has too:
+//   pythonWorker(config) → Promise<Worker>   a new worker, told to start Python; its first message
+//                                            is "ready" or "failed" (stage "worker")
+//   replaceWheel(python, wheel)              `serve` after a model edit (stage "python")
+
+import { openAssets } from "./assets.js";
+import { WORKER_SCRIPT } from "./contract.js";
+import { progress, say } from "./progress.js";
+import { fromWorker, toWorker } from "./protocol.js";
+
 const WORKER_PROLOGUE = `"use strict";
 // Pyodide is in this script already: nothing is imported (see stage "spawn" of static/kvpage.js).
 globalThis.importScripts = undefined;
@@ -34,9 +46,9 @@ let everReady = false;
 firstReady.then(() => (everReady = true), () => {});
 
 // The gzip bytes `packed` (an ArrayBuffer) un-gzipped into one buffer of `size` bytes, the size
-// the build recorded; fails with `failure()` if they are cut short, damaged (gzip's CRC), not gzip
+// the build recorded; fails with `broken()` if they are cut short, damaged (gzip's CRC), not gzip
 // or not the file this page was built with. Here, on the page: only the small binaries are gzip.
-async function gunzip(packed, size, failure) {
+async function gunzip(packed, size, broken) {
   const bytes = new Uint8Array(size);
   let at = 0;
   const source = new ReadableStream({
@@ -47,14 +59,14 @@ async function gunzip(packed, size, failure) {
   });
   for (const reader = source.pipeThrough(new DecompressionStream("gzip")).getReader(); ; ) {
     const { done, value } = await reader.read().catch(() => {
-      throw failure();
+      throw broken();
     });
     if (done) break;
-    if (at + value.length > bytes.length) throw failure();
+    if (at + value.length > bytes.length) throw broken();
     bytes.set(value, at);
     at += value.length;
   }
-  if (at !== bytes.length) throw failure();
+  if (at !== bytes.length) throw broken();
   return bytes.buffer;
 }
 
@@ -66,7 +78,7 @@ const failure = (python, name) => () => new Error(`could not load ${python.index
 
 // `serve` after a model edit: the new wheel (packed, as fetched) unpacked, for the running workers
 // (resolves to it) and for every worker made from now on.
-async function replaceWheel(python, wheel) {
+export async function replaceWheel(python, wheel) {
   const bytes = await gunzip(wheel, python.unpacked[python.wheel], failure(python, python.wheel));
   if (held !== null) held = { ...held, [python.wheel]: Promise.resolve(bytes.slice(0)) };
   return bytes;
@@ -103,7 +115,7 @@ function workerCode(python) {
   workerURLs ??= opened.asset(python.code).then(async ({ bytes, unpacked }) => {
     const size = python.unpacked[python.code];
     const code = new Uint8Array(unpacked ? bytes : await gunzip(bytes, size, failure(python, python.code)));
-    const worker = `\n(${kvpageWorker})();\n`;
+    const worker = `\n${WORKER_SCRIPT}\n`;
     const url = (part) => URL.createObjectURL(new Blob([WORKER_PROLOGUE, part, worker], { type: "text/javascript" }));
     const [decoder, pyodide] = [code.subarray(0, python.decoder_size), code.subarray(python.decoder_size)];
     return { unpacker: url(decoder), python: url(pyodide), fresh: unpacked ? null : code.buffer };
@@ -145,10 +157,14 @@ function endUnpacker() {
 async function keepFresh(python, names, files) {
   const made = (await unpackerFor(python)) ?? { worker: new Worker((await workerCode(python)).unpacker) };
   try {
+    /** @type {{error?: string}} */
     const answer = await new Promise((resolve) => {
-      made.worker.addEventListener("message", (event) => event.data?.type === "kept" && resolve(event.data));
+      made.worker.addEventListener("message", (event) => {
+        const message = fromWorker(event);
+        if (message?.type === "kept") resolve(message);
+      });
       made.worker.addEventListener("error", (event) => (event.preventDefault(), resolve({ error: event.message })));
-      made.worker.postMessage({ type: "keep", where: opened.keptWhere(names), files }, Object.values(files));
+      toWorker(made.worker, { type: "keep", where: opened.keptWhere(names), files }, Object.values(files));
     });
     if (!answer.error) document.documentElement.dataset.pythonCache = "kept";
   } finally {
@@ -162,12 +178,17 @@ async function unpackElsewhere(python, name, packed) {
   const made = await unpackerFor(python);
   if (made === null) throw failure(python, name)(); // Cache Storage said it would come unpacked
   try {
+    /** @type {import("./protocol.js").ToPage} */
     const answer = await new Promise((resolve, reject) => {
-      const answered = (event) => event.data?.name === name && resolve(event.data);
+      const answered = (event) => {
+        const message = fromWorker(event);
+        if (message && "name" in message && message.name === name) resolve(message);
+      };
       made.worker.addEventListener("message", answered);
       made.worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
+      /** @type {import("./protocol.js").UnpackMessage} */
       const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], keep: opened.cacheable };
-      made.worker.postMessage(job, [packed]);
+      toWorker(made.worker, job, [packed]);
     });
     if (answer?.type !== "unpacked") throw failure(python, name)();
     marked(`unpacked-${name}`, answer.at);
@@ -230,18 +251,18 @@ function lend(worker, python) {
     kept(error);
   };
   worker.addEventListener("message", (event) => {
-    const type = event.data?.type;
-    if (type === "returned") home(event.data.assets);
-    else if (type === "compiled") compiledWasm ??= event.data.module;
-    else if (type === "ready") readied();
-    else if (type === "progress" && !everReady) marked(`worker-${event.data.phase}`, event.data.at);
-    else if (type === "failed") keptBy(event.data.error);
+    const message = fromWorker(event);
+    if (message?.type === "returned") home(message.assets);
+    else if (message?.type === "compiled") compiledWasm ??= message.module;
+    else if (message?.type === "ready") readied();
+    else if (message?.type === "progress" && !everReady) marked(`worker-${message.phase}`, message.at);
+    else if (message?.type === "failed") keptBy(message.error);
   });
   worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
   const sent = Object.entries(lending).map(([name, promise]) =>
     promise.then((bytes) => {
       const module = name === python.wasm ? compiledWasm : null;
-      worker.postMessage({ type: "asset", name, bytes, module }, [bytes]);
+      toWorker(worker, { type: "asset", name, bytes, module }, [bytes]);
     }),
   );
   const all = Promise.all(sent);
@@ -249,7 +270,7 @@ function lend(worker, python) {
   return all;
 }
 
-function pythonWorker(config) {
+export function pythonWorker(config) {
   return (async () => {
     if (typeof WebAssembly !== "object") throw new Error("this browser does not support WebAssembly");
     if (typeof Worker !== "function") throw new Error("this browser has no Web Workers");
@@ -263,7 +284,7 @@ function pythonWorker(config) {
     const url = (await workerCode(python)).python;
     if (!everReady) performance.mark("kvpage:worker-made");
     const worker = new Worker(url);
-    worker.postMessage({ type: "start", runtime: python, page: document.baseURI });
+    toWorker(worker, { type: "start", runtime: python, page: document.baseURI });
     try {
       await lend(worker, python);
     } catch (error) {
@@ -274,4 +295,3 @@ function pythonWorker(config) {
   })();
 }
 
-// ---- end of loader ----

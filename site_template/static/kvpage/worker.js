@@ -1,6 +1,7 @@
-// Stage "worker": Python's Web Worker itself. Runs in the worker, never on the page: the page
-// makes each worker from a Blob of Pyodide's JavaScript followed by this function's own text
-// (kvpageWorker, stage "spawn"), so it may use nothing from the page's stages but itself.
+// Stage "worker": Python's Web Worker itself, the worker's entry module. Runs in the worker, never on
+// the page: the build bundles it (with image.js, hooks.js, protocol.js and swap.py) into one classic
+// script, and the page makes each worker from a Blob of Pyodide's JavaScript followed by that
+// script (stage "spawn"), so it may import nothing from the page's modules but the protocol.
 //
 // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
 // shipped its memory (sitegen/python_snapshot.py), as a patch over the wasm's data segments
@@ -13,38 +14,7 @@
 // another as they arrive, and keep them in Cache Storage (stage "spawn"; the decoder is the
 // build's, sitegen/packing.py).
 //
-// The messages, one object each ({type, ...}), all the page and this worker say to each other:
-//   page → worker  start {runtime, page}                    restore Python: runtime is the page config's
-//                                                           "python" (sitegen.runtime.Loader), page the
-//                                                           page's URL; Pyodide sets itself up at once
-//                  asset {name, bytes, module}              one binary it restores from, as soon as the
-//                                                           page has it: bytes, unpacked (an ArrayBuffer),
-//                                                           transferred (lent); module (the wasm's only),
-//                                                           the wasm compiled already, if the page has it
-//                  call {id, request}                       request: the JSON text kvpage.bridge.handle takes
-//                  swap {id, runtime, wheel}                `serve` after a model edit: wheel, the unpacked
-//                                                           bytes of runtime's (the new config's) wheel,
-//                                                           replaces kvpage in the running Python
-//                  unpack {name, bytes, size, keep}         (an unpacker) bytes: the zstd frame of the
-//                                                           binary `name`, transferred, `size` bytes
-//                                                           unpacked; keep: a copy is to be kept
-//                  keep {where, files}                      (an unpacker) keep what it decoded, and files
-//                                                           {name: bytes}, in Cache Storage (keepUnpacked)
-//   worker → page  returned {assets}                        the lent bytes, transferred back once read
-//                  compiled {module}                        the compiled wasm, which later workers start from
-//                  progress {phase, at}                     how far it is: "started" (its code has run and
-//                                                           it has the start message), "compiled" (the
-//                                                           wasm), "decoded" (every binary is in and read),
-//                                                           "instantiated" (the wasm, linked), "restored"
-//                                                           (Python); at: when, ms since the epoch
-//                  ready {version}                          Python answers calls from now on
-//                  failed {error, name}                     it could not start (or unpack `name`): why, as a sentence
-//                  reply {id, reply}                        reply: the JSON text handle returned
-//                  swapped {id, error}                      the new model answers from now on (error:
-//                                                           why not; the old one still answers)
-//                  unpacked {name, bytes, at}               (an unpacker) the binary unpacked, transferred
-//                  kept {error}                             (an unpacker) they are in Cache Storage (error:
-//                                                           why not)
+// The messages, all the page and this worker say to each other, are typed once, in protocol.js.
 // Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
 // does not answer in time is terminated, not asked to stop (no SharedArrayBuffer in a static site).
 // Python is called with a string and answers a string: no Python object crosses to the page.
@@ -53,9 +23,19 @@
 // layout): the build refuses any Pyodide but the files it was written for (their sha256 in
 // sitegen/pyodide-pins.json), and the worker checks the version it started.
 
-const post = (message) => globalThis.postMessage(message);
+import { snapshotImage } from "./image.js";
+import { interceptPyodide } from "./hooks.js";
+import { fromPage, toPage } from "./protocol.js";
+import SWAP from "./swap.py";
+
+/** @typedef {import("./protocol.js").Runtime} Runtime */
+/** @typedef {import("./protocol.js").Phase} Phase */
+/** @typedef {import("./protocol.js").ToWorker} ToWorker */
+
+const post = toPage;
 const now = () => performance.timeOrigin + performance.now(); // ms since the epoch: the page's clock too
 // The page marks each phase on its own timeline (kvpage:worker-PHASE), which bench/run.py reads.
+/** @param {Phase} name */
 const phase = (name) => post({ type: "progress", phase: name, at: now() });
 let restored = null; // resolves to {pyodide, handle, path}: path, the wheel kvpage is imported from
 const lent = new Map(); // name -> {promise, resolve}: each binary the page lends (message "asset")
@@ -69,37 +49,8 @@ const arrival = (name) => {
 };
 let swaps = 0;
 
-// Python's side of a swap: kvpage's modules dropped and imported again from the wheel at `path`, in
-// place of the one at `old` on sys.path (the same path when the page starts on a snapshot older than
-// its wheel); zipimport forgets what it read of both. If the new model does not import, the old
-// modules and path are put back and the error raised: the old model keeps answering.
-const SWAP = `
-def kvpage_swap(path, old):
-    import importlib, sys, zipimport
-    def forget():
-        for known in {path, old}:
-            sys.path_importer_cache.pop(known, None)
-            getattr(zipimport, "_zip_directory_cache", {}).pop(known, None)
-    ours = lambda name: name == "kvpage" or name.startswith("kvpage.")
-    kept = {name: module for name, module in sys.modules.items() if ours(name)}
-    for name in kept:
-        del sys.modules[name]
-    at = sys.path.index(old)
-    sys.path[at] = path
-    forget()
-    importlib.invalidate_caches()
-    try:
-        bridge = importlib.import_module("kvpage.bridge")
-    except BaseException:
-        for name in [name for name in sys.modules if ours(name)]:
-            del sys.modules[name]
-        sys.modules.update(kept)
-        sys.path[at] = old
-        forget()
-        raise
-    return bridge.handle
-kvpage_swap
-`;
+// SWAP, Python's side of a swap (swap.py): kvpage_swap(path, old), kvpage imported afresh from the
+// wheel at `path` in place of `old`, or the old model kept if the new one does not import.
 
 // kvpage imported afresh from the wheel bytes `bytes`, written beside the snapshot's (or over it,
 // `path` equal to `current.path`); `current` ({pyodide, handle, path}) then answers with it.
@@ -130,7 +81,8 @@ function zstdDecoder() {
     : Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
   // Its memory grows as it needs (it reads its buffer anew after every call).
   const imports = { env: { emscripten_notify_memory_growth: () => {} } };
-  zstd = WebAssembly.instantiate(bytes, imports).then(({ instance }) => instance.exports);
+  const source = /** @type {Uint8Array<ArrayBuffer>} */ (bytes);
+  zstd = WebAssembly.instantiate(source, imports).then(({ instance }) => /** @type {any} */ (instance.exports));
   return zstd;
 }
 
@@ -216,7 +168,7 @@ function readAssets(runtime) {
   const names = [runtime.wasm, runtime.snapshot, runtime.wheel];
   Promise.all([...names.map(bytesOf), compiled.catch(() => {}), image.catch(() => {}), wheel]).then((all) => {
     const assets = Object.fromEntries(names.map((name, index) => [name, all[index]]));
-    globalThis.postMessage({ type: "returned", assets }, Object.values(assets));
+    toPage({ type: "returned", assets }, Object.values(assets));
   }, () => {});
   compiled.then(() => phase("compiled"), () => {});
   const everything = Promise.all([compiled, image, wheel]).then(() => phase("decoded"));
@@ -287,6 +239,10 @@ async function restore(runtime, page) {
   return current;
 }
 
+/**
+ * One handler for each message the page sends (protocol.js), given that message.
+ * @type {{[Type in ToWorker["type"]]: (message: Extract<ToWorker, {type: Type}>) => void}}
+ */
 const handlers = {
   start({ runtime, page }) {
     phase("started");
@@ -331,7 +287,7 @@ const handlers = {
     try {
       const unpacked = await unzstd(bytes, size, () => new Error(`could not unpack ${name}`));
       if (keep) keeping[name] = unpacked.slice();
-      globalThis.postMessage({ type: "unpacked", name, bytes: unpacked.buffer, at: now() }, [unpacked.buffer]);
+      toPage({ type: "unpacked", name, bytes: unpacked.buffer, at: now() }, [unpacked.buffer]);
     } catch (error) {
       post({ type: "failed", name, error: error?.message ?? String(error) });
     }
@@ -348,4 +304,8 @@ const handlers = {
   },
 };
 
-globalThis.addEventListener("message", (event) => handlers[event.data?.type]?.(event.data));
+globalThis.addEventListener("message", (event) => {
+  const message = fromPage(event);
+  const handler = /** @type {((message: ToWorker) => void) | undefined} */ (handlers[message?.type]);
+  handler?.(message);
+});

@@ -1,0 +1,111 @@
+// The messages between the page and its workers (Python's, and the unpacker): one object each,
+// {type, ...}, and every one of them is here, typed, so that `make check` (tsc) refuses a field
+// that one side sends and the other does not read. Both sides send only through toWorker and
+// toPage, and read `event.data` as the union for their direction.
+//
+// The worker is built from this module too (a second entry, sitegen/page_script.py): the page and
+// the worker never share a scope, only these definitions.
+
+/**
+ * The page config's "python" (sitegen.runtime.Loader): how to start Python, and what each binary is.
+ * @typedef {object} Runtime
+ * @property {string} index_url
+ * @property {string} code
+ * @property {string} wasm
+ * @property {string} snapshot
+ * @property {string} wheel
+ * @property {string} stdlib
+ * @property {string} wheel_path
+ * @property {string} pyodide
+ * @property {string} lock
+ * @property {number} snapshot_size
+ * @property {number} decoder_size
+ * @property {boolean} [fresh_model]
+ * @property {Record<string, string>} env
+ * @property {Record<string, string>} packed
+ * @property {Record<string, string>} encoding
+ * @property {Record<string, number>} unpacked
+ * @property {Record<string, number>} sizes
+ * @property {Record<string, number>} sent
+ */
+
+/**
+ * Where an unpacker keeps the binaries in Cache Storage (stage "assets", keptWhere).
+ * @typedef {{cache: string, keys: Record<string, string>, site: string, current: string[]}} KeptWhere
+ */
+
+/**
+ * Page → worker.
+ * @typedef {{type: "start", runtime: Runtime, page: string}} StartMessage
+ *   restore Python: runtime, the page config's; page, the page's URL. Pyodide sets itself up at once.
+ * @typedef {{type: "asset", name: string, bytes: ArrayBuffer, module: WebAssembly.Module | null}} AssetMessage
+ *   one binary it restores from, unpacked and lent (transferred); module (the wasm's only), the
+ *   wasm compiled already, if the page has it.
+ * @typedef {{type: "call", id: number, request: string}} CallMessage
+ *   request: the JSON text kvpage.bridge.handle takes.
+ * @typedef {{type: "swap", id: number, runtime: Runtime, wheel: ArrayBuffer}} SwapMessage
+ *   `serve` after a model edit: wheel, the unpacked bytes of runtime's (the new config's) wheel.
+ * @typedef {{type: "unpack", name: string, bytes: ArrayBuffer, size: number, keep: boolean}} UnpackMessage
+ *   (an unpacker) bytes: the zstd frame of `name`, transferred, `size` bytes unpacked; keep: a copy is kept.
+ * @typedef {{type: "keep", where: KeptWhere, files: Record<string, ArrayBuffer>}} KeepMessage
+ *   (an unpacker) keep what it decoded, and files, in Cache Storage.
+ * @typedef {StartMessage | AssetMessage | CallMessage | SwapMessage | UnpackMessage | KeepMessage} ToWorker
+ */
+
+/**
+ * Worker → page.
+ * @typedef {{type: "returned", assets: Record<string, ArrayBuffer>}} ReturnedMessage
+ *   the lent bytes, transferred back once read.
+ * @typedef {{type: "compiled", module: WebAssembly.Module}} CompiledMessage
+ *   the compiled wasm, which later workers start from.
+ * @typedef {"started" | "compiled" | "decoded" | "instantiated" | "restored"} Phase
+ * @typedef {{type: "progress", phase: Phase, at: number}} ProgressMessage
+ *   how far it is; at: when, ms since the epoch (the page's clock too).
+ * @typedef {{type: "ready", version: string}} ReadyMessage
+ *   Python answers calls from now on.
+ * @typedef {{type: "failed", error: string, name?: string}} FailedMessage
+ *   it could not start (or unpack `name`): why, as a sentence.
+ * @typedef {{type: "reply", id: number, reply: string}} ReplyMessage
+ *   reply: the JSON text handle returned.
+ * @typedef {{type: "swapped", id: number, error?: string}} SwappedMessage
+ *   the new model answers from now on (error: why not; the old one still answers).
+ * @typedef {{type: "unpacked", name: string, bytes: ArrayBuffer, at: number}} UnpackedMessage
+ *   (an unpacker) the binary unpacked, transferred.
+ * @typedef {{type: "kept", error?: string}} KeptMessage
+ *   (an unpacker) they are in Cache Storage (error: why not).
+ * @typedef {ReturnedMessage | CompiledMessage | ProgressMessage | ReadyMessage | FailedMessage | ReplyMessage
+ *   | SwappedMessage | UnpackedMessage | KeptMessage} ToPage
+ */
+
+/**
+ * `message` to `worker`, the ArrayBuffers in `transfer` transferred (lent), not copied.
+ * @param {Worker} worker
+ * @param {ToWorker} message
+ * @param {Transferable[]} [transfer]
+ */
+export function toWorker(worker, message, transfer = []) {
+  worker.postMessage(message, transfer);
+}
+
+/**
+ * `message` from the worker this runs in to the page that made it.
+ * @param {ToPage} message
+ * @param {Transferable[]} [transfer]
+ */
+export function toPage(message, transfer = []) {
+  globalThis.postMessage(message, { transfer });
+}
+
+/**
+ * What a worker said, as the page reads it.
+ * @param {MessageEvent} event
+ * @returns {ToPage | undefined}
+ */
+export const fromWorker = (event) => event.data ?? undefined;
+
+/**
+ * What the page said, as a worker reads it.
+ * @param {MessageEvent} event
+ * @returns {ToWorker | undefined}
+ */
+export const fromPage = (event) => event.data ?? undefined;
