@@ -17,11 +17,11 @@
 // Long because: this wrapper is the script's own scope, which keeps its names off the page's
 // globals; each function in it is held to 60 lines.
 (() => {
-  const box = document.querySelector(".site-search");
+  const box = /** @type {HTMLElement | null} */ (document.querySelector(".site-search"));
   if (!box) return;
   const input = box.querySelector("input");
-  const popup = box.querySelector(".search-popup");
-  const list = box.querySelector("[role=listbox]");
+  const popup = /** @type {HTMLElement} */ (box.querySelector(".search-popup"));
+  const list = /** @type {HTMLElement} */ (box.querySelector("[role=listbox]"));
   const status = box.querySelector("[role=status]");
 
   const SHOWN = 10; // results listed
@@ -218,7 +218,7 @@
     loadIndex();
     if (input.value.trim()) update();
   });
-  input.addEventListener("blur", close);
+  input.addEventListener("blur", () => close());
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
@@ -242,13 +242,13 @@
   // A click in the list keeps the focus in the box (mousedown), then goes where the option says.
   popup.addEventListener("mousedown", (event) => event.preventDefault());
   list.addEventListener("click", (event) => {
-    const item = event.target.closest("[role=option]");
+    const item = /** @type {Element} */ (event.target).closest("[role=option]");
     if (item) go(results[Array.prototype.indexOf.call(list.children, item)], event.ctrlKey || event.metaKey);
   });
 
   document.addEventListener("keydown", (event) => {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-    const target = event.target;
+    const target = /** @type {Partial<Element>} */ (event.target);
     if (target.closest && target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])"))
       return;
     event.preventDefault();

@@ -22,3 +22,7 @@ declare module "*.py" {
 interface Uint8ArrayConstructor {
   fromBase64?(text: string): Uint8Array;
 }
+
+// The search box's script (static/search.js, a classic script beside the bundle, type-checked with
+// it): MiniSearch's loader, which the index's own script brings in (sitegen/search_index.py).
+declare const MiniSearch: { loadJS(index: unknown, options: unknown): any };

@@ -11,6 +11,7 @@
 
 (() => {
   function start(section, lab) {
+    /** @type {(name: string) => HTMLButtonElement} */
     const button = (name) => section.querySelector(`[data-action=${name}]`);
     const calm = matchMedia("(prefers-reduced-motion: reduce)");
     let running = false;
@@ -28,7 +29,7 @@
       generate.disabled = done() && !running;
       button("step").disabled = done();
       section.setAttribute("aria-busy", String(running || lab.busy()));
-      const focused = document.activeElement;
+      const focused = /** @type {HTMLButtonElement | null} */ (document.activeElement);
       if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
     }
     function stop() {
