@@ -41,7 +41,8 @@ def requests(page: Page) -> list[str]:
 def test_index_lists_the_chapters_in_order(page: Page, book_site: Server) -> None:
     page.goto(book_site.base)
     links = page.get_by_role("navigation", name="Chapters").get_by_role("link")
-    expect(links).to_have_text(["01 · Basics First steps", "02 · Basics The square"])
+    # Each chapter, then the labs it holds (the second chapter has the square lab).
+    expect(links).to_have_text(["01 · Basics First steps", "02 · Basics The square", "Lab · the square"])
     expect(page.get_by_role("search").get_by_role("combobox", name="Search the book")).to_be_visible()
 
 

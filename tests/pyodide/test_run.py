@@ -30,7 +30,7 @@ PINS = json.loads((ROOT / "sitegen" / "pyodide-pins.json").read_text(encoding="u
 PROBE = """
 import json
 
-from kvpage import bridge
+from kvpage import bridge, figures  # figures: drawn at build time, shipped with the rest of the model
 from kvpage.catalog import find_labs
 
 
