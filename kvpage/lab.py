@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeAlias, get_args
+from typing import ClassVar, Literal, TypeAlias, TypeVar, get_args
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
 from kvpage.tree import TreeError, check
@@ -38,6 +38,17 @@ LABS_PACKAGE = "kvpage.labs"
 KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 """Control, output and action names: they become JSON keys and HTML data attributes."""
 INTEGER = re.compile(r"-?[0-9]+\Z")
+BETWEEN = 3
+"""How many values between a number control's ends the build's sweep tries (at the quarters), besides
+its lowest, highest, default and examples: a bounded sweep, one control at a time."""
+
+
+T = TypeVar("T")
+
+
+def unique(values: tuple[T, ...]) -> tuple[T, ...]:
+    """``values`` without repeats, in their order."""
+    return tuple(dict.fromkeys(values))
 
 
 def module_of(name: str) -> str:
@@ -54,6 +65,8 @@ class Whole:
     low: int
     high: int
     default: int
+    examples: tuple[int, ...] = ()
+    """Values the tests and the build's sweep try besides the lowest, highest and default (:meth:`tried`)."""
     widget: ClassVar[str] = "slider"
 
     def check(self, value: int) -> int:
@@ -79,6 +92,12 @@ class Whole:
             "high": self.high,
             "default": self.default,
         }
+
+    def tried(self) -> tuple[int, ...]:
+        """What the sweep tries (:data:`BETWEEN`): the default, the ends, the examples and a few values between."""
+        span = self.high - self.low
+        between = (self.low + span * part // (BETWEEN + 1) for part in range(1, BETWEEN + 1))
+        return unique((self.default, self.low, self.high, *self.examples, *between))
 
     def parse(self, text: str) -> int:
         """This control's starting value from a chapter's ``key=value``."""
@@ -112,6 +131,8 @@ class Choice:
     label: str
     options: tuple[tuple[str, str], ...]
     default: str
+    examples: tuple[str, ...] = ()
+    """Unused by the sweep, which tries every option; accepted so that every control takes ``examples=``."""
     widget: ClassVar[str] = "choice"
 
     def schema(self) -> JSONObject:
@@ -123,6 +144,10 @@ class Choice:
             "options": options,
             "default": self.default,
         }
+
+    def tried(self) -> tuple[str, ...]:
+        """Every option, the default first."""
+        return unique((self.default, *(value for value, _ in self.options)))
 
     def read(self, args: JSONObject) -> str:
         value = args.get(self.name)
@@ -145,10 +170,16 @@ class Checkbox:
     name: str
     label: str
     default: bool = False
+    examples: tuple[bool, ...] = ()
+    """Unused by the sweep, which tries both; accepted so that every control takes ``examples=``."""
     widget: ClassVar[str] = "checkbox"
 
     def schema(self) -> JSONObject:
         return {"name": self.name, "kind": self.widget, "label": self.label, "default": self.default}
+
+    def tried(self) -> tuple[bool, ...]:
+        """Both, the default first."""
+        return (self.default, not self.default)
 
     def read(self, args: JSONObject) -> bool:
         value = args.get(self.name)
@@ -184,6 +215,9 @@ class Text:
     limit: int
     default: str | None = None
     rows: int = 2
+    examples: tuple[str, ...] = ()
+    """Texts the model takes, for the tests and the build's sweep to type: nothing else is typed into
+    the box, so a lab that refuses some input (numbers only, say) says here what it accepts."""
     widget: ClassVar[str] = "text"
 
     def schema(self) -> JSONObject:
@@ -206,6 +240,10 @@ class Text:
             )
         return value
 
+    def tried(self) -> tuple[str, ...]:
+        """The default (empty if none: a chapter gives the text) and the examples."""
+        return unique(("" if self.default is None else self.default, *self.examples))
+
     def parse(self, text: str) -> str:
         if text_length(text) > self.limit:
             raise ValueError(f"{self.name} is {text_length(text):,} characters; at most {self.limit:,} are allowed")
@@ -213,6 +251,17 @@ class Text:
 
 
 Control: TypeAlias = Slider | Number | Choice | Checkbox | Text
+
+
+def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
+    """Each of ``control``'s examples that its own reader refuses, with the reason."""
+    found: list[tuple[JSONValue, str]] = []
+    for example in control.examples:
+        try:
+            control.read({control.name: example})
+        except LabInputError as error:
+            found.append((example, str(error)))
+    return found
 
 
 OutputKind: TypeAlias = Literal["text", "status", "progress", "picture", "table", "list"]
@@ -337,6 +386,11 @@ class Lab:
                 )
             if isinstance(control, Choice) and control.default not in [value for value, _ in control.options]:
                 found.append(f"control {control.name!r}: default {control.default!r} is not one of its options")
+        found += [
+            f"control {control.name!r}: example {example!r} is refused: {refusal}"
+            for control in self.controls
+            for example, refusal in example_refusals(control)
+        ]
         return found
 
     @property

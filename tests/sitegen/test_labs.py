@@ -34,6 +34,8 @@ from sitegen.labs import (
 from sitegen.model_process import CallTimedOut
 from sitegen.templates import make_templates
 
+pytestmark = pytest.mark.book
+
 ROOT = Path(__file__).resolve().parents[2]
 LABS = find_labs()
 DECODE = decode.LAB
