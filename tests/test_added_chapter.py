@@ -5,8 +5,7 @@ book they check from the book itself, never a list of its chapters or labs, so t
 any book that builds. This adds ``tests/books/added-chapter/`` (a chapter with a callout, a table,
 code, a formula, a footnote, a cross-chapter link and the ``softmax`` lab, whose text box refuses
 what is not a list of numbers and declares ``examples=``) to a copy of ``content/`` and runs those
-tests on it, in a pytest of its own pointed at the copy (``KVPAGE_CONTENT``). The browser tests run
-over http only: the other ways of opening the book are the same tests on the same pages.
+tests on it, in a pytest of its own pointed at the copy (``KVPAGE_CONTENT``).
 """
 
 from __future__ import annotations
@@ -24,6 +23,9 @@ from tests.conftest import BOOK_ENVIRONMENT, CONTENT, ROOT
 ADDED = ROOT / "tests" / "books" / "added-chapter" / "content"
 
 pytestmark = pytest.mark.e2e
+WAYS = "not subpath and not (file and not single)"
+"""The browser tests over http and in the single file (which holds every chapter in one page): the
+unzipped folder and the sub-path are the same pages as http's, reached another way."""
 
 
 def added_book(target: Path) -> Path:
