@@ -482,6 +482,23 @@ class Lab:
         """``args`` with every control's value checked: the readers' messages are what the page shows."""
         return {**args, **{control.name: control.read(args) for control in self.controls}}
 
+    def sweep_calls(self, start: Mapping[str, JSONValue], state: JSONValue | None) -> list[tuple[str, JSONObject]]:
+        """What the build's sweep calls for a lab placed at ``start`` whose starting view has ``state``:
+        the ``update`` action with one control at a time moved to each value it tries (``tried``: a
+        number's ends, default, examples and :data:`BETWEEN` values between; every option; both
+        checkbox values; a text's default and examples), the others at ``start``; then every button
+        that calls the model, pressed once from the start. Bounded: one control at a time, never every
+        combination, so a lab of ``n`` controls is called about ``7 * n`` times plus its buttons."""
+        carried: JSONObject = {} if state is None else {"state": state}
+        calls = [
+            (self.update, {**start, control.name: value, **carried})
+            for control in self.controls
+            for value in control.tried()
+            if value != start.get(control.name)
+        ]
+        calls += [(button.calls, {**start, **carried}) for button in self.buttons if button.calls]
+        return calls
+
     def warm_up_calls(self) -> list[tuple[str, JSONObject]]:
         """One call of every action: the declared ones, then the defaults for any action they miss."""
         calls = list(self.warm_up)

@@ -55,6 +55,9 @@ class Options:
     out: Path = ROOT / "site"
     dist: Path = ROOT / "dist"
     strict: bool = False
+    sweep: bool = True
+    """Call every placed lab at each value its controls reach and each button (``sitegen.labs.swept``):
+    off (``--no-sweep``) for a quicker preview, which then checks only the starting values."""
     single_file: bool = False
     """Also write dist/kvpage.html: the whole book in one file."""
     publish_zip: bool = False
@@ -92,7 +95,8 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     chapters = parse_chapters(source, book.experimental_labs if book else ())
     experimental = book.experimental_labs if book else ()
     timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
-    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout)
+    sweep = options.sweep and (book is None or book.sweep)
+    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout, sweep)
     pages = render_pages(chapters, labs, templates, static, assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
     errors: list[ContentError] = [

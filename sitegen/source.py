@@ -36,7 +36,7 @@ CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
 STR, INT, NULL, MAP = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "null", "map"))
 """The YAML tags the safe loader resolves plain values to (``3`` is INT, an empty value NULL)."""
-BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout")
+BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout", "sweep")
 CALL_TIMEOUT = (5, 1, 600)
 """``call_timeout`` in seconds: the default, and the least and most a book may set."""
 BUILD_TIMEOUT = (10, 1, 600)
@@ -133,6 +133,9 @@ class Book:
     build_timeout: float = BUILD_TIMEOUT[0]
     """Seconds each of the build's calls to the model (starting views, warm-up) may take before the
     build stops it and fails at the lab's line (``sitegen/model_process.py``)."""
+    sweep: bool = True
+    """Whether the build calls each placed lab at every value its controls reach and each button
+    (``sitegen.labs.swept``); ``sweep = false`` for a book whose lab loops on purpose (tests/books/runaway)."""
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
@@ -429,6 +432,10 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
             message = f"{key!r} must be a number of seconds from {least} to {most} ({meaning}), not {timeout!r}"
             errors.append(ContentError(shown, key_line(text, key), message))
         timeouts[key] = timeout
+    sweep = settings.get("sweep", True)
+    if not isinstance(sweep, bool):
+        message = f"'sweep' must be true or false (whether the build tries every lab's values), not {sweep!r}"
+        errors.append(ContentError(shown, key_line(text, "sweep"), message))
     if errors or not isinstance(title, str):
         return None, errors
     return Book(
@@ -436,6 +443,7 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         experimental_labs=experimental,
         call_timeout=timeouts["call_timeout"],
         build_timeout=timeouts["build_timeout"],
+        sweep=sweep,
     ), []
 
 

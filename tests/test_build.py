@@ -146,7 +146,8 @@ def test_missing_chapter_link_is_plain_text(chapter: str) -> None:
 
 def test_front_matter_makes_the_headline_and_title(chapter: str) -> None:
     assert re.search(r'<p class="kicker">03 · The model</p>\s*<h1>Cache</h1>', chapter)
-    assert "<title>Cache · 03 · The model · kvpage</title>" in chapter
+    book, _ = load_book(CONTENT / "book.toml", "book.toml")
+    assert book is not None and f"<title>Cache · 03 · The model · {escape(book.title)}</title>" in chapter
 
 
 def test_site_layout(built: Built) -> None:
