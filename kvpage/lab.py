@@ -20,6 +20,7 @@ browser too.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -121,6 +122,103 @@ class Number(Whole):
     """A whole number in a number box."""
 
     widget: ClassVar[str] = "number"
+
+
+DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")
+"""How a decimal is written in a chapter's ``key=value`` and in a link: digits, at most one point."""
+
+
+@dataclass(frozen=True)
+class DecimalSlider:
+    """A number in steps of ``step`` (0.1, 0.05, 0.25) between ``low`` and ``high`` on a range input:
+    a temperature, a probability, a learning rate. Its value is always ``low`` plus a whole number
+    of steps, rounded to the step's decimal places (:attr:`places`), so 1.1 is 1.1, never
+    1.1000000000000001, in the model, beside the slider and in a link."""
+
+    name: str
+    label: str
+    low: float
+    high: float
+    default: float
+    step: float
+    examples: tuple[float, ...] = ()
+    """Values the tests and the build's sweep try besides the lowest, highest and default (:meth:`tried`)."""
+    widget: ClassVar[str] = "slider"
+
+    @property
+    def places(self) -> int:
+        """How many decimal places the step has (0.05: 2), and so every value: what the page prints."""
+        written = repr(float(self.step))
+        return 0 if "e" in written else len(written.partition(".")[2].rstrip("0"))
+
+    def on_grid(self, value: float) -> float | None:
+        """``value`` as the nearest ``low + n * step``, rounded to :attr:`places`, if it is one (None if not)."""
+        steps = round((value - self.low) / self.step)
+        snapped = round(self.low + steps * self.step, self.places)
+        return snapped if abs(snapped - value) <= self.step * 1e-9 else None
+
+    def shown(self, value: float) -> str:
+        """``value`` as the page prints it: exactly :attr:`places` decimals."""
+        return f"{value:.{self.places}f}"
+
+    def check(self, value: float) -> float:
+        """``value`` on the grid, if in range; else the message the reader sees."""
+        snapped = self.on_grid(value)
+        if not self.low <= value <= self.high or snapped is None:
+            raise LabInputError(
+                f"{self.label} must be between {self.shown(self.low)} and {self.shown(self.high)} "
+                f"in steps of {self.shown(self.step)}, not {value}"
+            )
+        return snapped
+
+    def read(self, args: JSONObject) -> float:
+        """This control's value from the JSON the page sent (a whole number is a number too)."""
+        value = args.get(self.name)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise LabInputError(f"{self.label} must be a number")
+        return self.check(value)
+
+    def schema(self) -> JSONObject:
+        return {
+            "name": self.name,
+            "kind": self.widget,
+            "label": self.label,
+            "low": self.low,
+            "high": self.high,
+            "default": self.default,
+            "step": self.step,
+            "places": self.places,
+        }
+
+    def tried(self) -> tuple[float, ...]:
+        """The default, the ends, the examples and :data:`BETWEEN` values between, each on the grid."""
+        count = round((self.high - self.low) / self.step)
+        between = (self.low + round(count * part / (BETWEEN + 1)) * self.step for part in range(1, BETWEEN + 1))
+        values = (self.default, self.low, self.high, *self.examples, *between)
+        return unique(tuple(round(value, self.places) for value in values))
+
+    def parse(self, text: str) -> float:
+        """This control's starting value from a chapter's ``key=value``."""
+        if not DECIMAL.match(text):
+            raise ValueError(
+                f"{self.name} ({self.label}) must be a number such as {self.shown(self.default)}, not {text!r}"
+            )
+        try:
+            return self.check(float(text))
+        except LabInputError as error:
+            raise ValueError(f"{self.name}: {error}") from None
+
+    def problems(self) -> list[str]:
+        """What is wrong with the declaration itself (its step, its range, its default)."""
+        numbers = (self.low, self.high, self.default, self.step)
+        if not all(isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n) for n in numbers):
+            return ["low, high, default and step must be numbers"]
+        if self.step <= 0 or not self.low < self.high:
+            return [f"needs low < high and a step above 0, not {self.low}..{self.high} by {self.step}"]
+        found = [] if self.on_grid(self.high) is not None else [f"high {self.high} is not low plus whole steps"]
+        if not self.low <= self.default <= self.high or self.on_grid(self.default) is None:
+            found.append(f"default {self.default} is not in {self.low}..{self.high} in steps of {self.step}")
+        return found  # its examples are checked as every control's are (example_refusals)
 
 
 @dataclass(frozen=True)
@@ -250,7 +348,7 @@ class Text:
         return text
 
 
-Control: TypeAlias = Slider | Number | Choice | Checkbox | Text
+Control: TypeAlias = Slider | Number | DecimalSlider | Choice | Checkbox | Text
 
 
 def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
@@ -380,6 +478,19 @@ class Lab:
             *(("control", c) for c in self.controls),
             *(("linked state", s) for s in self.linked_state),
         ]:
+            if isinstance(control, Whole) and not all(
+                isinstance(number, int) and not isinstance(number, bool)
+                for number in (control.low, control.high, control.default, *control.examples)
+            ):
+                found.append(
+                    f"{what} {control.name!r}: {type(control).__name__} takes whole numbers, not "
+                    f"low={control.low!r}, high={control.high!r}, default={control.default!r}; for decimals declare "
+                    f"DecimalSlider({control.name!r}, ..., step=0.1)"
+                )
+                continue
+            if isinstance(control, DecimalSlider):
+                found += [f"control {control.name!r}: {problem}" for problem in control.problems()]
+                continue
             if isinstance(control, Whole) and not control.low <= control.default <= control.high:
                 found.append(
                     f"{what} {control.name!r}: default {control.default} is outside {control.low}..{control.high}"

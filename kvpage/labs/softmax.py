@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
-from kvpage.lab import Checkbox, Lab, Output, Slider, Text
+from kvpage.lab import Checkbox, DecimalSlider, Lab, Output, Text
 from kvpage.tree import el, num
 
 SCORES = Text("scores", "Scores", limit=200, default="2, 1, 0.1", examples=("3, 3, 3", "-1, 0, 5, 2", "4"))
-TEMPERATURE = Slider("temperature", "Temperature, in tenths", low=1, high=50, default=10, examples=(5, 20))
+TEMPERATURE = DecimalSlider("temperature", "Temperature", low=0.1, high=5, default=1, step=0.1, examples=(0.5, 2))
 SORTED = Checkbox("sorted", "Largest first", default=False)
 MOST_SCORES = 12
 
@@ -66,7 +66,7 @@ def bars(pairs: list[tuple[str, float]]) -> list[JSONValue]:
 def compute(args: JSONObject) -> JSONObject:
     """The shares of the scores at the temperature, as readouts and bars."""
     values = scores(args)
-    temperature = TEMPERATURE.read(args) / 10
+    temperature = TEMPERATURE.read(args)
     found = shares(values, temperature)
     pairs = [
         (f"score {index + 1} ({num(value)})", share)

@@ -27,7 +27,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from kvpage import bridge
 from kvpage.jsonvalue import JSONObject, JSONValue
-from kvpage.lab import Checkbox, Choice, Control, Lab, Text, Whole
+from kvpage.lab import Checkbox, Choice, Control, DecimalSlider, Lab, Text, Whole
 from sitegen.ids import prefixed
 from sitegen.labs import LabUse, starting_views
 from sitegen.pages import parse_chapters
@@ -97,6 +97,9 @@ def moved(control: Control, value: JSONValue) -> JSONValue:
     if isinstance(control, Whole):
         number = cast(int, value)
         return number + 1 if number < control.high else number - 1
+    if isinstance(control, DecimalSlider):  # one step, as the model rounds it
+        decimal = cast(float, value)
+        return control.check(decimal + control.step if decimal < control.high else decimal - control.step)
     if isinstance(control, Choice):
         return next(option for option, _ in control.options if option != value)
     if isinstance(control, Checkbox):

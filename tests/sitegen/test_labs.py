@@ -18,7 +18,7 @@ import pytest
 from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, LabInputError
-from kvpage.lab import Button, Checkbox, Choice, Lab, Number, Output, Slider, Text, Whole
+from kvpage.lab import Button, Checkbox, Choice, DecimalSlider, Lab, Number, Output, Slider, Text, Whole
 from kvpage.labs import decode, next_request
 from sitegen.labs import (
     LabUse,
@@ -278,6 +278,10 @@ def test_every_labs_template_prints_exactly_its_declaration(name: str) -> None:
         if isinstance(declared, Whole):
             assert (attrs["tag"], attrs["type"]) == WIDGETS[type(declared)]
             assert (attrs["min"], attrs["max"]) == (str(declared.low), str(declared.high))
+        elif isinstance(declared, DecimalSlider):
+            assert (attrs["tag"], attrs["type"]) == ("input", "range")
+            shown = (declared.shown(declared.low), declared.shown(declared.high), declared.shown(declared.step))
+            assert tuple(float(attrs[key]) for key in ("min", "max", "step")) == tuple(map(float, shown))
         elif isinstance(declared, Checkbox):
             assert (attrs["tag"], attrs["type"]) == WIDGETS[Checkbox]
         elif isinstance(declared, Choice):
