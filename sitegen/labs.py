@@ -33,7 +33,7 @@ from kvpage.lab import Lab
 from sitegen.errors import ContentError
 from sitegen.model_errors import import_failure
 from sitegen.model_imports import module_file
-from sitegen.model_lines import declared_at, raised_at, raised_note, shown_args
+from sitegen.model_lines import declared_at, problem_at, raised_at, raised_note, shown_args
 from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped
 from sitegen.trees import to_html
 
@@ -348,7 +348,7 @@ def declaration_errors(project: Path, static: Collection[str], templates: str = 
     fail only in the reader's browser.
     """
     errors = [
-        ContentError(*declared_at(project, lab), f"lab {lab.name!r}: {problem}")
+        ContentError(*problem_at(project, lab, problem), f"lab {lab.name!r}: {problem}")
         for lab in all_labs().values()
         for problem in lab.problems
     ]

@@ -274,6 +274,11 @@ EXPECTED: dict[str, list[str]] = {
         "kvpage/labs/share.py:15: lab 'share' failed here when swept, action 'compute' at {\"parts\": 0}: "
         "ZeroDivisionError: integer division or modulo by zero",
     ],
+    # A control's mistake at the control's line, not the LAB = line.
+    "lab-control-decimal": [
+        "kvpage/labs/heat.py:10: lab 'heat': control 'temperature': Slider takes whole numbers, not low=0.1, high=2, "
+        "default=1; for decimals declare DecimalSlider('temperature', ..., step=0.1)"
+    ],
     "lab-loop": ["content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"],
     "lab-syntax-error": [
         "kvpage/labs/pages.py:13:24: SyntaxError: expected ':'\n    if tokens % 16 == 0\n                       ^"
