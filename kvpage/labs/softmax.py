@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
-from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
+from kvpage.jsonvalue import JSONObject, LabInputError
 from kvpage.lab import Checkbox, DecimalSlider, Lab, Output, Text
-from kvpage.tree import el, num
+from kvpage.pictures import bar_chart
+from kvpage.tree import num
 
 SCORES = Text("scores", "Scores", limit=200, default="2, 1, 0.1", examples=("3, 3, 3", "-1, 0, 5, 2", "4"))
 TEMPERATURE = DecimalSlider("temperature", "Temperature", low=0.1, high=5, default=1, step=0.1, examples=(0.5, 2))
@@ -42,42 +43,21 @@ def shares(values: list[float], temperature: float) -> list[float]:
     return [weight / total for weight in weights]
 
 
-def bars(pairs: list[tuple[str, float]]) -> list[JSONValue]:
-    """One row per score: its name, a track filled to its share, the share in per cent."""
-    rows: list[JSONValue] = []
-    for name, share in pairs:
-        track = el(
-            "svg",
-            {"viewBox": "0 0 100 10", "class": "bar-track", "aria-hidden": "true", "preserveAspectRatio": "none"},
-            el("rect", {"class": "bar-fill", "x": 0, "y": 0, "width": num(100 * share), "height": 10}),
-        )
-        rows.append(
-            el(
-                "div",
-                {"class": "bar-row"},
-                el("span", {"class": "bar-name"}, name),
-                track,
-                el("span", {"class": "bar-value"}, f"{100 * share:.1f}%"),
-            )
-        )
-    return rows
-
-
 def compute(args: JSONObject) -> JSONObject:
-    """The shares of the scores at the temperature, as readouts and bars."""
+    """The shares of the scores at the temperature, as readouts and a bar chart."""
     values = scores(args)
-    temperature = TEMPERATURE.read(args)
-    found = shares(values, temperature)
-    pairs = [
-        (f"score {index + 1} ({num(value)})", share)
+    found = shares(values, TEMPERATURE.read(args))
+    bars = [
+        (f"score {index + 1} ({num(value)})", share, f"{100 * share:.1f}%")
         for index, (value, share) in enumerate(zip(values, found, strict=True))
     ]
     if SORTED.read(args):
-        pairs.sort(key=lambda pair: -pair[1])
+        bars.sort(key=lambda bar: -bar[1])
     entropy = -sum(share * math.log2(share) for share in found if share > 0)
+    summary = f"The shares of {len(values)} scores at temperature {TEMPERATURE.shown(TEMPERATURE.read(args))}."
     return {
         "text": {"largest": f"{100 * max(found):.1f}%", "entropy": f"{entropy:.2f} bits"},
-        "parts": {"bars": bars(pairs)},
+        "parts": {"bars": bar_chart(bars, summary, top=1)},
     }
 
 
