@@ -34,7 +34,7 @@ from sitegen.errors import ContentError
 from sitegen.model_errors import import_failure
 from sitegen.model_imports import module_file
 from sitegen.model_lines import declared_at, problem_at, raised_at, raised_note, shown_args
-from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped
+from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped, slow_import
 from sitegen.trees import to_html
 
 Value = JSONValue
@@ -288,6 +288,20 @@ def lab_stage(
         warmed = warm_up([lab for name, lab in labs.items() if name not in failing], model.handle, project)
         sweeps = [error for use in found.uses.values() for error in swept(use, model.handle)] if sweep else []
     return Labs(found.uses, (*found.errors, *warmed, *sweeps))
+
+
+def import_too_slow(timeout: float) -> ContentError | None:
+    """The model's import, limited like its calls: where it was when ``timeout`` seconds ran out (a
+    loop or a long computation at a module's top level), or None if it finished. Run in a child
+    before the build imports the model itself, which has no limit (:func:`model_failure`)."""
+    found = slow_import(timeout)
+    if found is None:
+        return None
+    message = (
+        f"importing the model did not finish in {timeout:g} s (build_timeout); it was running this line. "
+        "Importing is limited like a lab's calls: compute what a lab needs when it is called"
+    )
+    return ContentError(*found, message)
 
 
 def model_failure() -> ContentError | None:

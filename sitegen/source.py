@@ -395,6 +395,19 @@ def key_line(text: str, key: str) -> int:
     return next((number for number, line in enumerate(text.splitlines(), 1) if pattern.match(line)), 1)
 
 
+def build_timeout(path: Path) -> float:
+    """The book's ``build_timeout``, read before the labs are imported (the model's import is limited by
+    it, and reading the whole book needs the labs): the default when book.toml does not give a valid
+    one, which :func:`load_book` then reports."""
+    default, least, most = BUILD_TIMEOUT
+    try:
+        value = tomllib.loads(path.read_text(encoding="utf-8")).get("build_timeout", default)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return default
+    valid = isinstance(value, int | float) and not isinstance(value, bool) and least <= value <= most
+    return float(value) if valid else default
+
+
 def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
     """Read ``book.toml``: the book, or every problem with it (a symbolic link out of its folder is one, unread)."""
     real = within(path.parent.resolve(), path)

@@ -279,6 +279,11 @@ EXPECTED: dict[str, list[str]] = {
         "kvpage/labs/heat.py:10: lab 'heat': control 'temperature': Slider takes whole numbers, not low=0.1, high=2, "
         "default=1; for decimals declare DecimalSlider('temperature', ..., step=0.1)"
     ],
+    # A module that computes at import past build_timeout: import time, at the line it was running.
+    "lab-import-slow": [
+        "kvpage/labs/slow.py:11: importing the model did not finish in 3 s (build_timeout); it was running this "
+        "line. Importing is limited like a lab's calls: compute what a lab needs when it is called"
+    ],
     "lab-loop": ["content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"],
     "lab-syntax-error": [
         "kvpage/labs/pages.py:13:24: SyntaxError: expected ':'\n    if tokens % 16 == 0\n                       ^"
