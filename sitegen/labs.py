@@ -293,7 +293,11 @@ def lab_stage(
 def import_too_slow(timeout: float) -> ContentError | None:
     """The model's import, limited like its calls: where it was when ``timeout`` seconds ran out (a
     loop or a long computation at a module's top level), or None if it finished. Run in a child
-    before the build imports the model itself, which has no limit (:func:`model_failure`)."""
+    before the build imports the model itself, which has no limit (:func:`model_failure`). Once this
+    process has imported the labs (:func:`all_labs`, kept for the process: serve restarts its build
+    process when the model changes), there is no import left to limit, and no child is started."""
+    if all_labs.cache_info().currsize:
+        return None
     found = slow_import(timeout)
     if found is None:
         return None
