@@ -115,7 +115,38 @@ def handle(request: str, find: Finder = lab_named) -> str:
     if found is not None:
         return json.dumps({"ok": False, "error": not_json(str(message["action"]), *found)})
     try:
-        return json.dumps({"ok": True, "result": result}, allow_nan=False)
+        reply = json.dumps({"ok": True, "result": result}, allow_nan=False)
     except Exception as error:  # noqa: BLE001 - a set, say: not JSON either, and still a value
         failed = f"{FAILED}{type(error).__name__}: {error}"
         return json.dumps({"ok": False, "error": failed, "traceback": traceback.format_exc()})
+    over = too_big(str(message["action"]), result, reply)
+    return reply if over is None else json.dumps({"ok": False, "error": over})
+
+
+MAX_ELEMENTS = 10_000
+"""The most elements a view's trees (its pictures, tables and lists together) may hold. The chapter's
+largest view holds 60; a page draws ten thousand in well under a frame's worth of a second."""
+MAX_REPLY_BYTES = 1_000_000
+"""The most bytes of JSON one reply may carry (its texts, trees and state): the chapter's largest is
+about 6 kB. A reader's page is never handed megabytes to parse and draw for one move of a slider."""
+
+
+def elements(node: object) -> int:
+    """How many elements a tree (or a list of trees) holds: ``[tag, {attributes}, *children]`` each."""
+    if not isinstance(node, list):
+        return 0
+    if node and isinstance(node[0], str):
+        return 1 + sum(elements(child) for child in node[2:])
+    return sum(elements(child) for child in node)
+
+
+def too_big(name: str, result: object, reply: str) -> str | None:
+    """The message for a view over :data:`MAX_ELEMENTS` or a reply over :data:`MAX_REPLY_BYTES`; None if neither."""
+    parts = result.get("parts") if isinstance(result, dict) else None
+    drawn = sum(elements(tree) for tree in parts.values()) if isinstance(parts, dict) else 0
+    if drawn > MAX_ELEMENTS:
+        return f"{FAILED}action {name!r} drew {drawn:,} elements; a view holds at most {MAX_ELEMENTS:,}"
+    size = len(reply.encode("utf-8"))
+    if size > MAX_REPLY_BYTES:
+        return f"{FAILED}action {name!r} answered {size:,} bytes of JSON; a reply carries at most {MAX_REPLY_BYTES:,}"
+    return None

@@ -20,10 +20,11 @@ browser too.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeAlias, get_args
+from typing import ClassVar, Literal, TypeAlias, TypeVar, get_args
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
 from kvpage.tree import TreeError, check
@@ -38,6 +39,17 @@ LABS_PACKAGE = "kvpage.labs"
 KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 """Control, output and action names: they become JSON keys and HTML data attributes."""
 INTEGER = re.compile(r"-?[0-9]+\Z")
+BETWEEN = 3
+"""How many values between a number control's ends the build's sweep tries (at the quarters), besides
+its lowest, highest, default and examples: a bounded sweep, one control at a time."""
+
+
+T = TypeVar("T")
+
+
+def unique(values: tuple[T, ...]) -> tuple[T, ...]:
+    """``values`` without repeats, in their order."""
+    return tuple(dict.fromkeys(values))
 
 
 def module_of(name: str) -> str:
@@ -54,6 +66,8 @@ class Whole:
     low: int
     high: int
     default: int
+    examples: tuple[int, ...] = ()
+    """Values the tests and the build's sweep try besides the lowest, highest and default (:meth:`tried`)."""
     widget: ClassVar[str] = "slider"
 
     def check(self, value: int) -> int:
@@ -80,6 +94,12 @@ class Whole:
             "default": self.default,
         }
 
+    def tried(self) -> tuple[int, ...]:
+        """What the sweep tries (:data:`BETWEEN`): the default, the ends, the examples and a few values between."""
+        span = self.high - self.low
+        between = (self.low + span * part // (BETWEEN + 1) for part in range(1, BETWEEN + 1))
+        return unique((self.default, self.low, self.high, *self.examples, *between))
+
     def parse(self, text: str) -> int:
         """This control's starting value from a chapter's ``key=value``."""
         if not INTEGER.match(text):
@@ -104,6 +124,103 @@ class Number(Whole):
     widget: ClassVar[str] = "number"
 
 
+DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")
+"""How a decimal is written in a chapter's ``key=value`` and in a link: digits, at most one point."""
+
+
+@dataclass(frozen=True)
+class DecimalSlider:
+    """A number in steps of ``step`` (0.1, 0.05, 0.25) between ``low`` and ``high`` on a range input:
+    a temperature, a probability, a learning rate. Its value is always ``low`` plus a whole number
+    of steps, rounded to the step's decimal places (:attr:`places`), so 1.1 is 1.1, never
+    1.1000000000000001, in the model, beside the slider and in a link."""
+
+    name: str
+    label: str
+    low: float
+    high: float
+    default: float
+    step: float
+    examples: tuple[float, ...] = ()
+    """Values the tests and the build's sweep try besides the lowest, highest and default (:meth:`tried`)."""
+    widget: ClassVar[str] = "slider"
+
+    @property
+    def places(self) -> int:
+        """How many decimal places the step has (0.05: 2), and so every value: what the page prints."""
+        written = repr(float(self.step))
+        return 0 if "e" in written else len(written.partition(".")[2].rstrip("0"))
+
+    def on_grid(self, value: float) -> float | None:
+        """``value`` as the nearest ``low + n * step``, rounded to :attr:`places`, if it is one (None if not)."""
+        steps = round((value - self.low) / self.step)
+        snapped = round(self.low + steps * self.step, self.places)
+        return snapped if abs(snapped - value) <= self.step * 1e-9 else None
+
+    def shown(self, value: float) -> str:
+        """``value`` as the page prints it: exactly :attr:`places` decimals."""
+        return f"{value:.{self.places}f}"
+
+    def check(self, value: float) -> float:
+        """``value`` on the grid, if in range; else the message the reader sees."""
+        snapped = self.on_grid(value)
+        if not self.low <= value <= self.high or snapped is None:
+            raise LabInputError(
+                f"{self.label} must be between {self.shown(self.low)} and {self.shown(self.high)} "
+                f"in steps of {self.shown(self.step)}, not {value}"
+            )
+        return snapped
+
+    def read(self, args: JSONObject) -> float:
+        """This control's value from the JSON the page sent (a whole number is a number too)."""
+        value = args.get(self.name)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise LabInputError(f"{self.label} must be a number")
+        return self.check(value)
+
+    def schema(self) -> JSONObject:
+        return {
+            "name": self.name,
+            "kind": self.widget,
+            "label": self.label,
+            "low": self.low,
+            "high": self.high,
+            "default": self.default,
+            "step": self.step,
+            "places": self.places,
+        }
+
+    def tried(self) -> tuple[float, ...]:
+        """The default, the ends, the examples and :data:`BETWEEN` values between, each on the grid."""
+        count = round((self.high - self.low) / self.step)
+        between = (self.low + round(count * part / (BETWEEN + 1)) * self.step for part in range(1, BETWEEN + 1))
+        values = (self.default, self.low, self.high, *self.examples, *between)
+        return unique(tuple(round(value, self.places) for value in values))
+
+    def parse(self, text: str) -> float:
+        """This control's starting value from a chapter's ``key=value``."""
+        if not DECIMAL.match(text):
+            raise ValueError(
+                f"{self.name} ({self.label}) must be a number such as {self.shown(self.default)}, not {text!r}"
+            )
+        try:
+            return self.check(float(text))
+        except LabInputError as error:
+            raise ValueError(f"{self.name}: {error}") from None
+
+    def problems(self) -> list[str]:
+        """What is wrong with the declaration itself (its step, its range, its default)."""
+        numbers = (self.low, self.high, self.default, self.step)
+        if not all(isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n) for n in numbers):
+            return ["low, high, default and step must be numbers"]
+        if self.step <= 0 or not self.low < self.high:
+            return [f"needs low < high and a step above 0, not {self.low}..{self.high} by {self.step}"]
+        found = [] if self.on_grid(self.high) is not None else [f"high {self.high} is not low plus whole steps"]
+        if not self.low <= self.default <= self.high or self.on_grid(self.default) is None:
+            found.append(f"default {self.default} is not in {self.low}..{self.high} in steps of {self.step}")
+        return found  # its examples are checked as every control's are (example_refusals)
+
+
 @dataclass(frozen=True)
 class Choice:
     """One of a few named options, shown as radio buttons: ``options`` are (value, label) pairs."""
@@ -112,6 +229,8 @@ class Choice:
     label: str
     options: tuple[tuple[str, str], ...]
     default: str
+    examples: tuple[str, ...] = ()
+    """Unused by the sweep, which tries every option; accepted so that every control takes ``examples=``."""
     widget: ClassVar[str] = "choice"
 
     def schema(self) -> JSONObject:
@@ -123,6 +242,10 @@ class Choice:
             "options": options,
             "default": self.default,
         }
+
+    def tried(self) -> tuple[str, ...]:
+        """Every option, the default first."""
+        return unique((self.default, *(value for value, _ in self.options)))
 
     def read(self, args: JSONObject) -> str:
         value = args.get(self.name)
@@ -145,10 +268,16 @@ class Checkbox:
     name: str
     label: str
     default: bool = False
+    examples: tuple[bool, ...] = ()
+    """Unused by the sweep, which tries both; accepted so that every control takes ``examples=``."""
     widget: ClassVar[str] = "checkbox"
 
     def schema(self) -> JSONObject:
         return {"name": self.name, "kind": self.widget, "label": self.label, "default": self.default}
+
+    def tried(self) -> tuple[bool, ...]:
+        """Both, the default first."""
+        return (self.default, not self.default)
 
     def read(self, args: JSONObject) -> bool:
         value = args.get(self.name)
@@ -184,6 +313,9 @@ class Text:
     limit: int
     default: str | None = None
     rows: int = 2
+    examples: tuple[str, ...] = ()
+    """Texts the model takes, for the tests and the build's sweep to type: nothing else is typed into
+    the box, so a lab that refuses some input (numbers only, say) says here what it accepts."""
     widget: ClassVar[str] = "text"
 
     def schema(self) -> JSONObject:
@@ -206,13 +338,28 @@ class Text:
             )
         return value
 
+    def tried(self) -> tuple[str, ...]:
+        """The default (empty if none: a chapter gives the text) and the examples."""
+        return unique(("" if self.default is None else self.default, *self.examples))
+
     def parse(self, text: str) -> str:
         if text_length(text) > self.limit:
             raise ValueError(f"{self.name} is {text_length(text):,} characters; at most {self.limit:,} are allowed")
         return text
 
 
-Control: TypeAlias = Slider | Number | Choice | Checkbox | Text
+Control: TypeAlias = Slider | Number | DecimalSlider | Choice | Checkbox | Text
+
+
+def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
+    """Each of ``control``'s examples that its own reader refuses, with the reason."""
+    found: list[tuple[JSONValue, str]] = []
+    for example in control.examples:
+        try:
+            control.read({control.name: example})
+        except LabInputError as error:
+            found.append((example, str(error)))
+    return found
 
 
 OutputKind: TypeAlias = Literal["text", "status", "progress", "picture", "table", "list"]
@@ -331,12 +478,30 @@ class Lab:
             *(("control", c) for c in self.controls),
             *(("linked state", s) for s in self.linked_state),
         ]:
+            if isinstance(control, Whole) and not all(
+                isinstance(number, int) and not isinstance(number, bool)
+                for number in (control.low, control.high, control.default, *control.examples)
+            ):
+                found.append(
+                    f"{what} {control.name!r}: {type(control).__name__} takes whole numbers, not "
+                    f"low={control.low!r}, high={control.high!r}, default={control.default!r}; for decimals declare "
+                    f"DecimalSlider({control.name!r}, ..., step=0.1)"
+                )
+                continue
+            if isinstance(control, DecimalSlider):
+                found += [f"control {control.name!r}: {problem}" for problem in control.problems()]
+                continue
             if isinstance(control, Whole) and not control.low <= control.default <= control.high:
                 found.append(
                     f"{what} {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
                 )
             if isinstance(control, Choice) and control.default not in [value for value, _ in control.options]:
                 found.append(f"control {control.name!r}: default {control.default!r} is not one of its options")
+        found += [
+            f"control {control.name!r}: example {example!r} is refused: {refusal}"
+            for control in self.controls
+            for example, refusal in example_refusals(control)
+        ]
         return found
 
     @property
@@ -427,6 +592,23 @@ class Lab:
     def read(self, args: JSONObject) -> JSONObject:
         """``args`` with every control's value checked: the readers' messages are what the page shows."""
         return {**args, **{control.name: control.read(args) for control in self.controls}}
+
+    def sweep_calls(self, start: Mapping[str, JSONValue], state: JSONValue | None) -> list[tuple[str, JSONObject]]:
+        """What the build's sweep calls for a lab placed at ``start`` whose starting view has ``state``:
+        the ``update`` action with one control at a time moved to each value it tries (``tried``: a
+        number's ends, default, examples and :data:`BETWEEN` values between; every option; both
+        checkbox values; a text's default and examples), the others at ``start``; then every button
+        that calls the model, pressed once from the start. Bounded: one control at a time, never every
+        combination, so a lab of ``n`` controls is called about ``7 * n`` times plus its buttons."""
+        carried: JSONObject = {} if state is None else {"state": state}
+        calls = [
+            (self.update, {**start, control.name: value, **carried})
+            for control in self.controls
+            for value in control.tried()
+            if value != start.get(control.name)
+        ]
+        calls += [(button.calls, {**start, **carried}) for button in self.buttons if button.calls]
+        return calls
 
     def warm_up_calls(self) -> list[tuple[str, JSONObject]]:
         """One call of every action: the declared ones, then the defaults for any action they miss."""

@@ -56,6 +56,13 @@ def add_book_options(parser: argparse.ArgumentParser, root: Path) -> None:
         help="treat warnings as errors: a link to a chapter the book does not have yet fails the build",
     )
     parser.add_argument(
+        "--no-sweep",
+        dest="sweep",
+        action="store_false",
+        help="call each lab at its starting values only, not at every value its controls reach and each "
+        "button (the sweep, on by default): a quicker preview that can miss a lab's failure",
+    )
+    parser.add_argument(
         "--no-cache",
         dest="cache",
         action="store_false",

@@ -56,6 +56,7 @@ def options_from(args: argparse.Namespace) -> Options:
         out=out.resolve() if out is not None else ROOT / "site",
         dist=dist.resolve() if dist is not None else ROOT / "dist",
         strict=args.strict,
+        sweep=args.sweep,
         single_file=getattr(args, "single_file", False),
         publish_zip=getattr(args, "publish_zip", False),
         cache=args.cache,
@@ -115,6 +116,7 @@ def serve_config(options: Options, port: int) -> serving.Config:
     """What ``serve`` watches and how it starts its worker (``build.py worker``)."""
     flags = ["--content", str(options.content)]
     flags += ["--strict"] if options.strict else []
+    flags += [] if options.sweep else ["--no-sweep"]
     flags += [] if options.cache else ["--no-cache"]
     return serving.Config(
         port=port,

@@ -33,8 +33,8 @@ from kvpage.lab import Lab
 from sitegen.errors import ContentError
 from sitegen.model_errors import import_failure
 from sitegen.model_imports import module_file
-from sitegen.model_lines import declared_at, raised_note, shown_args
-from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped
+from sitegen.model_lines import declared_at, problem_at, raised_at, raised_note, shown_args
+from sitegen.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped, slow_import
 from sitegen.trees import to_html
 
 Value = JSONValue
@@ -237,16 +237,75 @@ def warm_up(labs: Iterable[Lab], handle: Callable[[str], str], project: Path) ->
     return errors
 
 
-def lab_stage(placements: Sequence[Placement], labs: Mapping[str, Lab], project: Path, timeout: float) -> Labs:
+def swept(use: LabUse, handle: Callable[[str], str]) -> list[ContentError]:
+    """The lab at ``use`` called as ``Lab.sweep_calls`` says: each value a reader can reach from its
+    controls, and each button from the start. A refusal (``LabInputError``) is the lab's own message
+    to the reader and passes; a failure of the model (an exception, a view JSON cannot carry or over
+    the bridge's cap), a view that is not the lab's, or a call that does not finish is an error at the
+    chapter's lab line, and again at the model's line that raised, when there is one."""
+    lab, placement = use.kind, use.placement
+    errors: list[ContentError] = []
+    for action, args in lab.sweep_calls(use.params, use.view.get("state")):
+        moved = {name: value for name, value in args.items() if name != "state" and value != use.params.get(name)}
+        at = f"at {shown_args(moved)}" if moved else "from its starting values"
+        request = json.dumps({"lab": lab.name, "action": action, "args": args})
+        try:
+            reply = json.loads(handle(request))
+        except (CallTimedOut, ModelStopped) as stopped:
+            said = f" {stopped}" if isinstance(stopped, CallTimedOut) else f": {stopped}"
+            errors.append(ContentError(*placement.key, f"lab {lab.name!r} action {action!r}{said} (swept {at})"))
+            break  # every later call would wait out the limit too
+        if reply["ok"]:
+            problems = lab.view_problems(cast(JSONObject, reply["result"]))
+            if problems:
+                errors.append(ContentError(*placement.key, f"lab {lab.name!r} swept {at}: {'; '.join(problems)}"))
+            continue
+        failure = str(reply["error"])
+        if not failure.startswith(bridge.FAILED):
+            continue
+        raised = raised_at(str(reply.get("traceback", "")))
+        raised = "" if raised.startswith("kvpage/bridge.py:") else raised  # the model's code is not kvpage's
+        where = f" (raised at {raised})" if raised else ""
+        said = f"action {action!r} {at}: {failure.removeprefix(bridge.FAILED)}"
+        errors.append(ContentError(*placement.key, f"lab {lab.name!r} failed when swept, {said}{where}"))
+        if raised:
+            path, _, line = raised.rpartition(":")
+            errors.append(ContentError(path, int(line), f"lab {lab.name!r} failed here when swept, {said}"))
+    return errors
+
+
+def lab_stage(
+    placements: Sequence[Placement], labs: Mapping[str, Lab], project: Path, timeout: float, sweep: bool = True
+) -> Labs:
     """Stage "labs": every placement's starting view, then the warm-up of every lab the book may show
-    (but those already failing), all in one model process under ``timeout`` seconds a call."""
+    (but those already failing), then (unless ``sweep`` is off) every placed lab swept from its
+    starting values (:func:`swept`), all in one model process under ``timeout`` seconds a call."""
     if not placements:
         return Labs(MappingProxyType({}))
     with ModelProcess(timeout) as model:
         found = starting_views(placements, model.handle)
         failing = {placement.kind.name for placement in placements if placement.key not in found.uses}
         warmed = warm_up([lab for name, lab in labs.items() if name not in failing], model.handle, project)
-    return Labs(found.uses, (*found.errors, *warmed))
+        sweeps = [error for use in found.uses.values() for error in swept(use, model.handle)] if sweep else []
+    return Labs(found.uses, (*found.errors, *warmed, *sweeps))
+
+
+def import_too_slow(timeout: float) -> ContentError | None:
+    """The model's import, limited like its calls: where it was when ``timeout`` seconds ran out (a
+    loop or a long computation at a module's top level), or None if it finished. Run in a child
+    before the build imports the model itself, which has no limit (:func:`model_failure`). Once this
+    process has imported the labs (:func:`all_labs`, kept for the process: serve restarts its build
+    process when the model changes), there is no import left to limit, and no child is started."""
+    if all_labs.cache_info().currsize:
+        return None
+    found = slow_import(timeout)
+    if found is None:
+        return None
+    message = (
+        f"importing the model did not finish in {timeout:g} s (build_timeout); it was running this line. "
+        "Importing is limited like a lab's calls: compute what a lab needs when it is called"
+    )
+    return ContentError(*found, message)
 
 
 def model_failure() -> ContentError | None:
@@ -307,7 +366,7 @@ def declaration_errors(project: Path, static: Collection[str], templates: str = 
     fail only in the reader's browser.
     """
     errors = [
-        ContentError(*declared_at(project, lab), f"lab {lab.name!r}: {problem}")
+        ContentError(*problem_at(project, lab, problem), f"lab {lab.name!r}: {problem}")
         for lab in all_labs().values()
         for problem in lab.problems
     ]

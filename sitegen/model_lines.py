@@ -33,6 +33,26 @@ def declared_at(project: Path, lab: Lab) -> tuple[str, int]:
     return shown, text.count("\n", 0, match.start()) + 1 if match else 1
 
 
+CONTROL_PROBLEM = re.compile(r"control '([a-z][a-z0-9_]*)':")
+"""How ``Lab.problems`` starts a problem of one control's declaration (its name in quotes)."""
+
+
+def problem_at(project: Path, lab: Lab, problem: str) -> tuple[str, int]:
+    """Where to fix ``problem`` of ``lab``'s declaration: the line that declares the control it names
+    (``Slider("temperature", ... low=0.1 ...)``), else the ``LAB =`` line (:func:`declared_at`)."""
+    shown, line = declared_at(project, lab)
+    named = CONTROL_PROBLEM.match(problem)
+    if named is None:
+        return shown, line
+    try:
+        text = (project / shown).read_text(encoding="utf-8")
+    except OSError:
+        return shown, line
+    call = re.compile(rf"""\(\s*(?:name\s*=\s*)?["']{re.escape(named.group(1))}["']""")
+    found = call.search(text)
+    return (shown, text.count("\n", 0, found.start()) + 1) if found else (shown, line)
+
+
 def raised_at(traceback: str) -> str:
     """The innermost model frame of a traceback from the wheel, as ``kvpage/…py:LINE`` ("" if none)."""
     frames = [(path, line) for path, line in FRAME.findall(traceback) if "/kvpage/" in path]

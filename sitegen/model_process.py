@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import re
+import signal
 import subprocess
 import sys
 import threading
@@ -144,3 +146,67 @@ def read_lines(stream: IO[str] | None, into: queue.Queue[str | None]) -> None:
     except (OSError, ValueError):
         pass
     into.put(None)
+
+
+IMPORTER = """\
+import faulthandler, importlib, os, pkgutil, signal, sys
+replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+faulthandler.register(signal.SIGUSR1, file=replies)
+import kvpage.labs
+for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
+    replies.write("kvpage.labs." + info.name + "\\n")
+    replies.flush()
+    try:
+        importlib.import_module("kvpage.labs." + info.name)
+    except BaseException:
+        pass
+replies.write("\\n")
+replies.flush()
+"""
+"""Imports every lab's module, naming each first, then writes an empty line. Sent SIGUSR1 (the limit
+is up), ``faulthandler`` writes where the import is: its frames, innermost first. A module that
+fails to import is left to :func:`sitegen.labs.model_failure`, which names its line."""
+IMPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+FRAMES_WAIT = 2.0
+"""How long, past the limit, the child's frames may take to arrive before it is killed anyway."""
+
+
+def slow_import(timeout: float, home: Path = MODEL_HOME) -> tuple[str, int] | None:
+    """Where the model's import is when it has not finished in ``timeout`` seconds: (``kvpage/…py``, line),
+    from the frames the child writes when told the limit is up, or the module it was importing at
+    line 1. None if it finished (or failed: that is :func:`sitegen.labs.model_failure`'s to report)."""
+    env = {**os.environ, "PYTHONPATH": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", IMPORTER], stdout=subprocess.PIPE, cwd=home, env=env, text=True, encoding="utf-8"
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+    module, frames = "kvpage.labs", list[tuple[str, int]]()
+    deadline = time.monotonic() + timeout
+    try:
+        while (line := lines.get(timeout=max(deadline - time.monotonic(), 0.01))) is not None:
+            if line == "":
+                return None
+            module = line
+        return None  # the child ended without finishing: an import that failed, for model_failure
+    except queue.Empty:
+        process.send_signal(signal.SIGUSR1)
+        with contextlib.suppress(queue.Empty):
+            while (line := lines.get(timeout=FRAMES_WAIT)) is not None:
+                found = IMPORT_FRAME.search(line)
+                if found:
+                    frames.append((found.group(1), int(found.group(2))))
+                elif frames:
+                    break  # the frames are written together: the first line after them ends them
+        model = [(path, at) for path, at in frames if Path(path).resolve().is_relative_to(home / "kvpage")]
+        if model:
+            path, at = model[0]
+            return Path(path).resolve().relative_to(home).as_posix(), at
+        return "/".join(module.split(".")) + ".py", 1
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()

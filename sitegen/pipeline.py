@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sitegen.assets import load_assets
 from sitegen.errors import BuildError, ContentError, sorted_unique
-from sitegen.labs import declaration_errors, enabled_labs, lab_stage, model_failure
+from sitegen.labs import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
 from sitegen.output import publish, recover, zip_bytes
 from sitegen.pages import Pages, parse_chapters, render_pages
 from sitegen.progress import SILENT, Progress
@@ -34,7 +34,7 @@ from sitegen.runtime import Runtime
 from sitegen.runtime_cache import cached_runtime, hot_runtime
 from sitegen.search_index import SearchIndex, search_index
 from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
-from sitegen.source import BUILD_TIMEOUT, Book, load_book, load_source
+from sitegen.source import BUILD_TIMEOUT, Book, build_timeout, load_book, load_source
 from sitegen.templates import Templates, make_templates
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +55,9 @@ class Options:
     out: Path = ROOT / "site"
     dist: Path = ROOT / "dist"
     strict: bool = False
+    sweep: bool = True
+    """Call every placed lab at each value its controls reach and each button (``sitegen.labs.swept``):
+    off (``--no-sweep``) for a quicker preview, which then checks only the starting values."""
     single_file: bool = False
     """Also write dist/kvpage.html: the whole book in one file."""
     publish_zip: bool = False
@@ -81,7 +84,8 @@ class Rendered:
 
 def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
-    broken = model_failure()  # every stage below reads the labs: a model that does not import stops here
+    # Every stage below reads the labs: a model that does not import in time, or at all, stops here.
+    broken = import_too_slow(build_timeout(options.content / "book.toml")) or model_failure()
     if broken is not None:
         raise BuildError([broken])
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
@@ -92,7 +96,8 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     chapters = parse_chapters(source, book.experimental_labs if book else ())
     experimental = book.experimental_labs if book else ()
     timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
-    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout)
+    sweep = options.sweep and (book is None or book.sweep)
+    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout, sweep)
     pages = render_pages(chapters, labs, templates, static, assets)
     declared = declaration_errors(options.root, static, templates.folder.name)
     errors: list[ContentError] = [

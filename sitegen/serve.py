@@ -65,14 +65,15 @@ class Rebuilds:
         """The snapshot the last good build holds."""
         self.pending = ""
         """The kind of the changes since the last good build (a failed one's too)."""
+        self.warned: frozenset[str] = frozenset()
+        """The warnings the last build printed: the next prints only new ones, and counts the rest."""
 
     def rebuild(self, reason: str, kind: str = "page") -> None:
         started = time.perf_counter()
         self.pending = kind if self.pending in ("", kind) else "page"
         kind = self.pending
         report = self.builder.build(self.runtime if kind == "model" else "")
-        for warning in report.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+        self.tell_warnings(report.warnings)
         if report.ok:
             self.builds += 1
             self.runtime, self.pending = report.runtime, ""
@@ -84,6 +85,17 @@ class Rebuilds:
             for problem in report.errors:
                 print(f"error: {problem}", file=sys.stderr)
             print(f"{reason}: build failed; still serving the last good build", file=sys.stderr, flush=True)
+
+    def tell_warnings(self, warnings: list[str]) -> None:
+        """Each warning once, as it first appears: one every build repeats (a link to a chapter not
+        written yet) would bury a new one under it, so those an earlier build printed are counted."""
+        new = [warning for warning in warnings if warning not in self.warned]
+        for warning in new:
+            print(f"warning: {warning}", file=sys.stderr)
+        kept = len(warnings) - len(new)
+        if kept:
+            print(f"{kept} warning{'s' if kept > 1 else ''} as in the last build, not repeated", file=sys.stderr)
+        self.warned = frozenset(warnings)
 
 
 def watch(config: Config, watcher: Watcher, rebuilds: Rebuilds) -> None:

@@ -36,7 +36,7 @@ CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
 STR, INT, NULL, MAP = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "null", "map"))
 """The YAML tags the safe loader resolves plain values to (``3`` is INT, an empty value NULL)."""
-BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout")
+BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout", "sweep")
 CALL_TIMEOUT = (5, 1, 600)
 """``call_timeout`` in seconds: the default, and the least and most a book may set."""
 BUILD_TIMEOUT = (10, 1, 600)
@@ -133,6 +133,9 @@ class Book:
     build_timeout: float = BUILD_TIMEOUT[0]
     """Seconds each of the build's calls to the model (starting views, warm-up) may take before the
     build stops it and fails at the lab's line (``sitegen/model_process.py``)."""
+    sweep: bool = True
+    """Whether the build calls each placed lab at every value its controls reach and each button
+    (``sitegen.labs.swept``); ``sweep = false`` for a book whose lab loops on purpose (tests/books/runaway)."""
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
@@ -392,6 +395,19 @@ def key_line(text: str, key: str) -> int:
     return next((number for number, line in enumerate(text.splitlines(), 1) if pattern.match(line)), 1)
 
 
+def build_timeout(path: Path) -> float:
+    """The book's ``build_timeout``, read before the labs are imported (the model's import is limited by
+    it, and reading the whole book needs the labs): the default when book.toml does not give a valid
+    one, which :func:`load_book` then reports."""
+    default, least, most = BUILD_TIMEOUT
+    try:
+        value = tomllib.loads(path.read_text(encoding="utf-8")).get("build_timeout", default)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return default
+    valid = isinstance(value, int | float) and not isinstance(value, bool) and least <= value <= most
+    return float(value) if valid else default
+
+
 def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
     """Read ``book.toml``: the book, or every problem with it (a symbolic link out of its folder is one, unread)."""
     real = within(path.parent.resolve(), path)
@@ -429,6 +445,10 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
             message = f"{key!r} must be a number of seconds from {least} to {most} ({meaning}), not {timeout!r}"
             errors.append(ContentError(shown, key_line(text, key), message))
         timeouts[key] = timeout
+    sweep = settings.get("sweep", True)
+    if not isinstance(sweep, bool):
+        message = f"'sweep' must be true or false (whether the build tries every lab's values), not {sweep!r}"
+        errors.append(ContentError(shown, key_line(text, "sweep"), message))
     if errors or not isinstance(title, str):
         return None, errors
     return Book(
@@ -436,6 +456,7 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         experimental_labs=experimental,
         call_timeout=timeouts["call_timeout"],
         build_timeout=timeouts["build_timeout"],
+        sweep=sweep,
     ), []
 
 

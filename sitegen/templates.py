@@ -16,6 +16,8 @@ import jinja2
 
 from sitegen.errors import ContentError
 
+MACROS = "labs/controls.html"
+"""The labs' shared macros (``Templates.macros``)."""
 RENDER_ERRORS = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError)
 """What a template's own expressions can raise; anything else is a bug in the build."""
 
@@ -34,6 +36,10 @@ class Templates:
 
     folder: Path
     environment: jinja2.Environment
+    macros: frozenset[str] = frozenset()
+    """Templates of macros every lab calls (``site_template/labs/controls.html``): an error inside one
+    (``ui.control(lab, "tokenz")``, a control the lab lacks) is the caller's, so it is reported at the
+    line that called the macro, in the lab's own template, not at the macro's line."""
 
     def render(self, name: str, **context: object) -> str:
         """Render template ``name``; raise TemplateFailed naming the failing template line."""
@@ -51,9 +57,14 @@ class Templates:
         if isinstance(error, jinja2.TemplateSyntaxError) and error.filename:
             return ContentError(self.file_name(error.filename), error.lineno, error.message or "syntax error")
         path, line = f"{self.folder.name}/{name}", 0
-        for filename, lineno in frames(error.__traceback__):
-            if Path(filename).resolve().is_relative_to(self.folder):
-                path, line = self.file_name(filename), lineno
+        inside = [
+            (self.file_name(filename), lineno)
+            for filename, lineno in frames(error.__traceback__)
+            if Path(filename).resolve().is_relative_to(self.folder)
+        ]
+        callers = [(shown, lineno) for shown, lineno in inside if shown not in self.macros]
+        if callers or inside:
+            path, line = (callers or inside)[-1]
         if isinstance(error, jinja2.TemplateNotFound):
             message = f"no template {error.name!r} in {self.folder.name}/"
         elif isinstance(error, jinja2.UndefinedError):
@@ -83,4 +94,4 @@ def make_templates(folder: Path) -> Templates:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    return Templates(folder, environment)
+    return Templates(folder, environment, frozenset({f"{folder.name}/{MACROS}"}))

@@ -21,7 +21,11 @@ from tests import scheduling
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CONTENT = ROOT / "content"
+BOOK_ENVIRONMENT = "KVPAGE_CONTENT"
+"""The environment variable that points the tests at another book's folder: the book's own tests
+(``pytest -m book``) hold for any book that builds, and tests/test_added_chapter.py runs them on the
+book with a second author's chapter added (docs/authoring.md, "3. The chapter, and the tests")."""
+CONTENT = Path(os.environ.get(BOOK_ENVIRONMENT) or ROOT / "content").resolve()
 KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
 """A book whose one chapter uses every construct of the Markdown, the book's own files and a lab."""
 TWO_CHAPTERS = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -111,14 +115,14 @@ def shared_book(factory: pytest.TempPathFactory, name: str, content: Path = CONT
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     """The real chapter built by the real pipeline, once per run (:func:`shared_book`), as GitHub
     Pages publishes it (the zip inside the site too, linked from the index page)."""
-    yield shared_book(tmp_path_factory, "build", publish_zip=True)
+    yield shared_book(tmp_path_factory, "build", CONTENT, publish_zip=True)
 
 
 @pytest.fixture(scope="session")
 def rendered() -> pipeline.Rendered:
     """The book rendered by the real pipeline in memory (nothing written), once per test process:
     for tests of what a stage made (pages, runtime) rather than of the files on disk."""
-    return pipeline.render(pipeline.Options())
+    return pipeline.render(pipeline.Options(content=CONTENT))
 
 
 RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"

@@ -29,6 +29,7 @@ WAYS = ("single-file", "http", "file")
 """How a browser test's parameters name the way (``tests/browsers/conftest.py``); "single-file" before
 "file", which it ends with."""
 LONGEST = (
+    "tests/test_added_chapter.py",  # one test: a build and the book's tests, in a pytest of its own
     "tests/e2e/test_lab_visuals.py",
     "tests/e2e/test_accessibility.py",
     "tests/e2e/test_labs.py",

@@ -18,8 +18,10 @@ from sitegen.labs import all_labs
 from sitegen.pages import page_url
 from sitegen.source import ChapterSource, load_book
 from tests.chapter_labs import lab_params
-from tests.conftest import ROOT, Built, book_chapters, index_link_name, page_configs
+from tests.conftest import CONTENT, ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
+
+pytestmark = pytest.mark.book
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
 SEED = (ROOT / "tests" / "fixtures" / "seed-cache-chapter.txt").read_text(encoding="utf-8")
@@ -94,11 +96,14 @@ def test_the_page_says_each_lab_once_its_schema_and_the_books_time_limit_in_one_
     (config,) = page_configs(chapter)
     kinds = {lab.name: lab for lab in all_labs().values() if f'data-lab="{lab.name}"' in chapter}
     assert config["labs"] == {name: lab.schema() for name, lab in kinds.items()}
-    book, _ = load_book(ROOT / "content" / "book.toml", "book.toml")
+    book, _ = load_book(CONTENT / "book.toml", "book.toml")
     assert book is not None and config["call_timeout"] == book.call_timeout
     assert config["inline"] is False
+    # The single file holds every chapter: its labs are those of every chapter's page, whatever the book.
+    pages = [page_configs(built.files[page_url(source)].decode("utf-8")) for source in book_chapters(CONTENT)]
+    every = {name: schema for configs in pages for found in configs for name, schema in found["labs"].items()}
     (single,) = page_configs(built.single.read_text(encoding="utf-8"))
-    assert single["inline"] is True and single["labs"] == config["labs"]
+    assert single["inline"] is True and single["labs"] == every
     # No value twice: no embedded view, no parameters or update action that nothing reads.
     for dead in ("data-view", "data-params", "data-update", "data-calls", "data-draw"):
         assert dead not in chapter, dead
@@ -141,7 +146,8 @@ def test_missing_chapter_link_is_plain_text(chapter: str) -> None:
 
 def test_front_matter_makes_the_headline_and_title(chapter: str) -> None:
     assert re.search(r'<p class="kicker">03 · The model</p>\s*<h1>Cache</h1>', chapter)
-    assert "<title>Cache · 03 · The model · kvpage</title>" in chapter
+    book, _ = load_book(CONTENT / "book.toml", "book.toml")
+    assert book is not None and f"<title>Cache · 03 · The model · {escape(book.title)}</title>" in chapter
 
 
 def test_site_layout(built: Built) -> None:
@@ -193,7 +199,7 @@ def written_lede_and_labs(chapter: ChapterSource) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("book", ["built", "two_chapters"])
 def test_index_shows_each_chapters_number_title_lede_and_labs(book: str, request: pytest.FixtureRequest) -> None:
     made: Built = request.getfixturevalue(book)
-    content = ROOT / "content" if book == "built" else BOOK
+    content = CONTENT if book == "built" else BOOK
     index = made.files["index.html"].decode("utf-8")
     text = visible_text(index)
     title, _ = load_book(content / "book.toml", "book.toml")
@@ -233,7 +239,7 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 
 def test_failed_build_leaves_the_previous_site_and_zip_untouched(tmp_path: Path) -> None:
     content, templates, out = tmp_path / "content", tmp_path / "site_template", tmp_path / "out"
-    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(CONTENT, content)
     shutil.copytree(ROOT / "site_template", templates)
     options = pipeline.Options(content=content, templates=templates, out=out / "site", dist=out / "dist")
     pipeline.build(options)
@@ -298,7 +304,7 @@ def test_nothing_built_holds_serves_reload_script(built: Built) -> None:
 
 def test_the_harness_link_resolves_once_the_book_has_that_chapter(tmp_path: Path) -> None:
     content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(CONTENT, content)
     last = book_chapters(content)[-1]
     number = last.meta.number + 1
     harness = (

@@ -33,6 +33,7 @@ def test_every_step_of_adding_a_lab_is_found() -> None:
         "tests/books/two-chapters/content/02-second.md",
         "kvpage/labs/square.py",
         "site_template/labs/square.html",
+        "kvpage/labs/softmax.py",
     ]
 
 

@@ -80,7 +80,7 @@ def rendered(content: Path) -> Pages:
     source = load_source(content)
     templates = make_templates(ROOT / "site_template")
     chapters = parse_chapters(source, book.experimental_labs)
-    labs = lab_stage(chapters.placements, enabled_labs(book.experimental_labs), ROOT, book.build_timeout)
+    labs = lab_stage(chapters.placements, enabled_labs(book.experimental_labs), ROOT, book.build_timeout, book.sweep)
     static = frozenset(static_names(templates.folder / "static"))
     pages = render_pages(chapters, labs, templates, static, load_assets(content))
     assert [*source.errors, *labs.errors, *pages.errors] == []

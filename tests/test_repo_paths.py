@@ -42,6 +42,12 @@ EXAMPLES = {
     "content/files/": "docs/authoring.md: the same",
     "content/passwd.txt": "docs/authoring.md: a symbolic link out of the book, in an error message shown as an example",
     "content/files/evil.js": "docs/authoring.md: a book's script, in an error message shown as an example",
+    "kvpage/labs/share.py": "docs/authoring.md: the model of an error message shown as an example "
+    "(tests/invalid/lab-sweep)",
+    "kvpage/labs/slow.py": "docs/authoring.md: the model of an error message shown as an example "
+    "(tests/invalid/lab-import-slow)",
+    "kvpage/labs/heat.py": "docs/authoring.md: the model of an error message shown as an example "
+    "(tests/invalid/lab-control-decimal)",
     "kvpage/labs/pages.py": "docs/authoring.md: the file of an error message shown as an example "
     "(tests/invalid/lab-syntax-error)",
 }

@@ -5,12 +5,13 @@ Nothing here names a chapter or a lab: the labs are read from the book by the bu
 is added. For each chapter that has labs, opened the four ways of ``WAYS_AND_SUBPATH`` (http,
 under a sub-path, the unzipped zip over file://, the single file) with the network, console and
 CSP audit: every lab's controls wake up and no lab shows an error; then each control is moved in
-turn (a slider or number box one notch, another radio option, the text box edited, a checkbox
-flipped), and, while some readout still shows the build's text, each button that calls the model
-is pressed. After every move each readout must show what CPython's model computes for the values
-the page now holds (through ``kvpage.bridge.handle``, the call the page's Python answers), and by
-the end every readout must have shown a text other than the build's: one printed by the build
-and never touched by Python fails.
+turn (a slider or number box one notch, another radio option, the text box given the first of
+its declared ``examples`` that differs, or edited if it declares none, a checkbox flipped), and,
+while some readout still shows the build's text, each button that calls the model is pressed.
+After every move each readout must show what CPython's model computes for the values the page
+now holds (through ``kvpage.bridge.handle``, the call the page's Python answers), and by the end
+every readout must have shown a text other than the build's: one printed by the build and never
+touched by Python fails.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from kvpage import bridge
 from kvpage.jsonvalue import JSONObject, JSONValue
-from kvpage.lab import Checkbox, Choice, Control, Lab, Text, Whole
+from kvpage.lab import Checkbox, Choice, Control, DecimalSlider, Lab, Text, Whole
 from sitegen.ids import prefixed
 from sitegen.labs import LabUse, starting_views
 from sitegen.pages import parse_chapters
@@ -34,7 +35,7 @@ from sitegen.source import load_book, load_source
 from tests.conftest import CONTENT
 from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH, Where
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.book, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,16 @@ def moved(control: Control, value: JSONValue) -> JSONValue:
     if isinstance(control, Whole):
         number = cast(int, value)
         return number + 1 if number < control.high else number - 1
+    if isinstance(control, DecimalSlider):  # one step, as the model rounds it
+        decimal = cast(float, value)
+        return control.check(decimal + control.step if decimal < control.high else decimal - control.step)
     if isinstance(control, Choice):
         return next(option for option, _ in control.options if option != value)
     if isinstance(control, Checkbox):
         return not value
     text = cast(str, value)
+    if control.examples:  # the lab says what its box takes: nothing else is typed into it
+        return next((example for example in control.examples if example != text), text)
     return text + " and more" if len(text) + 9 <= control.limit else text[:-1]
 
 

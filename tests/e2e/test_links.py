@@ -23,7 +23,7 @@ from tests.chapter_labs import DECODE, NEXT, lab_params, next_readout, one_lette
 from tests.conftest import Built
 from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Server, Where, audit_page
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.book]
 
 OTHER_MODE = next(value for value, _ in decode.MODE.options if value != decode.MODE.default)
 OTHER_MODE_LABEL = dict(decode.MODE.options)[OTHER_MODE]
@@ -129,7 +129,8 @@ def test_a_hostile_or_stale_link_is_ignored_field_by_field_with_a_quiet_note(aud
 
     # A heading beside a lab's state: the page goes to the heading, the lab takes the state; and a
     # heading's own link keeps the labs' state in the URL.
-    heading = page.get_by_role("heading", name="In English")
+    # The chapter's own "In English", the last before its lab: the single file has one per chapter.
+    heading = lab.locator("xpath=preceding::*[self::h2 or self::h3][normalize-space()='In English'][1]")
     anchor = heading.get_attribute("id")
     assert anchor
     page.goto(f"{url}#{anchor}&decode:prompt=24")

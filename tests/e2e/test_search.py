@@ -19,7 +19,7 @@ from tests.e2e.conftest import DOCUMENTS, Book, audit_page, painted
 from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted, search_targets
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.book]
 
 TARGETS = search_targets(TWO_CHAPTERS)
 

@@ -117,3 +117,26 @@ def test_a_view_json_cannot_carry_is_a_failure_naming_the_action_and_the_place(
 def test_a_request_is_strict_json_too() -> None:
     reply = ask('{"lab": "square", "action": "compute", "args": {"tokens": NaN}}')
     assert reply == {"ok": False, "error": "a request must be JSON, which has no NaN"}
+
+
+@pytest.mark.parametrize(
+    ("drawn", "refused"),
+    [
+        ([["svg", {}, *[["rect", {}] for _ in range(bridge.MAX_ELEMENTS)]]], "drew 10,001 elements"),
+        ([["p", {}, "x" * bridge.MAX_REPLY_BYTES]], "answered 1,000,"),
+        ([["svg", {}, *[["rect", {}] for _ in range(bridge.MAX_ELEMENTS - 1)]]], None),
+    ],
+)
+def test_a_picture_over_the_cap_is_a_failure_and_never_reaches_the_page(drawn: Any, refused: str | None) -> None:
+    """A view drawing 200,000 elements was 16.7 MB of JSON for the page to parse: the bridge refuses it."""
+    lab = Lab(name="big", actions={"compute": lambda args: {"text": {}, "parts": {"p": drawn}}}, update="compute")
+    reply = ask_with({"big": lab}, {"lab": "big", "action": "compute", "args": {}})
+    if refused is None:
+        assert reply["ok"] is True
+    else:
+        assert reply["ok"] is False and reply["error"].startswith(f"the model failed: action 'compute' {refused}")
+        assert len(json.dumps(reply)) < 1000
+
+
+def ask_with(labs: dict[str, Lab], message: Any) -> Any:
+    return json.loads(bridge.handle(json.dumps(message), labs.__getitem__))

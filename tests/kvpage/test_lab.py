@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from kvpage.jsonvalue import JSONObject
-from kvpage.lab import Lab, Output, Slider, Whole
+import pytest
+
+from kvpage.jsonvalue import JSONObject, LabInputError
+from kvpage.lab import DecimalSlider, Lab, Output, Slider, Text, Whole
 
 
 def view(args: JSONObject) -> JSONObject:
@@ -48,3 +50,40 @@ def test_a_view_without_the_linked_state_is_not_a_view_of_the_lab() -> None:
         "its view's state has no whole number 'j', which a link to the lab carries"
     ]
     assert lab.view_problems({"text": {"total": "1"}, "state": {"k": 1, "j": 2}}) == []
+
+
+def test_a_decimal_slider_moves_in_its_steps_and_its_values_are_the_decimals_written() -> None:
+    temperature = DecimalSlider("t", "Temperature", low=0.1, high=2, default=1, step=0.1, examples=(0.5,))
+    assert temperature.places == 1 and DecimalSlider("p", "P", 0, 1, 0.5, 0.05).places == 2
+    assert temperature.parse("1.1") == 1.1 and repr(temperature.read({"t": 1.1000000000000001})) == "1.1"
+    assert temperature.read({"t": 0.1 + 0.2}) == 0.3  # 0.30000000000000004, as JavaScript adds it too
+    assert temperature.shown(1) == "1.0"
+    for refused in ({"t": 1.15}, {"t": 2.1}, {"t": True}, {"t": "1"}):
+        with pytest.raises(LabInputError):
+            temperature.read(refused)
+    for text in ("1,1", "1e0", "2.1", ".5"):
+        with pytest.raises(ValueError, match=r"^t[ :]"):
+            temperature.parse(text)
+    tried = temperature.tried()
+    assert tried[:4] == (1, 0.1, 2, 0.5) and all(temperature.check(value) == value for value in tried)
+    schema = declared(controls=(temperature,)).schema()["controls"]
+    assert schema == [
+        {"name": "t", "kind": "slider", "label": "Temperature", "low": 0.1, "high": 2, "default": 1}
+        | {"step": 0.1, "places": 1}
+    ]
+
+
+def test_a_decimal_on_a_whole_number_control_and_a_default_off_the_steps_are_problems_of_the_declaration() -> None:
+    lab = declared(
+        controls=(
+            Slider("t", "Temperature", low=0.1, high=2, default=1),  # type: ignore[arg-type]
+            DecimalSlider("p", "P", low=0, high=1, default=0.33, step=0.1),
+            Text("s", "Scores", limit=10, default="1", examples=("x" * 11,)),
+        )
+    )
+    assert lab.problems == (
+        "control 't': Slider takes whole numbers, not low=0.1, high=2, default=1; for decimals declare "
+        "DecimalSlider('t', ..., step=0.1)",
+        "control 'p': default 0.33 is not in 0..1 in steps of 0.1",
+        "control 's': example 'xxxxxxxxxxx' is refused: Scores is 11 characters; the lab takes at most 10",
+    )

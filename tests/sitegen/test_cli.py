@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.cli import make_parser, parse
+from sitegen.commands import options_from, serve_config
 from tests.conftest import ROOT
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -71,3 +72,10 @@ def test_an_unknown_option_is_refused_with_usage(capsys: pytest.CaptureFixture[s
         parse(["--fast"], ROOT)
     assert exit_.value.code == 2
     assert "unrecognized arguments: --fast" in capsys.readouterr().err
+
+
+def test_no_sweep_turns_the_builds_sweep_off_for_build_and_serve() -> None:
+    assert options_from(parse(["build"], ROOT)).sweep is True
+    assert options_from(parse(["build", "--no-sweep"], ROOT)).sweep is False
+    assert options_from(parse(["serve", "--no-sweep"], ROOT)).sweep is False
+    assert "--no-sweep" in serve_config(options_from(parse(["serve", "--no-sweep"], ROOT)), 8000).worker

@@ -52,7 +52,8 @@ EXPECTED: dict[str, list[str]] = {
     "book-toml-invalid": ["content/book.toml:2: not valid TOML: Illegal character '\\n' (column 21)"],
     "book-toml-fields": [
         "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
-        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout, build_timeout",
+        "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout, build_timeout, "
+        "sweep",
     ],
     "book-toml-call-timeout": [
         "content/book.toml:3: 'call_timeout' must be a number of seconds from 1 to 600 (how long a lab's call "
@@ -263,6 +264,26 @@ EXPECTED: dict[str, list[str]] = {
         "(at view.state.rate); JSON has no NaN or Infinity, so the page could not read it: "
         "return a text such as 'n/a' instead"
     ],
+    # The sweep: right at the starting values, wrong at the slider's lowest (at the chapter's line and
+    # the model's) and over the bridge's cap at its highest (the bridge's refusal: no model line).
+    "lab-sweep": [
+        "content/broken.md:8: lab 'share' failed when swept, action 'compute' at {\"parts\": 0}: ZeroDivisionError: "
+        "integer division or modulo by zero (raised at kvpage/labs/share.py:15)",
+        "content/broken.md:8: lab 'share' failed when swept, action 'compute' at {\"parts\": 12000}: action "
+        "'compute' drew 12,001 elements; a view holds at most 10,000",
+        "kvpage/labs/share.py:15: lab 'share' failed here when swept, action 'compute' at {\"parts\": 0}: "
+        "ZeroDivisionError: integer division or modulo by zero",
+    ],
+    # A control's mistake at the control's line, not the LAB = line.
+    "lab-control-decimal": [
+        "kvpage/labs/heat.py:10: lab 'heat': control 'temperature': Slider takes whole numbers, not low=0.1, high=2, "
+        "default=1; for decimals declare DecimalSlider('temperature', ..., step=0.1)"
+    ],
+    # A module that computes at import past build_timeout: import time, at the line it was running.
+    "lab-import-slow": [
+        "kvpage/labs/slow.py:11: importing the model did not finish in 3 s (build_timeout); it was running this "
+        "line. Importing is limited like a lab's calls: compute what a lab needs when it is called"
+    ],
     "lab-loop": ["content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"],
     "lab-syntax-error": [
         "kvpage/labs/pages.py:13:24: SyntaxError: expected ':'\n    if tokens % 16 == 0\n                       ^"
@@ -355,6 +376,8 @@ def test_broken_book_fails_with_exact_messages(name: str, tmp_path: Path) -> Non
 def test_broken_model_fails_the_build_at_its_line_and_never_hangs(name: str, tmp_path: Path) -> None:
     project = project_copy(ROOT, tmp_path / "project", caches=())
     shutil.copytree(INVALID / name / "kvpage", project / "kvpage", dirs_exist_ok=True)
+    if (INVALID / name / "site_template").is_dir():  # a lab's template, for a lab that reaches the pages
+        shutil.copytree(INVALID / name / "site_template", project / "site_template", dirs_exist_ok=True)
     out, dist = tmp_path / "out" / "site", tmp_path / "out" / "dist"
     command = ["--quiet", "--content", str(INVALID / name / "content"), "--out", str(out), "--dist", str(dist)]
     result = subprocess.run(

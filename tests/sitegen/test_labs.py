@@ -17,7 +17,8 @@ import pytest
 
 from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
-from kvpage.lab import Checkbox, Choice, Lab, Number, Output, Slider, Text, Whole
+from kvpage.jsonvalue import JSONObject, LabInputError
+from kvpage.lab import Button, Checkbox, Choice, DecimalSlider, Lab, Number, Output, Slider, Text, Whole
 from kvpage.labs import decode, next_request
 from sitegen.labs import (
     LabUse,
@@ -29,10 +30,13 @@ from sitegen.labs import (
     split_info,
     starting_view,
     starting_views,
+    swept,
     warm_up,
 )
 from sitegen.model_process import CallTimedOut
 from sitegen.templates import make_templates
+
+pytestmark = pytest.mark.book
 
 ROOT = Path(__file__).resolve().parents[2]
 LABS = find_labs()
@@ -274,6 +278,10 @@ def test_every_labs_template_prints_exactly_its_declaration(name: str) -> None:
         if isinstance(declared, Whole):
             assert (attrs["tag"], attrs["type"]) == WIDGETS[type(declared)]
             assert (attrs["min"], attrs["max"]) == (str(declared.low), str(declared.high))
+        elif isinstance(declared, DecimalSlider):
+            assert (attrs["tag"], attrs["type"]) == ("input", "range")
+            shown = (declared.shown(declared.low), declared.shown(declared.high), declared.shown(declared.step))
+            assert tuple(float(attrs[key]) for key in ("min", "max", "step")) == tuple(map(float, shown))
         elif isinstance(declared, Checkbox):
             assert (attrs["tag"], attrs["type"]) == WIDGETS[Checkbox]
         elif isinstance(declared, Choice):
@@ -341,3 +349,48 @@ def test_a_failure_inside_the_model_names_the_line_that_raised(monkeypatch: pyte
         "lab 'decode' failed at its starting values: TypeError: 'NoneType' object is not callable "
         f"(raised at kvpage/labs/decode.py:{line})"
     )
+
+
+def sweeping_lab() -> Lab:
+    """A lab right at its start and wrong elsewhere: a failure at 0, a refusal at 2 (the lab's own
+    message to the reader, which passes), a view that is not its own at 6, and a button that fails."""
+    tokens = Number("tokens", "Tokens", low=0, high=8, default=4)
+
+    def compute(args: JSONObject) -> JSONObject:
+        value = tokens.read(args)
+        if value == 2:
+            raise LabInputError("two tokens are too few")
+        if value == 6:
+            return {"text": {}}
+        return {"text": {"share": str(100 // value)}}
+
+    def clear(args: JSONObject) -> JSONObject:
+        raise KeyError("nothing to clear")
+
+    return Lab(
+        "sweeping",
+        {"compute": compute, "clear": clear},
+        "compute",
+        controls=(tokens,),
+        outputs=(Output("share", "Share"),),
+        buttons=(Button("clear", "Clear"),),
+    )
+
+
+def test_the_sweep_calls_each_value_a_reader_reaches_and_each_button_and_names_every_failure() -> None:
+    """(The model's own line of a failure, for a lab in kvpage/, is tests/invalid/lab-sweep's.)"""
+    lab = sweeping_lab()
+    use = starting_view(placed(lab, {"tokens": 4}), own(lab))  # type: ignore[arg-type]
+    assert isinstance(use, LabUse)
+    lowest, highest, quarters = 0, 8, (2, 6)  # the default, 4, is the start: not called again
+    assert lab.sweep_calls(use.params, None) == [
+        *(("compute", {"tokens": value}) for value in (lowest, highest, *quarters)),
+        ("clear", {"tokens": 4}),
+    ]
+    assert [str(error) for error in swept(use, own(lab))] == [  # type: ignore[arg-type]
+        "content/x.md:3: lab 'sweeping' failed when swept, action 'compute' at {\"tokens\": 0}: ZeroDivisionError: "
+        "integer division or modulo by zero",
+        "content/x.md:3: lab 'sweeping' swept at {\"tokens\": 6}: its view has no text for output(s) share",
+        "content/x.md:3: lab 'sweeping' failed when swept, action 'clear' from its starting values: KeyError: "
+        "'nothing to clear'",
+    ]

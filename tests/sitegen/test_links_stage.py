@@ -13,12 +13,16 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kvpage.jsonvalue import JSONObject
 from kvpage.lab import LabInputError
 from kvpage.labs.decode import LAB as DECODE
 from kvpage.labs.decode import MODE, PROMPT, STEPS, TOKENS
 from kvpage.labs.next_request import LAB as NEXT_REQUEST
 from kvpage.labs.next_request import MAX_REQUEST_CHARS
+from kvpage.labs.softmax import LAB as SOFTMAX
+from kvpage.labs.softmax import SCORES, TEMPERATURE
 from kvpage.labs.turns import CACHE, TURN, TURNS
 from kvpage.labs.turns import LAB as TURNS_LAB
 from sitegen.page_script import contract
@@ -170,3 +174,19 @@ def test_labs_the_page_does_not_have_are_named_for_the_note() -> None:
         "<b> (no such lab on this page)",
         "%E0%A4 (no such lab on this page)",
     ]
+
+
+def test_a_decimal_comes_back_as_written_and_a_value_off_its_steps_is_a_problem() -> None:
+    schema = SOFTMAX.schema()
+    step = TEMPERATURE.check(TEMPERATURE.default + TEMPERATURE.step)  # 1.1: the model's own rounding
+    controls = {"scores": SCORES.examples[0], "temperature": step, "sorted": True}
+    segment = stage("formatLab", "softmax", schema, controls, {})
+    assert f"temperature={TEMPERATURE.shown(step)}," in segment  # 1.1, never 1.1000000000000001
+    assert parsed_lab(segment, schema)["controls"] == controls
+    off = f"{step + TEMPERATURE.step / 2:.{TEMPERATURE.places + 1}f}"  # 1.15: half a step off
+    read = parsed_lab(f"#softmax:temperature={off}", schema)
+    assert read["controls"] == {}
+    with_problem = " ".join(read["problems"])
+    assert "Temperature" in with_problem and TEMPERATURE.shown(TEMPERATURE.step) in with_problem
+    with pytest.raises(LabInputError):
+        TEMPERATURE.read({"temperature": float(off)})  # the model refuses it too

@@ -14,11 +14,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
 
 from sitegen.project_copy import project_copy
+from sitegen.serve import Rebuilds
+from sitegen.serve_builder import Report
+from sitegen.serve_http import Hub
 from tests.conftest import ROOT
 
 
@@ -69,3 +73,22 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+def test_serve_prints_each_warning_once_and_counts_those_an_earlier_build_printed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The harness link's warning, printed by every rebuild, buried the new ones."""
+    old, new = "content/03-cache.md:42: chapter 'harness' is not in this book", "content/x.md:3: another"
+    reports = iter([Report(ok=True, warnings=[old]), Report(ok=True, warnings=[old, new]), Report(ok=True)])
+    builder = SimpleNamespace(build=lambda hot_base="": next(reports))
+    rebuilds = Rebuilds(builder, Hub())  # type: ignore[arg-type]
+    printed = []
+    for _ in range(3):
+        rebuilds.rebuild("x.md changed")
+        printed.append([line for line in capsys.readouterr().err.splitlines() if "built in" not in line])
+    assert printed == [
+        [f"warning: {old}"],
+        [f"warning: {new}", "1 warning as in the last build, not repeated"],
+        [],
+    ]

@@ -282,7 +282,10 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
         ('# comment\ntitle = "  "\n', ["book.toml:2: 'title' must be a non-empty string"]),
         (
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
-            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout"],
+            [
+                "book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout, "
+                "sweep"
+            ],
         ),
         (
             'title = "x"\nexperimental_labs = "square"\n',
@@ -323,6 +326,16 @@ def test_a_book_may_set_how_long_the_builds_model_calls_may_take(tmp_path: Path)
     (tmp_path / "book.toml").write_text('title = "x"\nbuild_timeout = 30\n', encoding="utf-8")
     assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", build_timeout=30), [])
     assert Book("x").build_timeout == 10
+
+
+def test_a_book_may_turn_the_sweep_off_and_nothing_else_turns_it_off(tmp_path: Path) -> None:
+    (tmp_path / "book.toml").write_text('title = "x"\nsweep = false\n', encoding="utf-8")
+    assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", sweep=False), [])
+    assert Book("x").sweep is True
+    (tmp_path / "book.toml").write_text('title = "x"\nsweep = "no"\n', encoding="utf-8")
+    assert [str(error) for error in load_book(tmp_path / "book.toml", "book.toml")[1]] == [
+        "book.toml:2: 'sweep' must be true or false (whether the build tries every lab's values), not 'no'"
+    ]
 
 
 def test_a_book_may_enable_the_experimental_lab(tmp_path: Path) -> None:

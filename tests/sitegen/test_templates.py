@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from sitegen.labs import LabUse, Placement, all_labs, starting_view
 from sitegen.templates import TemplateFailed, make_templates
+from tests.conftest import ROOT
 
 FILES = {
     "base.html": "<html>\n{% block body %}{% endblock %}\n<footer>{{ footer }}</footer>\n</html>\n",
@@ -69,3 +72,17 @@ def test_a_missing_template_is_named(folder: Path) -> None:
 def test_rendering_is_strict_and_escapes(folder: Path) -> None:
     (folder / "ok.html").write_text("{{ text }}", encoding="utf-8")
     assert make_templates(folder).render("ok.html", text="<b>") == "&lt;b&gt;"
+
+
+def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path: Path) -> None:
+    """A lab's template naming a control its lab lacks: the KeyError is raised inside controls.html's
+    macro, but the line to fix is the lab's own (it named controls.html:35 before)."""
+    templates = shutil.copytree(ROOT / "site_template", tmp_path / "site_template")
+    (templates / "labs" / "square.html").write_text(
+        '{% import "labs/controls.html" as ui %}\n<div>\n{{ ui.control(lab, "tokenz") }}\n</div>\n', encoding="utf-8"
+    )
+    use = starting_view(Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3))
+    assert isinstance(use, LabUse)
+    assert failure(templates, "labs/square.html", lab=use) == (
+        "site_template/labs/square.html:3: KeyError: \"lab 'square' has no control 'tokenz'\""
+    )

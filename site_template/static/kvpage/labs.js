@@ -149,10 +149,13 @@ class WiredLab {
     }
   }
 
-  // A slider's value in the readout beside it ([data-shows=ID]), if it has one.
+  // A slider's value in the readout beside it ([data-shows=ID]), if it has one, with a decimal
+  // slider's places ([data-places]: 1.10 for a step of 0.05, as the build printed it).
   showValue(element) {
     const readout = element.id && this.section.querySelector(`[data-shows="${element.id}"]`);
-    if (readout) readout.textContent = element.value;
+    if (!readout) return;
+    const places = Number(readout.dataset.places || 0);
+    readout.textContent = places ? Number(element.value).toFixed(places) : element.value;
   }
 
   // The controls as the build printed them: a browser may have put back what the reader had typed

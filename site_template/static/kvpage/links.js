@@ -108,6 +108,16 @@ export function parseFragment(hash, isId) {
 
 // One setting's value from its text, or {problem} saying why it is not one.
 function readValue(setting, text) {
+  if (setting.step !== undefined) {
+    // A decimal slider (kvpage.lab.DecimalSlider): low plus whole steps, within its range.
+    const value = /^-?[0-9]{1,16}(\.[0-9]{1,16})?$/.test(text) ? Number(text) : NaN;
+    const steps = (value - setting.low) / setting.step;
+    if (!(value >= setting.low && value <= setting.high) || Math.abs(steps - Math.round(steps)) > 1e-9) {
+      const range = `${setting.low} to ${setting.high} in steps of ${setting.step}`;
+      return { problem: `${setting.label} is a number from ${range}` };
+    }
+    return { value: Number(value.toFixed(setting.places)) };
+  }
   if (setting.kind === "slider" || setting.kind === "number" || setting.kind === "state") {
     const value = /^-?[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
     if (!(value >= setting.low && value <= setting.high)) {
