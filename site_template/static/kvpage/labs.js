@@ -152,7 +152,9 @@ class WiredLab {
   // A slider's value in the readout beside it ([data-shows=ID]), if it has one, with a decimal
   // slider's places ([data-places]: 1.10 for a step of 0.05, as the build printed it).
   showValue(element) {
-    const readout = element.id && this.section.querySelector(`[data-shows="${element.id}"]`);
+    const readout = /** @type {HTMLElement | null} */ (
+      element.id && this.section.querySelector(`[data-shows="${element.id}"]`)
+    );
     if (!readout) return;
     const places = Number(readout.dataset.places || 0);
     readout.textContent = places ? Number(element.value).toFixed(places) : element.value;
