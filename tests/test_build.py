@@ -83,8 +83,9 @@ def test_labs_are_regions_named_by_their_heading(chapter: str) -> None:
 
 
 def test_controls_start_disabled_until_python_runs(chapter: str) -> None:
-    for name in ("Generate", "Step", "Reset"):
+    for name in ("Generate", "Back", "Forward", "Reset"):
         assert re.search(rf"<button [^>]*disabled>{name}</button>", chapter)
+    assert re.search(r'<input type="range" [^>]*data-linked="steps"[^>]* disabled>', chapter)  # the step slider
     assert "Python has not started yet" in chapter
 
 

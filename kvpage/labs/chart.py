@@ -161,7 +161,7 @@ LEFT, RIGHT, TOP, BOTTOM = 36, 62, 18, 26
 PANELS = ("per_step", "totals")
 CHAR, LINE = 5.6, 10.0
 """The width of a character and the height of a line of the charts' 10-unit text, for placing labels."""
-INSET_W, INSET_H = 96, 46
+INSET_W, INSET_H = 96, 50
 """The size of the KV cache's inset on the per-step panel, in SVG units, its axis labels included."""
 
 NOTE_PLACES = (
@@ -333,8 +333,9 @@ def _notes(
 
 
 def _inset(chart: JSONObject, segments: list[Segment], placed: list[Box]) -> list[Node]:
-    """The KV cache's decode steps (2 onwards) on their own axis, in the first corner of the plot no
-    line crosses: one cell more each step, which the main axis cannot show. None for fewer than three
+    """The KV cache's decode steps (2 onwards) on their own axis, from the first's value to the last's
+    (both labelled), in the first corner of the plot no line crosses: one cell more each step,
+    which the main axis cannot show. None for fewer than three
     steps (one decode step is a point, not a growth) or where no corner is clear."""
     kv = next(line for line in cast(list[JSONObject], chart["series"]) if line["mode"] == "kv")
     whole = cast(list[int], cast(JSONObject, kv["whole"])["per_step"])[1:]
@@ -346,20 +347,20 @@ def _inset(chart: JSONObject, segments: list[Segment], placed: list[Box]) -> lis
         return []
     left, top = spot
     placed.append((left, top, left + INSET_W, top + INSET_H))
-    ticks = nice_ticks(whole[-1], 2)
-    plot_left, plot_top, plot_right, plot_bottom = left + 22, top + 12, left + INSET_W - 4, top + INSET_H - 4
+    low, high = whole[0], whole[-1]  # the axis runs from the first decode step's value to the last's
+    plot_left, plot_top, plot_right, plot_bottom = left + 22, top + 17, left + INSET_W - 4, top + INSET_H - 5
 
     def ix(i: int) -> float:
         return plot_left + i / (len(whole) - 1) * (plot_right - plot_left)
 
     def iy(value: int) -> float:
-        return plot_bottom - value / ticks[-1] * (plot_bottom - plot_top)
+        return plot_bottom - (value - low) / (high - low) * (plot_bottom - plot_top)
 
     shapes: list[Node] = [
         el("rect", {"class": "chart-inset", "x": num(left), "y": num(top), "width": INSET_W, "height": INSET_H}),
         el("text", {"class": "chart-tick", "x": num(left + 3), "y": num(top + 9)}, "KV cache, zoomed"),
     ]
-    for tick in (ticks[0], ticks[-1]):
+    for tick in (low, high):
         label: Attributes = {"class": "chart-tick", "x": num(plot_left - 3), "y": num(iy(tick)), "dy": "0.32em"}
         shapes.append(el("text", label | {"text-anchor": "end"}, short(tick)))
     points = " ".join(f"{num(ix(i))},{num(iy(value))}" for i, value in enumerate(whole))

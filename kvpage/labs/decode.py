@@ -83,9 +83,13 @@ def status(run: DecodeRun) -> str:
     return f"no cache kept · {held} tokens recomputed"
 
 
+NO_BREAK = "\u00a0"
+"""Between a readout's number and its unit, so a narrow column never leaves the number alone on a line."""
+
+
 def cells(n: int) -> str:
-    """A readout's number with its unit: ``616 cells``, ``1 cell``."""
-    return f"{count(n)} cell" if n == 1 else f"{count(n)} cells"
+    """A readout's number with its unit: ``616 cells``, ``1 cell`` (a no-break space between them)."""
+    return f"{count(n)}{NO_BREAK}{'cell' if n == 1 else 'cells'}"
 
 
 def ratio(run: DecodeRun) -> str:
@@ -97,7 +101,7 @@ def ratio(run: DecodeRun) -> str:
         return "—"
     kv = cumulative_cost(run.prompt, run.steps, "kv")
     recompute = recompute_baseline(run.prompt, run.steps)
-    return "none fewer yet" if kv == recompute else f"{recompute / kv:.1f}× fewer cells"
+    return "none fewer yet" if kv == recompute else f"{recompute / kv:.1f}×{NO_BREAK}fewer cells"
 
 
 def recomputed(run: DecodeRun) -> str:

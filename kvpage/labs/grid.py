@@ -210,7 +210,7 @@ def _prompt_name(size: int, prompt: int) -> Node:
     fits = prompt >= (len(text) * 0.58 + 0.8) * font(size) and prompt >= 1.6 * font(size)
     x = 0.4 * font(size) if fits else prompt + 0.4 * font(size)
     place: Attributes = {"class": "grid-prompt-name", "x": num(x), "y": num(1.1 * font(size))}
-    return el("text", place | {"font-size": num(font(size))}, text)
+    return el("text", place | {"font-size": num(font(size)), "stroke-width": num(font(size) / 4)}, text)
 
 
 def grid_picture(grid: JSONObject) -> list[JSONValue]:
