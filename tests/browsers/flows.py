@@ -191,7 +191,7 @@ def link_flow(url: str) -> list[Step]:
         # Explored on from there (another mode starts a fresh run):
         page_holds("() => { window.__entries = history.length; return true; }", "history can be counted"),
         click(DECODE, "radio", mode_label),
-        *[click(DECODE, "button", "Step") for _ in range(steps)],
+        *[click(DECODE, "button", "Forward") for _ in range(steps)],
         *shows_decode(explored),
         paste(NEXT, "Request 2", edited),  # typed key by key in next_request_flow; here the link is the point
         *shows_next(compared),

@@ -73,7 +73,7 @@ def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page.clock.run_for(60_000)  # longer than any whole run: a run Pause did not stop moves on
     settled(decode)
     expect_run(decode, run.after(1))
-    tab_to(page, decode.get_by_role("button", name="Step"))
+    tab_to(page, decode.get_by_role("button", name="Forward"))
     page.keyboard.press("Enter")
     expect_run(decode, run.after(2))
 

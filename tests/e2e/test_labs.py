@@ -8,6 +8,7 @@ CPython on the chapter's own lab parameters and on what the test typed, or the s
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping
 
 import pytest
@@ -24,6 +25,7 @@ from tests.chapter_labs import (
     compared,
     one_letter_changed,
     requests,
+    seed_has,
     seed_readout,
 )
 from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
@@ -74,10 +76,11 @@ def expect_run(region: Locator, run: Run) -> None:
 
 
 def expect_seed_readouts(region: Locator, lab: Lab) -> None:
-    """Every labelled readout shows what the seed chapter states for it."""
+    """Every labelled readout the seed chapter states shows its figure (with its unit, if it has one)."""
     for output in lab.outputs:
-        if output.kind == "text" and output.label:
-            expect(region.get_by_label(output.label, exact=True)).to_have_text(seed_readout(output.label))
+        if output.kind == "text" and output.label and seed_has(output.label):
+            figure = re.escape(seed_readout(output.label))
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(re.compile(rf"^{figure}(\xa0cells?)?$"))
 
 
 def test_try_this_decode(audited: tuple[Page, str]) -> None:
@@ -102,7 +105,7 @@ def test_try_this_decode(audited: tuple[Page, str]) -> None:
 def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
-    step = decode.get_by_role("button", name="Step")
+    step = decode.get_by_role("button", name="Forward")
     for taken in (1, 2):
         step.click()
         expect_run(decode, chapter_run().after(taken))
@@ -111,7 +114,7 @@ def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
 def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
-    decode.get_by_role("button", name="Step").click()
+    decode.get_by_role("button", name="Forward").click()
     expect_run(decode, chapter_run().after(1))
     prompt = chapter_run().prompt + 4
     decode.get_by_label("Prefix length").fill(str(prompt))
@@ -136,3 +139,52 @@ def test_try_this_next_request(audited: tuple[Page, str]) -> None:
     paid = compared(request1="Hello there", request2=one_letter_changed(REQUEST_2))
     sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
     expect(lab.get_by_text(sentence)).to_be_visible()
+
+
+def expect_step(decode: Locator, run: Run) -> None:
+    """Everything the decode lab shows is at ``run``'s step: readouts, the step slider, the grid's paid
+    cells, both charts' points and the numbers table's rows, all from the model."""
+    expect_run(decode, run)
+    slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
+    expect(slider).to_have_value(str(run.steps))
+    expect(slider).to_have_attribute("aria-valuetext", run.text()["progress"])
+    now = decode.locator('[data-part="grid"] rect[data-kind="now"]')
+    if run.steps:
+        expect(now).to_have_count(1)
+        cells = now.evaluate("r => r.width.baseVal.value * r.height.baseVal.value")
+        assert cells == run.step_cost(), (run, cells)
+    else:
+        expect(now).to_have_count(0)
+    for chart in ("per_step", "totals"):
+        expect(decode.locator(f'svg[data-chart="{chart}"] circle[data-series="current"]')).to_have_count(run.steps)
+    expect(decode.locator('[data-part="table"] tbody tr')).to_have_count(len(run.table_rows()))
+
+
+@pytest.mark.parametrize("mode", [value for value, _ in decode_lab.MODE.options])
+def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: tuple[Page, str], mode: str) -> None:
+    """Issue 39, point 3: after Generate, Back, the slider (by its keys) and Forward each show one step,
+    the same one in every part of the lab, and the link carries it."""
+    page, url = audited
+    decode, _ = open_chapter(page, url)
+    decode.get_by_role("radio", name=dict(decode_lab.MODE.options)[mode]).check()
+    run = chapter_run(mode)  # type: ignore[arg-type]
+    expect_step(decode, run)
+    back = decode.get_by_role("button", name="Back")
+    expect(back).to_be_disabled()  # nothing to go back to from a cold run
+    decode.get_by_role("button", name="Generate").click()
+    expect_step(decode, run.after())
+    back.click()
+    expect_step(decode, run.after(run.tokens - 1))
+    slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
+    slider.focus()
+    slider.press("Home")
+    expect_step(decode, run.after(0))
+    for _ in range(3):
+        slider.press("ArrowRight")
+    expect_step(decode, run.after(3))
+    decode.get_by_role("button", name="Forward").click()
+    expect_step(decode, run.after(4))
+    expect(page).to_have_url(re.compile(r"#decode:.*steps=4"))
+    page.reload()
+    expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
+    expect_step(decode, run.after(4))
