@@ -304,7 +304,9 @@ def chart_picture(chart: JSONObject, key: str) -> list[JSONValue]:
         }
         shapes.append(el("text", end, cast(str, line["name"])))
     if key == "per_step":
-        rule = [(x(taken), TOP, x(taken), HEIGHT - BOTTOM)] if taken else []  # the step shown: no note on it either
+        rule: list[Segment] = (
+            [(x(taken), TOP, x(taken), HEIGHT - BOTTOM)] if taken else []
+        )  # the step shown: no note on it either
         shapes += _notes(chart, x, y, segments + rule, placed)
         shapes += _inset(chart, segments, placed)
     frame: Attributes = {
