@@ -22,6 +22,7 @@ from tests.chapter_labs import (
     NEXT,
     Run,
     chapter_run,
+    chip_words,
     compared,
     one_letter_changed,
     requests,
@@ -188,3 +189,34 @@ def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: t
     page.reload()
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
     expect_step(decode, run.after(4))
+
+
+ALIGNED = """rows => {
+  const lefts = (list) => [...list.children].map((chip) => Math.round(chip.getBoundingClientRect().left));
+  return rows.map(lefts);
+}"""
+"""The left edge of every chip of each request's list, in order."""
+
+
+def test_presets_set_request_2_and_the_tokens_stand_in_columns(audited: tuple[Page, str]) -> None:
+    """Issue 39, point 4: each preset is a button that sets request 2 to the model's text for it (the
+    chapter's experiments), and the lab compares as after typing; position k of request 1 stands over
+    position k of request 2; the tokens after the first difference with the same text are marked."""
+    page, url = audited
+    _, lab = open_chapter(page, url)
+    box = lab.get_by_label("Request 2", exact=True)
+    made = next_request.presets(REQUEST_1)
+    assert made["one_letter"] == one_letter_changed(REQUEST_1)  # the chapter's experiment, by another hand
+    for name, label in next_request.PRESETS:
+        lab.get_by_role("button", name=label).click()
+        expect(box).to_have_value(made[name])
+        expect_readouts(lab, next_request.LAB, compared(request2=made[name]))
+        settled(lab)
+        lists = lab.locator("[data-part=tokens1], [data-part=tokens2]")
+        first, second = lists.evaluate_all(ALIGNED)
+        shared = min(len(first), len(second))
+        assert first[:shared] == second[:shared], (name, first, second)
+        same = [words for words in chip_words(request2=made[name]) if "same text" in words]
+        expect(lab.locator('[data-part=tokens2] [data-kind="same"]')).to_have_count(len(same))
+    lab.get_by_role("button", name=dict(next_request.PRESETS)["one_letter"]).click()
+    expect(lab.locator('[data-part=tokens2] [data-kind="same"]').first).to_be_visible()
