@@ -34,11 +34,6 @@ def click(region: str, role: str, name: str) -> Step:
     return {"op": "click", "region": region, "role": role, "name": name}
 
 
-def paste(region: str, label: str, text: str) -> Step:
-    """Put ``text`` in the text box at once, as a paste does: one input event (typing is fill's)."""
-    return {"op": "paste", "region": region, "role": "textbox", "label": label, "text": text}
-
-
 def fill(region: str, label: str, text: str) -> Step:
     """Replace what the text box labelled ``label`` holds by typing ``text``."""
     return {"op": "fill", "region": region, "role": "textbox", "label": label, "text": text}
@@ -92,10 +87,13 @@ def decode_steps() -> list[Step]:
     kv = decode.finish({"state": {**cold, "mode": "kv"}})["text"]
     recompute = decode.finish({"state": {**cold, "mode": "recompute"}})["text"]
     reset = decode.start({"prompt": cold["prompt"], "tokens": cold["tokens"], "mode": "kv"})["text"]
+    stepped_back = decode.back({"state": decode.finish({"state": {**cold, "mode": "recompute"}})["state"]})["text"]
+    for label, name in (("Paid so far", "paid"), ("If every step recomputed", "recompute_total")):
+        assert reset[name].split(decode.NO_BREAK)[0] == seed_readout(label), "the seed's figure, with its unit"
     return [
         legend_beside_choices(DECODE, "Mode"),
-        shows(DECODE, "Paid so far", seed_readout("Paid so far")),
-        shows(DECODE, "If every step recomputed", seed_readout("If every step recomputed")),
+        shows(DECODE, "Paid so far", reset["paid"]),
+        shows(DECODE, "If every step recomputed", reset["recompute_total"]),
         click(DECODE, "button", "Generate"),
         shows(DECODE, "Paid so far", kv["paid"]),
         shows(DECODE, "If every step recomputed", kv["recompute_total"]),
@@ -107,6 +105,12 @@ def decode_steps() -> list[Step]:
         shows(DECODE, "Paid so far", recompute["paid"]),
         shows(DECODE, "If every step recomputed", recompute["recompute_total"]),
         disabled(DECODE, "button", "Generate"),
+        # The step control (issue 39): one step back, then forward again.
+        click(DECODE, "button", "Back"),
+        shows(DECODE, "Paid so far", stepped_back["paid"]),
+        shows(DECODE, "KV cache against recomputing", stepped_back["ratio"]),
+        click(DECODE, "button", "Forward"),
+        shows(DECODE, "Paid so far", recompute["paid"]),
     ]
 
 
@@ -115,6 +119,8 @@ def next_request_steps() -> list[Step]:
     params = lab_params("next-request")
     edited = one_letter_changed(params["request2"])
     after = next_request.compare({"request1": params["request1"], "request2": edited})["text"]
+    leading = next_request.presets(params["request1"])["leading_space"]
+    preset = next_request.compare({"request1": params["request1"], "request2": leading})["text"]
     return [
         shows(NEXT, "Shared prefix", seed_readout("Shared prefix")),
         shows(NEXT, "Cold prefill", seed_readout("Cold prefill")),
@@ -123,6 +129,10 @@ def next_request_steps() -> list[Step]:
         shows(NEXT, "Shared prefix", after["shared"]),
         shows(NEXT, "Cold prefill", after["cold"]),
         shows(NEXT, "With prefix cache", after["cached"]),
+        # A preset (issue 39): request 2 set by the model's text for the experiment, as if typed.
+        click(NEXT, "button", dict(next_request.PRESETS)["leading_space"]),
+        shows(NEXT, "Shared prefix", preset["shared"]),
+        shows(NEXT, "With prefix cache", preset["cached"]),
     ]
 
 
@@ -193,7 +203,7 @@ def link_flow(url: str) -> list[Step]:
         click(DECODE, "radio", mode_label),
         *[click(DECODE, "button", "Forward") for _ in range(steps)],
         *shows_decode(explored),
-        paste(NEXT, "Request 2", edited),  # typed key by key in next_request_flow; here the link is the point
+        fill(NEXT, "Request 2", edited),
         *shows_next(compared),
         page_holds(
             f"() => {in_url}.every((word) => location.hash.includes(word)) && history.length === window.__entries",
