@@ -85,6 +85,8 @@ def check_touching(seen: dict[str, Any], kinds: tuple[str, ...], gaps: str, wher
         return []
     lines = {mark["colour"] for mark in seen["gaps"][gaps]}
     assert lines, f"{where}: {sorted(colours)} touch with no line between them"
+    for line in lines:  # a see-through line blends with the cells: it keeps nothing apart
+        assert line.startswith("rgb("), f"{where}: the line between {sorted(colours)} is {line}, not opaque"
     return [
         f"{where}: {name} {colour} against the line {line} between cells is {contrast(colour, line):.2f}:1"
         for name, colour in colours.items()
