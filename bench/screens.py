@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/screens.py                       # site/ as built, into /tmp/kvpage-screens
     .venv/bin/python bench/screens.py --site site --out shots --print   # also the chapter printed, as a PDF
-    .venv/bin/python bench/screens.py --readme              # also the README's pictures, docs/lab-*.png
+    .venv/bin/python bench/screens.py --readme              # also the README's two lab pictures in docs/
 
 Each page is opened from file:// (what the figure and the index must survive without a server, and
 where the labs still run) in Debian's Chromium, at 360, 768 and 1280 px, light and dark:
@@ -17,7 +17,7 @@ where the labs still run) in Debian's Chromium, at 360, 768 and 1280 px, light a
 
 The labs' states need Python live in the page (up to a minute per page on a loaded machine).
 ``--print`` also writes the chapter as the browser prints it (``cache.pdf``), to check that page 1
-is not half blank; ``--readme`` writes the two labs as README.md shows them (1,000 px, light: the
+is not half blank; ``--readme`` writes the two labs as README.md shows them (1,280 px, light: the
 decode lab after Generate, the next request after a one-letter change) into docs/. The pictures
 are for a person to look at; nothing here asserts (the tests do: tests/e2e/).
 """
@@ -118,9 +118,9 @@ def main() -> None:
                     walk(page, options.out, f"{width}-{scheme}", None)
                 page.close()
         if options.readme:
-            page = browser.new_page(viewport={"width": 1000, "height": 900}, color_scheme="light")
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="light")
             page.goto(chapter)
-            walk(page, options.out, "1000-light", Path("docs"))
+            walk(page, options.out, "readme-1280-light", Path("docs"))
             page.close()
         if options.print:
             page = browser.new_page()
