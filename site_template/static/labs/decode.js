@@ -11,7 +11,8 @@
 // The step slider is the run's linked state ("steps"): moving it asks for the view at that step, as
 // a link to it would (lab.restore, the resume action); while a call is out, only the last position
 // waits. Each view sets it back to the run's steps and tokens, so Back, Forward, Generate and a
-// link move it too. Back is disabled on a cold run, Forward (the "step" action) on a finished one.
+// link move it too. Forward (the "step" action) is disabled on a finished run; Back on a cold run
+// leaves it as it is (the model's back), like any button a reader may press at any time.
 "use strict";
 
 (() => {
@@ -35,7 +36,6 @@
       generate.textContent = running ? "Pause" : "Generate";
       generate.disabled = done() && !running;
       button("step").disabled = done();
-      button("back").disabled = lab.state().steps === 0;
       slider.disabled = false;
       section.setAttribute("aria-busy", String(running || lab.busy()));
       const focused = document.activeElement;
