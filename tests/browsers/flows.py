@@ -80,6 +80,36 @@ def screenshot(region: str, path: str) -> Step:
     return {"op": "screenshot", "region": region, "path": path}
 
 
+READABLE = """() => {
+  const rgb = (css) => css.match(/[\\d.]+/g).slice(0, 3).map((part) => Number(part) / 255);
+  const lum = (css) => {
+    const [r, g, b] = rgb(css).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const marks = [
+    ["[data-part=grid] [data-kind], [data-part=slots] [data-kind], circle.point, .bar-reused, .bar-fill", "fill"],
+    ["polyline.series, polyline.series-preview", "stroke"],
+  ];
+  const low = [];
+  for (const lab of document.querySelectorAll("section.lab")) {
+    const back = getComputedStyle(lab).backgroundColor;
+    for (const [selector, property] of marks) {
+      for (const mark of lab.querySelectorAll(selector)) {
+        const style = getComputedStyle(mark);
+        const shown = style[property];
+        if (style.opacity !== "1" || !shown.startsWith("rgb(") || ratio(shown, back) < 3) {
+          low.push(`${mark.getAttribute("class")} ${shown} (opacity ${style.opacity}) on ${back}`);
+        }
+      }
+    }
+  }
+  return low.length === 0 || low.join("; ");
+}"""
+"""Every mark of the labs at least 3:1 against its lab's background (WCAG 2.2 SC 1.4.11), from the
+colours this browser paints: true, or the marks that are not (as Chromium's test_lab_contrast)."""
+
+
 def decode_steps() -> list[Step]:
     """On the chapter as it opens: Generate with the KV cache; Reset; switch to Recompute; Generate."""
     params = lab_params("decode")
@@ -97,6 +127,7 @@ def decode_steps() -> list[Step]:
         click(DECODE, "button", "Generate"),
         shows(DECODE, "Paid so far", kv["paid"]),
         shows(DECODE, "If every step recomputed", kv["recompute_total"]),
+        page_holds(READABLE, "every mark of the labs should be 3:1 against the lab"),  # the KV cache's cells
         click(DECODE, "button", "Reset"),
         shows(DECODE, "Paid so far", reset["paid"]),
         shows(DECODE, "This step", reset["this_step"]),
@@ -109,6 +140,7 @@ def decode_steps() -> list[Step]:
         click(DECODE, "button", "Back"),
         shows(DECODE, "Paid so far", stepped_back["paid"]),
         shows(DECODE, "KV cache against recomputing", stepped_back["ratio"]),
+        page_holds(READABLE, "every mark of the labs should be 3:1 against the lab"),
         click(DECODE, "button", "Forward"),
         shows(DECODE, "Paid so far", recompute["paid"]),
     ]
