@@ -89,6 +89,7 @@ def walk(page: Page, out: Path, suffix: str, readme: Path | None) -> None:
     box = following.get_by_role("textbox", name="Request 2")
     first = following.get_by_role("textbox", name="Request 1").input_value()
     box.fill(one_letter_changed(first))
+    box.blur()  # the picture is of the lab, not of the focus ring
     shared = following.locator("output[data-field=shared]")
     expect(shared).not_to_have_text("—", timeout=LIVE_MS)
     expect(following.locator("[data-part=tokens2] [data-kind=differs]")).to_have_count(1)
