@@ -39,6 +39,11 @@ def lab_params(kind: str, chapter: Path = CHAPTER) -> dict[str, str]:
     raise LookupError(f"{chapter}: no '::: lab {kind}' line")
 
 
+def seed_has(label: str) -> bool:
+    """Whether the seed chapter shows a readout labelled ``label`` (later readouts, such as the ratio, are new)."""
+    return any(line.startswith(f"{label}:") for line in SEED.read_text(encoding="utf-8").splitlines())
+
+
 def seed_readout(label: str) -> str:
     """What the seed chapter shows after ``label`` (e.g. "Cold prefill: 196" → "196")."""
     for line in SEED.read_text(encoding="utf-8").splitlines():

@@ -65,8 +65,9 @@ def test_every_seed_line_is_on_the_page_in_order(chapter: str) -> None:
 
 
 def test_readouts_are_outputs_labelled_exactly(chapter: str) -> None:
+    """Each seed readout's figure, exactly, and at most the unit the decode lab gives it (``0 cells``)."""
     for label, value in READOUTS.values():
-        control = rf'<(?:output|textarea) id="\1"[^>]*>{re.escape(value)}</'
+        control = rf'<(?:output|textarea) id="\1"[^>]*>{re.escape(value)}(?:\xa0cells?)?</'
         pattern = rf'<label for="([^"]+)">{re.escape(label)}</label>\s*{control}'
         assert re.search(pattern, chapter), f"no control labelled {label!r} showing {value!r}"
 
@@ -85,8 +86,9 @@ def test_labs_are_regions_named_by_their_heading(chapter: str) -> None:
 
 
 def test_controls_start_disabled_until_python_runs(chapter: str) -> None:
-    for name in ("Generate", "Step", "Reset"):
+    for name in ("Generate", "Back", "Forward", "Reset"):
         assert re.search(rf"<button [^>]*disabled>{name}</button>", chapter)
+    assert re.search(r'<input type="range" [^>]*data-linked="steps"[^>]* disabled>', chapter)  # the step slider
     assert "Python has not started yet" in chapter
 
 

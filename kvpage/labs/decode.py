@@ -49,6 +49,10 @@ class DecodeRun:
         """The run after one more step; a finished run stays as it is."""
         return self if self.done else replace(self, steps=self.steps + 1)
 
+    def back(self) -> DecodeRun:
+        """The run one step earlier; a cold run stays as it is."""
+        return replace(self, steps=max(0, self.steps - 1))
+
     def finish(self) -> DecodeRun:
         """The run with every step taken: where Generate ends, reached in one call."""
         return replace(self, steps=self.tokens)
@@ -79,18 +83,47 @@ def status(run: DecodeRun) -> str:
     return f"no cache kept · {held} tokens recomputed"
 
 
+NO_BREAK = "\u00a0"
+"""Between a readout's number and its unit, so a narrow column never leaves the number alone on a line."""
+
+
+def cells(n: int) -> str:
+    """A readout's number with its unit: ``616 cells``, ``1 cell`` (a no-break space between them)."""
+    return f"{count(n)}{NO_BREAK}{'cell' if n == 1 else 'cells'}"
+
+
+def ratio(run: DecodeRun) -> str:
+    """How many times fewer cells the KV cache pays than recomputing, so far: ``14.9× fewer cells``.
+
+    The same in both modes (it compares the modes, not the choice); ``—`` before the prefill,
+    and ``none fewer yet`` while the two have paid alike (the prefill alone)."""
+    if run.steps == 0:
+        return "—"
+    kv = cumulative_cost(run.prompt, run.steps, "kv")
+    recompute = recompute_baseline(run.prompt, run.steps)
+    return "none fewer yet" if kv == recompute else f"{recompute / kv:.1f}×{NO_BREAK}fewer cells"
+
+
+def recomputed(run: DecodeRun) -> str:
+    """ "If every step recomputed": the baseline; recomputing, it is this run itself, and says so."""
+    baseline = cells(recompute_baseline(run.prompt, run.steps))
+    return f"{baseline}, this run" if run.mode == "recompute" and run.steps else baseline
+
+
 def view(run: DecodeRun) -> JSONObject:
     """Everything the page shows for ``run``: the numbers as text, the pictures as trees, and the run."""
     this_step = step_cost(run.prompt, run.steps, run.mode) if run.steps else None
     grid = grid_view(run.prompt, run.tokens, run.steps, run.mode)
     chart = chart_view(run.prompt, run.tokens, run.steps, run.mode)
-    chosen, other = cast(list[JSONObject], chart["series"])
+    chosen = next(line for line in cast(list[JSONObject], chart["series"]) if line["current"])
+    other = next(line for line in cast(list[JSONObject], chart["series"]) if not line["current"])
     return {
         "state": run.to_json(),
         "text": {
-            "this_step": "—" if this_step is None else count(this_step),
-            "paid": count(cumulative_cost(run.prompt, run.steps, run.mode)),
-            "recompute_total": count(recompute_baseline(run.prompt, run.steps)),
+            "this_step": "—" if this_step is None else cells(this_step),
+            "paid": cells(cumulative_cost(run.prompt, run.steps, run.mode)),
+            "recompute_total": recomputed(run),
+            "ratio": ratio(run),
             "status": status(run),
             "progress": f"step {run.steps} of {run.tokens}",
             "grid_words": cast(str, grid["text"]),
@@ -118,6 +151,12 @@ def advance(args: JSONObject) -> JSONObject:
     return view(DecodeRun.from_json(cast(JSONObject, state)).step())
 
 
+def back(args: JSONObject) -> JSONObject:
+    """The view one step before the run in ``args["state"]``: the Back button."""
+    state = field(args, "state", dict)
+    return view(DecodeRun.from_json(cast(JSONObject, state)).back())
+
+
 def finish(args: JSONObject) -> JSONObject:
     """The view at the end of the run in ``args["state"]``: Generate without the animation."""
     state = field(args, "state", dict)
@@ -139,7 +178,7 @@ _COLD_RUN: JSONObject = {"prompt": PROMPT.default, "tokens": TOKENS.default, "mo
 
 LAB = Lab(
     name="decode",
-    actions={"start": start, "step": advance, "finish": finish, "resume": resume},
+    actions={"start": start, "step": advance, "back": back, "finish": finish, "resume": resume},
     update="start",
     controls=(PROMPT, TOKENS, MODE),
     linked_state=(STEPS,),
@@ -148,6 +187,7 @@ LAB = Lab(
         Output("this_step", "This step"),
         Output("paid", "Paid so far"),
         Output("recompute_total", "If every step recomputed"),
+        Output("ratio", "KV cache against recomputing"),
         Output("status", kind="status"),
         Output("progress", kind="progress"),
         Output("grid", "Attention: queries × keys", kind="picture"),
@@ -160,10 +200,17 @@ LAB = Lab(
         Output("chart_words"),
         Output("table", "Numbers by step", kind="table"),
     ),
-    # Generate and Reset are the lab's own script (static/labs/decode.js): a timer, and start again.
-    buttons=(Button("generate", "Generate", action=""), Button("step", "Step"), Button("reset", "Reset", "start")),
+    # Generate is the lab's own script (static/labs/decode.js): a timer. Back and Forward move the
+    # run a step (the step slider beside them is the linked state "steps", set by a link's resume).
+    buttons=(
+        Button("generate", "Generate", action=""),
+        Button("back", "Back"),
+        Button("step", "Forward"),
+        Button("reset", "Reset", "start"),
+    ),
     warm_up=(
         ("step", {"state": _COLD_RUN}),
+        ("back", {"state": {**_COLD_RUN, "steps": 1}}),
         ("finish", {"state": _COLD_RUN}),
         ("resume", {**_COLD_RUN, "state": {"steps": 7}}),
     ),

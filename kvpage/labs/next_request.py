@@ -2,16 +2,22 @@
 
 Request 1 has been prefilled and its keys are cached; request 2 reuses the
 longest identical run of tokens from the left and pays only for the rest.
+
+The lesson is "identical, from the left": the page sets the two requests' tokens in columns,
+position k over position k, and marks the tokens after the first difference that are the same
+text in both (``same``): they are paid all the same. The cached bar is split into its reused
+part (the prefix, on the left) and its paid part. Presets set request 2 for the chapter's
+experiments from request 1, by the model (:func:`presets`); the page only copies them in.
 """
 
 from __future__ import annotations
 
 from kvpage.costs import prefill_cost
 from kvpage.jsonvalue import JSONObject, JSONValue, count
-from kvpage.lab import Lab, Output, Text
+from kvpage.lab import Button, Lab, Output, Text
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
-from kvpage.tree import THIN, Node, el, num
+from kvpage.tree import THIN, Attributes, Node, el, num
 
 MAX_REQUEST_CHARS = 2_000
 """Longest request the lab accepts; the page states this cap next to the boxes."""
@@ -43,9 +49,13 @@ def chip_text(token: str) -> str:
     return token.translate(_VISIBLE_WHITESPACE)
 
 
-def chips(tokens: list[str], shared: int) -> list[tuple[str, str]]:
-    """One ``(chip_text, kind)`` pair per token: kind is shared, differs (the first token after the prefix) or cold."""
-    kinds = ["shared"] * shared + ["differs"] * (shared < len(tokens)) + ["cold"] * (len(tokens) - shared - 1)
+def chips(tokens: list[str], shared: int, other: list[str] | None = None) -> list[tuple[str, str]]:
+    """One ``(chip_text, kind)`` pair per token: kind is shared, differs (the first token after the prefix),
+    same (after it, but the same text as ``other``'s token at that position: still not reused) or cold."""
+    kinds = ["shared"] * shared + ["differs"] * (shared < len(tokens))
+    for index in range(shared + 1, len(tokens)):
+        alike = other is not None and index < len(other) and other[index] == tokens[index]
+        kinds.append("same" if alike else "cold")
     return [(chip_text(token), kind) for token, kind in zip(tokens, kinds, strict=False)]
 
 
@@ -78,8 +88,18 @@ def tips(request: int, shared: int, other: list[str]) -> dict[str, str]:
     else:
         differs = f"first token after request {3 - request} ends"
     if request == 1:
-        return {"shared": "cached, reused by request 2", "differs": f"cached; {differs}", "cold": "cached, not reused"}
-    return {"shared": "reused from the cache", "differs": f"paid; {differs}", "cold": "paid"}
+        return {
+            "shared": "cached, reused by request 2",
+            "differs": f"cached; {differs}",
+            "same": "cached, not reused: request 2 has the same text here, after the first difference",
+            "cold": "cached, not reused",
+        }
+    return {
+        "shared": "reused from the cache",
+        "differs": f"paid; {differs}",
+        "same": "same text as request 1 here, still paid: after the first difference nothing is reused",
+        "cold": "paid",
+    }
 
 
 def bars_words(cold: int, cached: int) -> str:
@@ -94,15 +114,31 @@ def bars_words(cold: int, cached: int) -> str:
 
 
 def bars(cold: int, cached: int) -> list[JSONValue]:
-    """Cold prefill against prefill with the prefix cached, on one scale (cold is the longest): one row each."""
+    """Cold prefill against prefill with the prefix cached, on one scale (cold is the longest): one row each.
+
+    Both bars are request 2's whole prefill; the cached one is split where request 1's prefix ends:
+    its reused cells on the left (the prefix is on the left), then the cells it pays, with a line
+    of the background between the two (their colours are under 3:1 against each other)."""
     rows: list[JSONValue] = []
     for name, value in (("Cold prefill", cold), ("With prefix cache", cached)):
-        share = num(100 * value / cold) if cold > 0 else "0"
+        reused = cold - value
+        left = 100 * reused / cold if cold > 0 else 0
+        shapes: list[Node] = [el("rect", {"class": "bar-back", "x": 0, "y": 0, "width": 100, "height": 10, **THIN})]
+        if reused:
+            shapes.append(
+                el(
+                    "rect",
+                    {"class": "bar-reused", "data-value": reused, "x": 0, "y": 0, "width": num(left), "height": 10},
+                )
+            )
+        paid: Attributes = {"class": "bar-fill", "data-value": value, "x": num(left), "y": 0, "height": 10}
+        shapes.append(el("rect", paid | {"width": num(100 * value / cold) if cold > 0 else "0"}))
+        if reused and value:
+            shapes.append(el("path", {"class": "bar-gap", "d": f"M{num(left)} 0V10", **THIN}))
         track = el(
             "svg",
             {"viewBox": "0 0 100 10", "class": "bar-track", "aria-hidden": "true", "preserveAspectRatio": "none"},
-            el("rect", {"class": "bar-back", "x": 0, "y": 0, "width": 100, "height": 10, **THIN}),
-            el("rect", {"class": "bar-fill", "data-value": value, "x": 0, "y": 0, "width": share, "height": 10}),
+            *shapes,
         )
         parts: list[Node] = [
             el("span", {"class": "bar-name"}, name),
@@ -111,6 +147,43 @@ def bars(cold: int, cached: int) -> list[JSONValue]:
         ]
         rows.append(el("div", {"class": "bar-row"}, *parts))
     return rows
+
+
+PRESETS = (
+    ("identical", "Identical request"),
+    ("one_letter", "One letter changed"),
+    ("leading_space", "A leading space"),
+    ("longer", "Longer request 2"),
+)
+"""The chapter's experiments, as buttons that set request 2 from request 1: names and labels."""
+LONGER = " Then explain why."
+"""What the longer request 2 adds after request 1."""
+
+
+def one_letter_changed(text: str) -> str:
+    """``text`` with one letter changed in its first word of four letters or more (its system prompt's:
+    ``precise`` → ``precize``); the last letter of the text if it has no such word."""
+    words = [word for word in text.split() if len(word) >= 4 and word.isalpha()]
+    if not words:
+        letters = [i for i, c in enumerate(text) if c.isalpha()]
+        if not letters:
+            return text + "a"
+        at = letters[-1]
+    else:
+        at = text.index(words[0]) + len(words[0]) - 2
+    return text[:at] + ("y" if text[at] == "z" else "z") + text[at + 1 :]
+
+
+def presets(request1: str) -> dict[str, str]:
+    """Request 2 for each preset: request 1 itself, with one letter changed, after a leading space, and
+    continued. Each is cut to the lab's limit, as a reader's typing would be refused past it."""
+    found = {
+        "identical": request1,
+        "one_letter": one_letter_changed(request1),
+        "leading_space": " " + request1,
+        "longer": request1 + LONGER,
+    }
+    return {name: text[:MAX_REQUEST_CHARS] for name, text in found.items()}
 
 
 def compare(args: JSONObject) -> JSONObject:
@@ -128,10 +201,11 @@ def compare(args: JSONObject) -> JSONObject:
             "request1_cost": count(prefill_cost(len(first))),
             "request1_tokens": count(len(first)),
             "bars_words": bars_words(cold, cached),
+            **{f"preset_{name}": text for name, text in presets(REQUEST1.read(args)).items()},
         },
         "parts": {
-            "tokens1": chip_items(chips(first, shared), tips(1, shared, second), shared),
-            "tokens2": chip_items(chips(second, shared), tips(2, shared, first), shared),
+            "tokens1": chip_items(chips(first, shared, second), tips(1, shared, second), shared),
+            "tokens2": chip_items(chips(second, shared, first), tips(2, shared, first), shared),
             "bars": bars(cold, cached),
         },
     }
@@ -152,7 +226,11 @@ LAB = Lab(
         Output("tokens2", "Tokens of request 2", kind="list"),
         Output("bars", kind="picture"),
         Output("bars_words"),
+        *(Output(f"preset_{name}") for name, _ in PRESETS),
     ),
+    # The presets are the lab's own script (static/labs/next-request.js): it copies the view's
+    # preset_NAME text into request 2 and lets the page compare as after any typing.
+    buttons=tuple(Button(f"preset_{name}", label, action="") for name, label in PRESETS),
     warm_up=(
         ("compare", {"request1": "You are a precise assistant.", "request2": "You are a precise assistant! 4+4?"}),
     ),

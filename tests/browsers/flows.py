@@ -34,11 +34,6 @@ def click(region: str, role: str, name: str) -> Step:
     return {"op": "click", "region": region, "role": role, "name": name}
 
 
-def paste(region: str, label: str, text: str) -> Step:
-    """Put ``text`` in the text box at once, as a paste does: one input event (typing is fill's)."""
-    return {"op": "paste", "region": region, "role": "textbox", "label": label, "text": text}
-
-
 def fill(region: str, label: str, text: str) -> Step:
     """Replace what the text box labelled ``label`` holds by typing ``text``."""
     return {"op": "fill", "region": region, "role": "textbox", "label": label, "text": text}
@@ -85,6 +80,36 @@ def screenshot(region: str, path: str) -> Step:
     return {"op": "screenshot", "region": region, "path": path}
 
 
+READABLE = """() => {
+  const rgb = (css) => css.match(/[\\d.]+/g).slice(0, 3).map((part) => Number(part) / 255);
+  const lum = (css) => {
+    const [r, g, b] = rgb(css).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const marks = [
+    ["[data-part=grid] [data-kind], [data-part=slots] [data-kind], circle.point, .bar-reused, .bar-fill", "fill"],
+    ["polyline.series, polyline.series-preview", "stroke"],
+  ];
+  const low = [];
+  for (const lab of document.querySelectorAll("section.lab")) {
+    const back = getComputedStyle(lab).backgroundColor;
+    for (const [selector, property] of marks) {
+      for (const mark of lab.querySelectorAll(selector)) {
+        const style = getComputedStyle(mark);
+        const shown = style[property];
+        if (style.opacity !== "1" || !shown.startsWith("rgb(") || ratio(shown, back) < 3) {
+          low.push(`${mark.getAttribute("class")} ${shown} (opacity ${style.opacity}) on ${back}`);
+        }
+      }
+    }
+  }
+  return low.length === 0 || low.join("; ");
+}"""
+"""Every mark of the labs at least 3:1 against its lab's background (WCAG 2.2 SC 1.4.11), from the
+colours this browser paints: true, or the marks that are not (as Chromium's test_lab_contrast)."""
+
+
 def decode_steps() -> list[Step]:
     """On the chapter as it opens: Generate with the KV cache; Reset; switch to Recompute; Generate."""
     params = lab_params("decode")
@@ -92,13 +117,17 @@ def decode_steps() -> list[Step]:
     kv = decode.finish({"state": {**cold, "mode": "kv"}})["text"]
     recompute = decode.finish({"state": {**cold, "mode": "recompute"}})["text"]
     reset = decode.start({"prompt": cold["prompt"], "tokens": cold["tokens"], "mode": "kv"})["text"]
+    stepped_back = decode.back({"state": decode.finish({"state": {**cold, "mode": "recompute"}})["state"]})["text"]
+    for label, name in (("Paid so far", "paid"), ("If every step recomputed", "recompute_total")):
+        assert reset[name].split(decode.NO_BREAK)[0] == seed_readout(label), "the seed's figure, with its unit"
     return [
         legend_beside_choices(DECODE, "Mode"),
-        shows(DECODE, "Paid so far", seed_readout("Paid so far")),
-        shows(DECODE, "If every step recomputed", seed_readout("If every step recomputed")),
+        shows(DECODE, "Paid so far", reset["paid"]),
+        shows(DECODE, "If every step recomputed", reset["recompute_total"]),
         click(DECODE, "button", "Generate"),
         shows(DECODE, "Paid so far", kv["paid"]),
         shows(DECODE, "If every step recomputed", kv["recompute_total"]),
+        page_holds(READABLE, "every mark of the labs should be 3:1 against the lab"),  # the KV cache's cells
         click(DECODE, "button", "Reset"),
         shows(DECODE, "Paid so far", reset["paid"]),
         shows(DECODE, "This step", reset["this_step"]),
@@ -107,6 +136,13 @@ def decode_steps() -> list[Step]:
         shows(DECODE, "Paid so far", recompute["paid"]),
         shows(DECODE, "If every step recomputed", recompute["recompute_total"]),
         disabled(DECODE, "button", "Generate"),
+        # The step control (issue 39): one step back, then forward again.
+        click(DECODE, "button", "Back"),
+        shows(DECODE, "Paid so far", stepped_back["paid"]),
+        shows(DECODE, "KV cache against recomputing", stepped_back["ratio"]),
+        page_holds(READABLE, "every mark of the labs should be 3:1 against the lab"),
+        click(DECODE, "button", "Forward"),
+        shows(DECODE, "Paid so far", recompute["paid"]),
     ]
 
 
@@ -115,6 +151,8 @@ def next_request_steps() -> list[Step]:
     params = lab_params("next-request")
     edited = one_letter_changed(params["request2"])
     after = next_request.compare({"request1": params["request1"], "request2": edited})["text"]
+    leading = next_request.presets(params["request1"])["leading_space"]
+    preset = next_request.compare({"request1": params["request1"], "request2": leading})["text"]
     return [
         shows(NEXT, "Shared prefix", seed_readout("Shared prefix")),
         shows(NEXT, "Cold prefill", seed_readout("Cold prefill")),
@@ -123,6 +161,10 @@ def next_request_steps() -> list[Step]:
         shows(NEXT, "Shared prefix", after["shared"]),
         shows(NEXT, "Cold prefill", after["cold"]),
         shows(NEXT, "With prefix cache", after["cached"]),
+        # A preset (issue 39): request 2 set by the model's text for the experiment, as if typed.
+        click(NEXT, "button", dict(next_request.PRESETS)["leading_space"]),
+        shows(NEXT, "Shared prefix", preset["shared"]),
+        shows(NEXT, "With prefix cache", preset["cached"]),
     ]
 
 
@@ -191,9 +233,9 @@ def link_flow(url: str) -> list[Step]:
         # Explored on from there (another mode starts a fresh run):
         page_holds("() => { window.__entries = history.length; return true; }", "history can be counted"),
         click(DECODE, "radio", mode_label),
-        *[click(DECODE, "button", "Step") for _ in range(steps)],
+        *[click(DECODE, "button", "Forward") for _ in range(steps)],
         *shows_decode(explored),
-        paste(NEXT, "Request 2", edited),  # typed key by key in next_request_flow; here the link is the point
+        fill(NEXT, "Request 2", edited),
         *shows_next(compared),
         page_holds(
             f"() => {in_url}.every((word) => location.hash.includes(word)) && history.length === window.__entries",

@@ -73,7 +73,7 @@ def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page.clock.run_for(60_000)  # longer than any whole run: a run Pause did not stop moves on
     settled(decode)
     expect_run(decode, run.after(1))
-    tab_to(page, decode.get_by_role("button", name="Step"))
+    tab_to(page, decode.get_by_role("button", name="Forward"))
     page.keyboard.press("Enter")
     expect_run(decode, run.after(2))
 
@@ -113,8 +113,7 @@ def test_keyboard_only_try_this_next_request(audited: tuple[Page, str]) -> None:
 
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
     info = lab.locator('[data-chip-info="tokens2"]')
-    page.keyboard.press("Tab")
-    expect(chips.first).to_be_focused()
+    tab_to(page, chips.first)  # past the presets and request 1's tokens
     words = chip_words(request2=edited)
     expect(info).to_have_text(words[0])
     page.keyboard.press("End")
@@ -127,8 +126,7 @@ def test_keyboard_only_try_this_next_request(audited: tuple[Page, str]) -> None:
     expect(chips.nth(differs)).to_be_focused()
     expect(info).to_have_text(words[differs])
 
-    page.keyboard.press("Shift+Tab")
-    expect(box).to_be_focused()
+    tab_to(page, box, key="Shift+Tab")
     page.keyboard.press("Control+Home")
     page.keyboard.press("Shift+ArrowRight")
     page.keyboard.type("y")

@@ -31,7 +31,8 @@ CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.heigh
 
 
 def number(locator: Locator) -> int:
-    return int(locator.inner_text().replace(",", ""))
+    """A readout's number: ``9,176`` of ``9,176 cells``."""
+    return int(locator.inner_text().split("\xa0")[0].replace(",", ""))
 
 
 def grid_cells(lab: Locator, kind: str) -> int:
@@ -63,7 +64,7 @@ def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> 
         decode.get_by_role("radio", name=MODE_LABELS[mode]).check()
         cold = chapter_run(mode)
         for step in range(1, cold.tokens + 1):
-            decode.get_by_role("button", name="Step").click()
+            decode.get_by_role("button", name="Forward").click()
             run = cold.after(step)
             expect_run(decode, run)
             this_step = number(decode.get_by_label("This step"))
@@ -88,7 +89,7 @@ def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]
     expect(grid).to_have_class(re.compile(r"\bdense\b"))
     expect(grid.locator("path")).to_have_count(0)  # no cell lines: shaded areas
     for step in (1, 2, 3):
-        decode.get_by_role("button", name="Step").click()
+        decode.get_by_role("button", name="Forward").click()
         expect_run(decode, biggest.after(step))
         assert grid_cells(decode, "now") == number(decode.get_by_label("This step"))
         assert grid_cells(decode, "now") + grid_cells(decode, "held") == number(decode.get_by_label("Paid so far"))
@@ -101,7 +102,7 @@ def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
     run = chapter_run()
     for chart in ("per_step", "totals"):
         expect(points(decode, chart, "current")).to_have_count(0)
-    step = decode.get_by_role("button", name="Step")
+    step = decode.get_by_role("button", name="Forward")
     for taken in (1, 2, 3):
         step.click()
         expect_run(decode, run.after(taken))
@@ -179,7 +180,7 @@ def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page.clock.run_for(60_000)  # longer than any whole run: a run Pause did not stop moves on
     settled(decode)
     expect_run(decode, run.after(taken))
-    decode.get_by_role("button", name="Step").click()
+    decode.get_by_role("button", name="Forward").click()
     expect_run(decode, run.after(taken + 1))
     page.clock.resume()
     generate.click()
@@ -251,7 +252,7 @@ def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> 
 def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
-    decode.get_by_role("button", name="Step").click()
+    decode.get_by_role("button", name="Forward").click()
     cell = decode.locator('[data-part="grid"] rect[data-kind="now"]')
     light = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
     page.emulate_media(color_scheme="dark")

@@ -8,6 +8,7 @@ CPython on the chapter's own lab parameters and on what the test typed, or the s
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping
 
 import pytest
@@ -21,9 +22,11 @@ from tests.chapter_labs import (
     NEXT,
     Run,
     chapter_run,
+    chip_words,
     compared,
     one_letter_changed,
     requests,
+    seed_has,
     seed_readout,
 )
 from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
@@ -74,10 +77,11 @@ def expect_run(region: Locator, run: Run) -> None:
 
 
 def expect_seed_readouts(region: Locator, lab: Lab) -> None:
-    """Every labelled readout shows what the seed chapter states for it."""
+    """Every labelled readout the seed chapter states shows its figure (with its unit, if it has one)."""
     for output in lab.outputs:
-        if output.kind == "text" and output.label:
-            expect(region.get_by_label(output.label, exact=True)).to_have_text(seed_readout(output.label))
+        if output.kind == "text" and output.label and seed_has(output.label):
+            figure = re.escape(seed_readout(output.label))
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(re.compile(rf"^{figure}(\xa0cells?)?$"))
 
 
 def test_try_this_decode(audited: tuple[Page, str]) -> None:
@@ -102,7 +106,7 @@ def test_try_this_decode(audited: tuple[Page, str]) -> None:
 def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
-    step = decode.get_by_role("button", name="Step")
+    step = decode.get_by_role("button", name="Forward")
     for taken in (1, 2):
         step.click()
         expect_run(decode, chapter_run().after(taken))
@@ -111,7 +115,7 @@ def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
 def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
-    decode.get_by_role("button", name="Step").click()
+    decode.get_by_role("button", name="Forward").click()
     expect_run(decode, chapter_run().after(1))
     prompt = chapter_run().prompt + 4
     decode.get_by_label("Prefix length").fill(str(prompt))
@@ -136,3 +140,84 @@ def test_try_this_next_request(audited: tuple[Page, str]) -> None:
     paid = compared(request1="Hello there", request2=one_letter_changed(REQUEST_2))
     sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
     expect(lab.get_by_text(sentence)).to_be_visible()
+
+
+def expect_step(decode: Locator, run: Run) -> None:
+    """Everything the decode lab shows is at ``run``'s step: readouts, the step slider, the grid's paid
+    cells, both charts' points and the numbers table's rows, all from the model."""
+    expect_run(decode, run)
+    slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
+    expect(slider).to_have_value(str(run.steps))
+    expect(slider).to_have_attribute("aria-valuetext", run.text()["progress"])
+    now = decode.locator('[data-part="grid"] rect[data-kind="now"]')
+    if run.steps:
+        expect(now).to_have_count(1)
+        cells = now.evaluate("r => r.width.baseVal.value * r.height.baseVal.value")
+        assert cells == run.step_cost(), (run, cells)
+    else:
+        expect(now).to_have_count(0)
+    for chart in ("per_step", "totals"):
+        expect(decode.locator(f'svg[data-chart="{chart}"] circle[data-series="current"]')).to_have_count(run.steps)
+    expect(decode.locator('[data-part="table"] tbody tr')).to_have_count(len(run.table_rows()))
+
+
+@pytest.mark.parametrize("mode", [value for value, _ in decode_lab.MODE.options])
+def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: tuple[Page, str], mode: str) -> None:
+    """Issue 39, point 3: after Generate, Back, the slider (by its keys) and Forward each show one step,
+    the same one in every part of the lab, and the link carries it."""
+    page, url = audited
+    decode, _ = open_chapter(page, url)
+    decode.get_by_role("radio", name=dict(decode_lab.MODE.options)[mode]).check()
+    run = chapter_run(mode)  # type: ignore[arg-type]
+    expect_step(decode, run)
+    back = decode.get_by_role("button", name="Back")
+    back.click()  # a cold run stays cold
+    expect_step(decode, run)
+    decode.get_by_role("button", name="Generate").click()
+    expect_step(decode, run.after())
+    back.click()
+    expect_step(decode, run.after(run.tokens - 1))
+    slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
+    slider.focus()
+    slider.press("Home")
+    expect_step(decode, run.after(0))
+    for _ in range(3):
+        slider.press("ArrowRight")
+    expect_step(decode, run.after(3))
+    decode.get_by_role("button", name="Forward").click()
+    expect_step(decode, run.after(4))
+    expect(page).to_have_url(re.compile(r"#decode:.*steps=4"))
+    page.reload()
+    expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
+    expect_step(decode, run.after(4))
+
+
+ALIGNED = """rows => {
+  const lefts = (list) => [...list.children].map((chip) => Math.round(chip.getBoundingClientRect().left));
+  return rows.map(lefts);
+}"""
+"""The left edge of every chip of each request's list, in order."""
+
+
+def test_presets_set_request_2_and_the_tokens_stand_in_columns(audited: tuple[Page, str]) -> None:
+    """Issue 39, point 4: each preset is a button that sets request 2 to the model's text for it (the
+    chapter's experiments), and the lab compares as after typing; position k of request 1 stands over
+    position k of request 2; the tokens after the first difference with the same text are marked."""
+    page, url = audited
+    _, lab = open_chapter(page, url)
+    box = lab.get_by_label("Request 2", exact=True)
+    made = next_request.presets(REQUEST_1)
+    assert made["one_letter"] == one_letter_changed(REQUEST_1)  # the chapter's experiment, by another hand
+    for name, label in next_request.PRESETS:
+        lab.get_by_role("button", name=label).click()
+        expect(box).to_have_value(made[name])
+        expect_readouts(lab, next_request.LAB, compared(request2=made[name]))
+        settled(lab)
+        lists = lab.locator("[data-part=tokens1], [data-part=tokens2]")
+        first, second = lists.evaluate_all(ALIGNED)
+        shared = min(len(first), len(second))
+        assert first[:shared] == second[:shared], (name, first, second)
+        same = [words for words in chip_words(request2=made[name]) if "same text" in words]
+        expect(lab.locator('[data-part=tokens2] [data-kind="same"]')).to_have_count(len(same))
+    lab.get_by_role("button", name=dict(next_request.PRESETS)["one_letter"]).click()
+    expect(lab.locator('[data-part=tokens2] [data-kind="same"]').first).to_be_visible()

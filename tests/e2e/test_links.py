@@ -33,7 +33,7 @@ LINKED = "Python has not started yet: the controls show this link's values, and 
 def live(page: Page) -> tuple[Locator, Locator]:
     """The two labs, once Python is live."""
     lab = page.get_by_role("region", name=DECODE)
-    expect(lab.get_by_role("button", name="Step")).to_be_enabled(timeout=PYTHON_READY_MS)
+    expect(lab.get_by_role("button", name="Forward")).to_be_enabled(timeout=PYTHON_READY_MS)
     return lab, page.get_by_role("region", name=NEXT)
 
 
@@ -59,7 +59,7 @@ def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
     lab.get_by_label("Prefix length").fill(str((decode.PROMPT.low + decode.PROMPT.high) // 2))
     lab.get_by_role("radio", name=OTHER_MODE_LABEL).check()
     for steps in range(1, 4):
-        lab.get_by_role("button", name="Step").click()
+        lab.get_by_role("button", name="Forward").click()
         expect(lab.get_by_text(re.compile(rf"^step {steps} of "))).to_be_visible()
     params = lab_params("next-request")
     other.get_by_label("Request 2", exact=True).fill(one_letter_changed(params["request2"]))
@@ -167,7 +167,7 @@ def test_before_python_the_controls_show_the_link_and_the_readouts_no_numbers(
     expect(lab.get_by_text(LINKED)).to_be_visible()
     for label, _ in DECODE_READOUTS:
         expect(lab.get_by_label(label)).to_have_text("—")
-    for name in ("Generate", "Step", "Reset"):  # nothing to click until Python can answer
+    for name in ("Generate", "Back", "Forward", "Reset"):  # nothing to click until Python can answer
         expect(lab.get_by_role("button", name=name)).to_be_disabled()
     # Copy link works without Python: the link is the one the page was opened with.
     lab.get_by_role("button", name="Copy link").click()
@@ -212,7 +212,7 @@ def test_print_shows_each_lab_with_its_link(audited: tuple[Page, str]) -> None:
     page, url = audited
     page.goto(url)
     lab, _ = live(page)
-    lab.get_by_role("button", name="Step").click()
+    lab.get_by_role("button", name="Forward").click()
     expect(lab.get_by_text("step 1 of", exact=False)).to_be_visible()
     printed = lab.get_by_text("Link to this state:")
     expect(printed).to_be_hidden()

@@ -184,9 +184,9 @@ def unpacked_key(base: str, built: Built, name: str) -> str:
 
 
 def the_decode_lab_steps(page: Page) -> None:
-    """Python answers with the model's numbers: one Step of the chapter's decode lab."""
+    """Python answers with the model's numbers: one Forward step of the chapter's decode lab."""
     decode = page.get_by_role("region", name=DECODE)
-    decode.get_by_role("button", name="Step").click()
+    decode.get_by_role("button", name="Forward").click()
     expect_run(decode, chapter_run().after(1))
 
 

@@ -151,7 +151,7 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         errors = console_errors(page)
         page.goto(serving.url + "cache.html")
         decode = page.get_by_role("region", name="Lab · prefill once, then decode")
-        step = decode.get_by_role("button", name="Step")
+        step = decode.get_by_role("button", name="Forward")
         expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
         decode.get_by_role("radio", name="Recompute").check()
         step.click()

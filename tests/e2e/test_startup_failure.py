@@ -28,7 +28,7 @@ def assert_prerendered_and_disabled(page: Page, reason: str) -> None:
     expect(lab.get_by_text(re.compile(r"The labs could not start"))).to_be_visible()
     expect_seed_readouts(decode, decode_lab.LAB)  # the build's numbers, the seed's figures
     expect_seed_readouts(lab, next_request.LAB)
-    for name in ("Generate", "Step", "Reset"):
+    for name in ("Generate", "Back", "Forward", "Reset"):
         expect(decode.get_by_role("button", name=name)).to_be_disabled()
     expect(decode.get_by_label("Prefix length")).to_be_disabled()
     expect(lab.get_by_label("Request 2", exact=True)).to_be_disabled()

@@ -19,13 +19,13 @@ def ask(message: Any) -> Any:
 def test_round_trip() -> None:
     reply = ask({"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}})
     assert reply["ok"] is True
-    assert reply["result"]["text"]["recompute_total"] == "256"
+    assert reply["result"]["text"]["recompute_total"] == "256\u00a0cells"
 
 
 def test_finish_is_one_call_to_the_end_of_the_run() -> None:
     state = {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 0}
     reply = ask({"lab": "decode", "action": "finish", "args": {"state": state}})
-    assert reply["result"]["text"]["paid"] == "616"
+    assert reply["result"]["text"]["paid"] == "616\u00a0cells"
     assert reply["result"]["state"]["steps"] == 16
 
 

@@ -36,7 +36,7 @@ from kvpage.catalog import find_labs
 
 def test_the_bridge_answers() -> None:
     request = {"lab": "decode", "action": "start", "args": {"prompt": 16, "tokens": 16, "mode": "kv"}}
-    assert json.loads(bridge.handle(json.dumps(request)))["result"]["text"]["recompute_total"] == "256"
+    assert json.loads(bridge.handle(json.dumps(request)))["result"]["text"]["recompute_total"] == "256\\u00a0cells"
 
 
 def test_every_lab_is_found() -> None:

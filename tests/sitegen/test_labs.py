@@ -344,7 +344,7 @@ def test_the_real_declarations_have_no_errors() -> None:
 def test_a_failure_inside_the_model_names_the_line_that_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(decode, "count", None)
     source = (ROOT / "kvpage" / "labs" / "decode.py").read_text(encoding="utf-8").splitlines()
-    line = next(number for number, text in enumerate(source, 1) if '"paid": count(' in text)
+    line = next(number for number, text in enumerate(source, 1) if "{count(n)}" in text)  # decode.cells
     assert starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"})) == (
         "lab 'decode' failed at its starting values: TypeError: 'NoneType' object is not callable "
         f"(raised at kvpage/labs/decode.py:{line})"

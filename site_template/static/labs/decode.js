@@ -1,4 +1,4 @@
-// The decode lab's own script: the Generate timer. Registered by name ("decode",
+// The decode lab's own script: the Generate timer and the step slider. Registered by name ("decode",
 // kvpage/labs/decode.py); its controls, readouts, pictures, Step and Reset are the page's, drawn
 // from each view Python returns (static/kvpage/labs.js).
 //
@@ -7,6 +7,12 @@
 // Idle, it reads "Generate" and is disabled once the run is done. Focus never stays on a button
 // that just got disabled. The lab's region is aria-busy while a run goes on or a step is still
 // being answered (a step asked for before Pause is still drawn), so its readouts are read once.
+//
+// The step slider is the run's linked state ("steps"): moving it asks for the view at that step, as
+// a link to it would (lab.restore, the resume action); while a call is out, only the last position
+// waits. Each view sets it back to the run's steps and tokens, so Back, Forward, Generate and a
+// link move it too. Forward (the "step" action) is disabled on a finished run; Back on a cold run
+// leaves it as it is (the model's back), like any button a reader may press at any time.
 "use strict";
 
 (() => {
@@ -14,6 +20,9 @@
     /** @type {(name: string) => HTMLButtonElement} */
     const button = (name) => section.querySelector(`[data-action=${name}]`);
     const calm = matchMedia("(prefers-reduced-motion: reduce)");
+    const slider = section.querySelector("[data-linked=steps]");
+    const sliderValue = section.querySelector(`[data-shows="${slider.id}"]`);
+    let wanted = null; // a step the slider asked for while a call was out
     let running = false;
     let timer = null;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
@@ -28,6 +37,7 @@
       generate.textContent = running ? "Pause" : "Generate";
       generate.disabled = done() && !running;
       button("step").disabled = done();
+      slider.disabled = false;
       section.setAttribute("aria-busy", String(running || lab.busy()));
       const focused = /** @type {HTMLButtonElement | null} */ (document.activeElement);
       if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
@@ -44,7 +54,29 @@
       live = true;
       showButtons();
     });
+    function showStep() {
+      const state = lab.state();
+      slider.max = String(state.tokens);
+      slider.value = String(state.steps);
+      sliderValue.textContent = String(state.steps);
+      slider.setAttribute("aria-valuetext", lab.view()?.text.progress ?? `step ${state.steps} of ${state.tokens}`);
+    }
+    function goTo() {
+      const steps = wanted;
+      wanted = null;
+      lab.restore({ state: { steps } });
+    }
+    slider.addEventListener("input", () => {
+      stop();
+      showButtons();
+      wanted = Number(slider.value);
+      sliderValue.textContent = slider.value;
+      if (!lab.busy()) goTo();
+    });
+
     lab.onUpdate((ok) => {
+      if (wanted !== null && !lab.busy()) return goTo();
+      if (wanted === null) showStep();
       if (running && (!ok || done())) stop();
       if (running) timer = setTimeout(() => lab.run("step"), pause());
       showButtons();

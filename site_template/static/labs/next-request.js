@@ -3,6 +3,10 @@
 // readouts, chips, bars and errors are the page's, drawn from each view Python returns
 // (static/kvpage/labs.js). Each chip carries, for screen readers, what it is ("#11 “␣3” · paid");
 // the line under its list shows that text while the chip is hovered or focused.
+//
+// A preset button (data-action=preset_NAME) copies the text the model computed for it (the view's
+// preset_NAME, kept in a hidden [data-field]) into request 2 and sends it as typing would: the
+// page compares, as after any input. Nothing is computed here.
 "use strict";
 
 (() => {
@@ -43,6 +47,14 @@
     const infos = lists.map((list) => section.querySelector(`[data-chip-info="${list.dataset.part}"]`));
     lists.forEach((list, index) => wireChips(list, infos[index]));
     lab.debounce(100);
+    const second = section.querySelector("[data-control=request2]");
+    for (const button of section.querySelectorAll("[data-action^=preset_]")) {
+      button.addEventListener("click", () => {
+        const name = button.dataset.action;
+        second.value = lab.view()?.text[name] ?? section.querySelector(`[data-field="${name}"]`).textContent;
+        second.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    }
     lab.onUpdate(() => {
       for (const info of infos) showTip(info, null);
     });

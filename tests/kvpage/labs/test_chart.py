@@ -6,7 +6,23 @@ from typing import Any
 import pytest
 
 from kvpage.costs import MODES, Mode, cumulative_cost, step_cost
-from kvpage.labs.chart import HEIGHT, PANELS, WIDTH, chart_picture, chart_view, nice_ticks, short, table_part
+from kvpage.labs.chart import (
+    BOTTOM,
+    CHAR,
+    HEIGHT,
+    INSET_H,
+    LEFT,
+    LINE,
+    PANELS,
+    TOP,
+    WIDTH,
+    chart_picture,
+    chart_view,
+    crosses,
+    nice_ticks,
+    short,
+    table_part,
+)
 
 
 @pytest.mark.parametrize("top", [1, 7, 10, 99, 256, 961, 9_176, 36_481, 1_650_016])
@@ -59,8 +75,8 @@ def test_labels_mark_the_prefill_and_the_decode_steps() -> None:
     assert chart_view(16, 16, 0, "kv")["notes"] == []
     notes: Any = chart_view(16, 16, 16, "kv")["notes"]
     assert notes == [
-        {"text": "time to first token", "step": 1, "value": 256, "place": "above"},
-        {"text": "per-token cost", "step": 9, "value": 24, "place": "above"},
+        {"text": "time to first token", "step": 1, "value": 256},
+        {"text": "per-token cost", "step": 9, "value": 24},
     ]
 
 
@@ -93,7 +109,7 @@ def test_each_panel_draws_one_point_per_step_taken_inside_its_frame(mode: Mode, 
             assert [int(point["data-value"]) for point in points] == line[panel]
             assert all(0 <= float(point["cx"]) <= WIDTH and 0 <= float(point["cy"]) <= HEIGHT for point in points)
         notes = [shape[2] for shape in svg[2:] if shape[0] == "text" and shape[1]["class"] == "chart-note"]
-        assert notes == ([note["text"] for note in view["notes"]] if panel == "per_step" else [])
+        assert set(notes) <= ({note["text"] for note in view["notes"]} if panel == "per_step" else set())
 
 
 def test_the_table_part_holds_the_tables_rows() -> None:
@@ -102,3 +118,120 @@ def test_the_table_part_holds_the_tables_rows() -> None:
     assert caption == ["caption", {}, "Cells per step and in total, both modes"]
     assert [cell[2] for cell in head[3][2:]] == view["table"]["columns"]
     assert [[row[2][2], *(cell[2] for cell in row[3:])] for row in body[2:]] == view["table"]["rows"]
+
+
+SETTINGS = [(16, 16), (1, 64), (128, 64), (128, 1), (128, 3), (64, 16), (3, 5)]
+"""Prompt and tokens: the chapter's run, the sliders' corners, and runs where the lines crowd."""
+
+
+def shapes(svg: Any, tag: str) -> list[Any]:
+    """Every ``tag`` in an svg tree, inside groups too."""
+    found = []
+    for shape in svg[2:]:
+        if shape[0] == tag:
+            found.append(shape)
+        if shape[0] == "g":
+            found += shapes(shape, tag)
+    return found
+
+
+def polyline_points(line: Any) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in (pair.split(",") for pair in line[1]["points"].split())]
+
+
+def main_lines(svg: Any) -> list[Any]:
+    """The panel's polylines, not the inset's."""
+    return [shape for shape in svg[2:] if shape[0] == "polyline"]
+
+
+@pytest.mark.parametrize(("prompt", "tokens"), SETTINGS)
+@pytest.mark.parametrize("mode", MODES)
+def test_both_modes_whole_runs_are_drawn_before_the_first_step(prompt: int, tokens: int, mode: Mode) -> None:
+    """The preview: at step 0 each panel already draws both modes' every step, the model's values."""
+    view: Any = chart_view(prompt, tokens, 0, mode)
+    for panel in PANELS:
+        (svg,) = chart_picture(view, panel)
+        previews = [line for line in main_lines(svg) if line[1]["data-series"] == "preview"]
+        assert sorted(line[1]["data-mode"] for line in previews) == sorted(MODES)
+        top = view[panel]["top"]
+        for line in previews:
+            m = line[1]["data-mode"]
+            expected = [
+                step_cost(prompt, k, m) if panel == "per_step" else cumulative_cost(prompt, k, m)
+                for k in range(1, tokens + 1)
+            ]
+            drawn = [(HEIGHT - BOTTOM - y) / (HEIGHT - TOP - BOTTOM) * top for _, y in polyline_points(line)]
+            assert drawn == pytest.approx(expected, abs=top / 100), (panel, m)
+
+
+@pytest.mark.parametrize("steps", [1, 5, 16])
+def test_each_mode_keeps_its_colour_whichever_is_chosen(steps: int) -> None:
+    """A mode's lines and points carry its class (the page colours it by mode), in either choice."""
+    for chosen in MODES:
+        for panel in PANELS:
+            (svg,) = chart_picture(chart_view(16, 16, steps, chosen), panel)
+            for shape in main_lines(svg) + shapes(svg, "circle"):
+                mode = shape[1].get("data-mode") or ("kv" if "point-kv" in shape[1]["class"] else "recompute")
+                assert f"-{mode}" in shape[1]["class"] and all(
+                    f"-{other}" not in shape[1]["class"] for other in MODES if other != mode
+                ), (chosen, shape[1])
+
+
+def text_box(text: Any) -> tuple[float, float, float, float]:
+    """A 10-unit text's box from its attributes: its anchor, its baseline, its characters."""
+    x, y, width = float(text[1]["x"]), float(text[1]["y"]), len(text[2]) * CHAR
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[text[1].get("text-anchor", "start")]
+    return (left, y - LINE + 2, left + width, y + 2)
+
+
+@pytest.mark.parametrize(("prompt", "tokens"), SETTINGS)
+@pytest.mark.parametrize("mode", MODES)
+def test_no_label_sits_on_a_line(prompt: int, tokens: int, mode: Mode) -> None:
+    """Notes and the inset clear of every line the panel draws; lines' names at their ends, apart."""
+    for steps in sorted({0, 1, 2, tokens // 2, tokens} - {-1}):
+        if steps > tokens:
+            continue
+        view: Any = chart_view(prompt, tokens, steps, mode)
+        for panel in PANELS:
+            (svg,) = chart_picture(view, panel)
+            segments = []
+            for line in main_lines(svg):
+                points = polyline_points(line)
+                if not points:  # the steps taken, before the first
+                    continue
+                segments += [(*a, *b) for a, b in itertools.pairwise(points)] or [(*points[0], *points[0])]
+            notes = [text for text in shapes(svg, "text") if text[1]["class"] == "chart-note"]
+            insets = [shape for shape in svg[2:] if shape[0] == "g"]
+            boxes = [text_box(note) for note in notes]
+            for inset in insets:
+                (frame,) = (shape for shape in inset[2:] if shape[0] == "rect")
+                x, y = float(frame[1]["x"]), float(frame[1]["y"])
+                boxes.append((x, y, x + float(frame[1]["width"]), y + float(frame[1]["height"])))
+            for box in boxes:
+                assert not any(crosses(box, segment) for segment in segments), (panel, steps, box)
+            ends = [text_box(text) for text in shapes(svg, "text") if "chart-end" in text[1]["class"]]
+            assert len(ends) == len(MODES)
+            assert all(box[0] > max(max(x0, x1) for x0, _, x1, _ in segments) for box in ends)  # right of every line
+            (upper, lower) = sorted(ends, key=lambda box: box[1])
+            assert upper[3] <= lower[1] + 1, (panel, steps, ends)
+
+
+def test_the_kv_lines_growth_is_visible_in_its_inset() -> None:
+    """On the main axis the KV cache's decode steps rise by under 2% of the plot; in the inset by half of it."""
+    prompt, tokens = 16, 16
+    (svg,) = chart_picture(chart_view(prompt, tokens, tokens, "kv"), "per_step")
+    (kv,) = (line for line in main_lines(svg) if line[1]["data-series"] == "current")
+    decode = polyline_points(kv)[1:]
+    assert decode[0][1] - decode[-1][1] < 0.02 * (HEIGHT - TOP - BOTTOM)
+    (inset,) = (shape for shape in svg[2:] if shape[0] == "g")
+    (zoomed,) = (line for line in shapes(inset, "polyline") if line[1].get("data-series") == "inset")
+    points = polyline_points(zoomed)
+    assert len(points) == tokens - 1
+    assert points[0][1] - points[-1][1] > INSET_H / 2
+
+
+def test_each_panel_says_its_unit() -> None:
+    for panel in PANELS:
+        (svg,) = chart_picture(chart_view(16, 16, 0, "kv"), panel)
+        (unit,) = (text for text in shapes(svg, "text") if "chart-unit" in text[1]["class"])
+        assert unit[2] == "cells" and float(unit[1]["x"]) <= LEFT

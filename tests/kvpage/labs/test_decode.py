@@ -6,8 +6,11 @@ from typing import Any
 import pytest
 
 from kvpage.bridge import handle
+from kvpage.costs import MODES, Mode, cumulative_cost, recompute_baseline
 from kvpage.jsonvalue import JSONObject, LabInputError
-from kvpage.labs.decode import LAB, DecodeRun, advance, finish, resume, start
+from kvpage.labs.decode import LAB, NO_BREAK, DecodeRun, advance, back, finish, resume, start
+
+CELLS = f"{NO_BREAK}cells"
 
 
 def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
@@ -22,7 +25,8 @@ def text(view: JSONObject) -> Any:
 
 
 def number(shown: str) -> int:
-    return int(shown.replace(",", ""))
+    """The number of a readout: ``9,176`` of ``9,176 cells``."""
+    return int(shown.split(NO_BREAK)[0].replace(",", ""))
 
 
 def test_cold_view_matches_the_seed() -> None:
@@ -30,8 +34,8 @@ def test_cold_view_matches_the_seed() -> None:
     assert shown["status"] == "cache cold"
     assert {name: shown[name] for name in ("this_step", "paid", "recompute_total", "progress")} == {
         "this_step": "—",
-        "paid": "0",
-        "recompute_total": "256",
+        "paid": f"0{CELLS}",
+        "recompute_total": f"256{CELLS}",
         "progress": "step 0 of 16",
     }
 
@@ -45,18 +49,19 @@ def test_every_view_is_one_the_lab_declares() -> None:
 def test_generate_with_kv_cache_pays_616() -> None:
     view = run(16, 16, "kv", 16)
     assert view["state"] == {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 16}
-    assert (text(view)["paid"], text(view)["recompute_total"]) == ("616", "9,176")
+    assert (text(view)["paid"], text(view)["recompute_total"]) == (f"616{CELLS}", f"9,176{CELLS}")
     assert text(view)["status"] == "cache warm · 31 slots"
 
 
-def test_generate_with_recompute_pays_the_baseline() -> None:
+def test_generate_with_recompute_pays_the_baseline_and_says_so() -> None:
     view = run(16, 16, "recompute", 16)
-    assert text(view)["paid"] == text(view)["recompute_total"] == "9,176"
+    assert text(view)["paid"] == f"9,176{CELLS}"
+    assert text(view)["recompute_total"] == f"9,176{CELLS}, this run"
 
 
 def test_first_step_is_the_prefill_and_warms_the_cache() -> None:
     view = run(16, 16, "kv", 1)
-    assert text(view)["this_step"] == "256"
+    assert text(view)["this_step"] == f"256{CELLS}"
     assert text(view)["status"] == "cache warm · 16 slots"
 
 
@@ -142,3 +147,32 @@ def test_a_link_whose_steps_do_not_fit_its_run_is_refused_as_a_value(state: JSON
         )
     )
     assert reply["ok"] is False and "traceback" not in reply
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_back_undoes_a_step_and_stops_at_the_cold_run(mode: Mode) -> None:
+    for steps in range(1, 9):
+        assert back({"state": run(8, 8, mode, steps)["state"]}) == run(8, 8, mode, steps - 1)
+    assert back({"state": run(8, 8, mode, 0)["state"]}) == run(8, 8, mode, 0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("prompt", "tokens"), [(16, 16), (1, 64), (128, 64), (3, 1)])
+def test_the_ratio_readout_is_the_models_in_both_modes(mode: Mode, prompt: int, tokens: int) -> None:
+    assert text(run(prompt, tokens, mode, 0))["ratio"] == "—"
+    for steps in {1, min(2, tokens), tokens}:
+        kv, recompute = cumulative_cost(prompt, steps, "kv"), recompute_baseline(prompt, steps)
+        shown = text(run(prompt, tokens, mode, steps))["ratio"]
+        if kv == recompute:
+            assert shown == "none fewer yet"
+        else:
+            times, unit = shown.split(NO_BREAK)
+            assert (float(times.removesuffix("×")), unit) == (round(recompute / kv, 1), "fewer cells")
+
+
+def test_readouts_keep_their_unit_with_their_number() -> None:
+    for mode in MODES:
+        for steps in (1, 5):
+            shown = text(run(16, 16, mode, steps))
+            for name in ("this_step", "paid", "recompute_total"):
+                assert shown[name].split(NO_BREAK)[1].startswith("cell"), (name, shown[name])

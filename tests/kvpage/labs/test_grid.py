@@ -1,6 +1,7 @@
 """The attention grid: its rectangles are exactly the cells the cost model counts."""
 
 import json
+from typing import Any
 
 import pytest
 
@@ -9,6 +10,7 @@ from kvpage.labs.grid import (
     DENSE_ABOVE,
     Block,
     cells,
+    font,
     grid_picture,
     grid_size,
     grid_view,
@@ -121,8 +123,49 @@ def test_the_picture_draws_the_views_rectangles_and_slots(prompt: int, tokens: i
             drawn = [shape[1] for shape in svg[2:] if shape[1].get("data-kind") == kind]  # type: ignore[index, union-attr]
             boxes = [[int(box[key]) for key in ("y", "x", "height", "width")] for box in drawn]  # type: ignore[index]
             assert boxes == view[kind]
-        lines = [shape for shape in svg[2:] if shape[0] == "path"]  # type: ignore[index]
+        lines = [shape for shape in svg[2:] if shape[1].get("class") == "grid-lines"]  # type: ignore[index, union-attr]
         assert len(lines) == (0 if view["dense"] else 1)
         (strip,) = slots_picture(view)
         drawn_slots = [shape[1] for shape in strip[2:] if "data-count" in shape[1]]  # type: ignore[index, operator]
         assert sum(int(box["data-count"]) for box in drawn_slots) == sum(run["count"] for run in view["slots"])  # type: ignore[index]
+
+
+def texts(svg: Any, kind: str) -> list[Any]:
+    return [shape for shape in svg[2:] if shape[0] == "text" and shape[1]["class"] == kind]
+
+
+@pytest.mark.parametrize(("prompt", "tokens"), RUNS)
+def test_the_axes_number_token_positions_and_the_prompt_is_named_before_any_step(prompt: int, tokens: int) -> None:
+    """Keys across and queries down are numbered from 1 to the grid's size (the prompt's end where it
+    does not crowd them), at their cells' middles, and the prompt's square is named at step 0."""
+    size = grid_size(prompt, tokens)
+    (svg,) = grid_picture(grid_view(prompt, tokens, 0, "kv"))
+    numbers = texts(svg, "grid-number")
+    across = {int(text[2]): float(text[1]["x"]) for text in numbers if text[1]["text-anchor"] == "middle"}
+    down = {int(text[2]): float(text[1]["y"]) for text in numbers if text[1]["text-anchor"] == "end"}
+    assert across == down
+    assert {1, size} <= set(across) <= {1, prompt, size}
+    assert all(at == position - 0.5 for position, at in across.items())
+    if abs(prompt - 1) > 4 * font(size) and abs(size - prompt) > 4 * font(size):
+        assert prompt in across
+    (name,) = texts(svg, "grid-prompt-name")
+    assert name[2] == f"prefill {prompt} × {prompt}"
+    assert float(name[1]["x"]) >= 0 and 0 < float(name[1]["y"]) < size  # on the grid, in the prompt's rows
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cells_carry_their_modes_colour(mode: Mode) -> None:
+    """Paid cells are the mode's (the page colours ``grid-kv`` and ``grid-recompute``), whichever step."""
+    for steps in (1, 2, 16):
+        (svg,) = grid_picture(grid_view(16, 16, steps, mode))
+        paid = [shape[1] for shape in svg[2:] if "data-kind" in shape[1]]  # type: ignore[index, operator]
+        assert paid and all(f"grid-{mode}" in box["class"].split() for box in paid)  # type: ignore[index, union-attr]
+
+
+def test_in_a_dense_grid_a_background_line_keeps_this_steps_row_off_the_rows_above() -> None:
+    """Cells paid now and earlier are under 3:1 against each other, so they never touch."""
+    view = grid_view(128, 64, 10, "kv")
+    (svg,) = grid_picture(view)
+    (row, col, _, cols) = view["now"][0]  # type: ignore[index, misc]
+    gaps = [shape[1]["d"] for shape in svg[2:] if shape[1].get("class") == "grid-gap"]  # type: ignore[index, union-attr]
+    assert gaps == [f"M{col} {row}H{col + cols}"]

@@ -5,8 +5,21 @@ from typing import Any
 
 import pytest
 
+from kvpage.costs import prefill_cost
 from kvpage.jsonvalue import LabInputError
-from kvpage.labs.next_request import LAB, MAX_REQUEST_CHARS, bars, bars_words, chips, compare, tips, visible
+from kvpage.labs.next_request import (
+    LAB,
+    MAX_REQUEST_CHARS,
+    PRESETS,
+    bars,
+    bars_words,
+    chips,
+    compare,
+    presets,
+    tips,
+    visible,
+)
+from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 
 ONE = "You are a precise assistant. Answer briefly User: 2+2?"
@@ -15,7 +28,7 @@ TWO = "You are a precise assistant. Answer briefly User: 3+3?"
 
 def test_seed_figures() -> None:
     view = compare({"request1": ONE, "request2": TWO})
-    assert view["text"] == {
+    assert {name: text for name, text in view["text"].items() if not name.startswith("preset_")} == {
         "shared": "10 / 14 · hit through “:”",
         "cold": "196",
         "cached": "96",
@@ -44,6 +57,7 @@ def test_chips_mark_the_shared_prefix_and_flag_the_first_difference() -> None:
     assert tips(2, 2, first) == {
         "shared": "reused from the cache",
         "differs": "paid; first difference: request 1 has “c” here",
+        "same": "same text as request 1 here, still paid: after the first difference nothing is reused",
         "cold": "paid",
     }
     assert tips(1, 2, second)["differs"] == "cached; first difference: request 2 has “x” here"
@@ -52,7 +66,7 @@ def test_chips_mark_the_shared_prefix_and_flag_the_first_difference() -> None:
 def test_each_chip_says_what_it_is_and_the_prefix_ends_at_the_last_shared_one() -> None:
     view: Any = compare({"request1": "a b c d", "request2": "a b x d"})
     items = view["parts"]["tokens2"]
-    assert [item[1]["data-kind"] for item in items] == ["shared", "shared", "differs", "cold"]
+    assert [item[1]["data-kind"] for item in items] == ["shared", "shared", "differs", "same"]
     assert [("data-ends-prefix" in item[1], item[1].get("tabindex")) for item in items] == [
         (False, "0"),
         (True, None),
@@ -79,6 +93,7 @@ def test_bars_compare_cold_and_cached_on_one_scale() -> None:
     rows: Any = bars(196, 96)
     fills = [shape for row in rows for shape in row[3][2:] if shape[1]["class"] == "bar-fill"]
     assert [(fill[1]["data-value"], fill[1]["width"]) for fill in fills] == [("196", "100"), ("96", "48.98")]
+    assert [fill[1]["x"] for fill in fills] == ["0", "51.02"]  # the cached bar's paid part, after its reused part
     assert [row[2][2] for row in rows] == ["Cold prefill", "With prefix cache"]
     assert [row[4][2] for row in rows] == ["196", "96"]
     assert bars_words(196, 96) == (
@@ -114,3 +129,52 @@ def test_whitespace_token_is_drawn() -> None:
 def test_overlong_request_is_refused_with_the_cap() -> None:
     with pytest.raises(LabInputError, match="Request 2 is 2,001 characters; the lab takes at most 2,000"):
         compare({"request1": ONE, "request2": "x" * (MAX_REQUEST_CHARS + 1)})
+
+
+def test_after_the_first_difference_the_same_text_is_marked_and_still_paid() -> None:
+    """The chapter's lesson ("everything after it is cold"): a token at the same position with the same
+    text in both requests, past the first difference, is ``same``, and says it is paid."""
+    first, second = tokenize(ONE), tokenize("you" + ONE[3:])
+    shared = shared_prefix_length(first, second)
+    kinds = [kind for _, kind in chips(second, shared, first)]
+    assert kinds[shared] == "differs"
+    assert (
+        kinds[shared + 1 :] == ["same" if a == b else "cold" for a, b in zip(first, second, strict=True)][shared + 1 :]
+    )
+    assert "same" in kinds
+    assert "still paid" in tips(2, shared, first)["same"] and "not reused" in tips(1, shared, second)["same"]
+    view: Any = compare({"request1": ONE, "request2": "you" + ONE[3:]})
+    told = [item[3][2] for item in view["parts"]["tokens2"] if item[1]["data-kind"] == "same"]
+    assert told and all(text.endswith(tips(2, shared, first)["same"]) for text in told)
+
+
+@pytest.mark.parametrize("second", [TWO, "you" + ONE[3:], ONE, ONE + " More.", ""])
+def test_the_cached_bar_is_split_into_its_reused_and_its_paid_part(second: str) -> None:
+    view: Any = compare({"request1": ONE, "request2": second})
+    n, shared = len(tokenize(second)), shared_prefix_length(tokenize(ONE), tokenize(second))
+    cold, cached = prefill_cost(n), prefill_cost(n, shared)
+    (svg,) = [part for part in view["parts"]["bars"][1][2:] if part[0] == "svg"]
+    drawn = {shape[1]["class"]: shape[1] for shape in svg[2:] if "data-value" in shape[1]}
+    assert int(drawn["bar-fill"]["data-value"]) == cached
+    assert int(drawn.get("bar-reused", {"data-value": "0"})["data-value"]) == cold - cached
+    if cold:
+        assert float(drawn["bar-fill"]["x"]) == pytest.approx(100 * (cold - cached) / cold, abs=0.01)
+        assert float(drawn["bar-fill"]["width"]) == pytest.approx(100 * cached / cold, abs=0.01)
+
+
+def test_presets_are_the_chapters_experiments() -> None:
+    """Identical: everything reused; one letter: one letter differs, and reuse stops there; a leading
+    space: nothing reused; longer: all of request 1 reused, and more to pay."""
+    first = tokenize(ONE)
+    made = presets(ONE)
+    assert set(made) == {name for name, _ in PRESETS}
+    assert shared_prefix_length(first, tokenize(made["identical"])) == len(first)
+    changed = [(a, b) for a, b in zip(ONE, made["one_letter"], strict=True) if a != b]
+    assert len(changed) == 1 and all(c.isalpha() for c in changed[0])
+    assert 0 < shared_prefix_length(first, tokenize(made["one_letter"])) < len(first)
+    assert shared_prefix_length(first, tokenize(made["leading_space"])) == 0
+    longer = tokenize(made["longer"])
+    assert shared_prefix_length(first, longer) == len(first) < len(longer)
+    view: Any = compare({"request1": ONE, "request2": TWO})
+    assert {name: view["text"][f"preset_{name}"] for name, _ in PRESETS} == made
+    assert all(len(text) <= MAX_REQUEST_CHARS for text in presets("x" * MAX_REQUEST_CHARS).values())

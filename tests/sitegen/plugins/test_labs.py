@@ -69,7 +69,7 @@ def test_a_lab_renders_its_region_fields_and_widget() -> None:
         f'<section class="lab lab-decode" data-lab="decode" data-state="{shown}" aria-labelledby="lab--decode">' in page
     )
     assert "data-params" not in page and "data-update" not in page
-    assert '<output class="lab-field" data-field="paid">0</output>' in page
+    assert '<output class="lab-field" data-field="paid">0\xa0cells</output>' in page
     assert page.endswith("<p>controls of decode</p>\n</section>\n")
 
 
