@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import IO
 
 import kvpage
+from kvpage.lab import LABS_PACKAGE
 
 CHILD = """\
 import os, sys
@@ -154,21 +155,26 @@ replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
 faulthandler.register(signal.SIGUSR1, file=replies)
-import kvpage.labs
-for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
-    replies.write("kvpage.labs." + info.name + "\\n")
+replies.write(sys.argv[1] + "\\n")
+replies.flush()
+package = importlib.import_module(sys.argv[1])
+for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda info: info.name):
+    replies.write(sys.argv[1] + "." + info.name + "\\n")
     replies.flush()
     try:
-        importlib.import_module("kvpage.labs." + info.name)
+        importlib.import_module(sys.argv[1] + "." + info.name)
     except BaseException:
         pass
 replies.write("\\n")
 replies.flush()
 """
-"""Imports every lab's module, naming each first, then writes an empty line. Sent SIGUSR1 (the limit
-is up), ``faulthandler`` writes where the import is: its frames, innermost first. A module that
-fails to import is left to :func:`sitegen.labs.model_failure`, which names its line."""
+"""Names the package its first argument names once it is up, then imports every lab's module of it,
+naming each first, then writes an empty line. Sent SIGUSR1 (the limit is up), ``faulthandler`` writes
+where the import is: its frames, innermost first. A module that fails to import is left to
+:func:`sitegen.labs.model_failure`, which names its line."""
 IMPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+STARTUP_WAIT = 60.0
+"""How long the child's Python may take to start before the model's import is limited (a guard, not a limit)."""
 FRAMES_WAIT = 2.0
 """How long, past the limit, the child's frames may take to arrive before it is killed anyway."""
 
@@ -179,13 +185,22 @@ def slow_import(timeout: float, home: Path = MODEL_HOME) -> tuple[str, int] | No
     line 1. None if it finished (or failed: that is :func:`sitegen.labs.model_failure`'s to report)."""
     env = {**os.environ, "PYTHONPATH": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
     process = subprocess.Popen(
-        [sys.executable, "-c", IMPORTER], stdout=subprocess.PIPE, cwd=home, env=env, text=True, encoding="utf-8"
+        [sys.executable, "-c", IMPORTER, LABS_PACKAGE],
+        stdout=subprocess.PIPE,
+        cwd=home,
+        env=env,
+        text=True,
+        encoding="utf-8",
     )
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
-    module, frames = "kvpage.labs", list[tuple[str, int]]()
-    deadline = time.monotonic() + timeout
+    module, frames = LABS_PACKAGE, list[tuple[str, int]]()
     try:
+        # The limit starts once the child is up and about to import the model (its first line): Python's
+        # own start is not the model's, and on a busy machine it alone can take a second or more.
+        if lines.get(timeout=STARTUP_WAIT) is None:
+            return None  # the child ended before it began: not the model's import to blame
+        deadline = time.monotonic() + timeout
         while (line := lines.get(timeout=max(deadline - time.monotonic(), 0.01))) is not None:
             if line == "":
                 return None

@@ -16,20 +16,52 @@
 "use strict";
 
 (() => {
+  // The step slider: it shows the run's step after each view, and asks for the view at the step the
+  // reader moved it to (only the last position waits while a call is out). `moved` runs first.
+  function stepSlider(section, lab, moved) {
+    const slider = section.querySelector("[data-linked=steps]");
+    const sliderValue = section.querySelector(`[data-shows="${slider.id}"]`);
+    let wanted = null; // a step the slider asked for while a call was out
+    function goTo() {
+      const steps = wanted;
+      wanted = null;
+      lab.restore({ state: { steps } });
+    }
+    slider.addEventListener("input", () => {
+      moved();
+      wanted = Number(slider.value);
+      sliderValue.textContent = slider.value;
+      if (!lab.busy()) goTo();
+    });
+    return {
+      enable() {
+        slider.disabled = false;
+      },
+      // After a view: ask for the step still wanted (true), or show the run's own step (false).
+      settle() {
+        if (wanted !== null && !lab.busy()) {
+          goTo();
+          return true;
+        }
+        if (wanted !== null) return false;
+        const state = lab.state();
+        slider.max = String(state.tokens);
+        slider.value = String(state.steps);
+        sliderValue.textContent = String(state.steps);
+        slider.setAttribute("aria-valuetext", lab.view()?.text.progress ?? `step ${state.steps} of ${state.tokens}`);
+        return false;
+      },
+    };
+  }
+
   function start(section, lab) {
     /** @type {(name: string) => HTMLButtonElement} */
     const button = (name) => section.querySelector(`[data-action=${name}]`);
     const calm = matchMedia("(prefers-reduced-motion: reduce)");
-    const slider = section.querySelector("[data-linked=steps]");
-    const sliderValue = section.querySelector(`[data-shows="${slider.id}"]`);
-    let wanted = null; // a step the slider asked for while a call was out
     let running = false;
     let timer = null;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
-    const done = () => {
-      const state = lab.state();
-      return state.steps >= state.tokens;
-    };
+    const done = () => lab.state().steps >= lab.state().tokens;
 
     function showButtons() {
       if (!live) return;
@@ -37,7 +69,7 @@
       generate.textContent = running ? "Pause" : "Generate";
       generate.disabled = done() && !running;
       button("step").disabled = done();
-      slider.disabled = false;
+      slider.enable();
       section.setAttribute("aria-busy", String(running || lab.busy()));
       const focused = /** @type {HTMLButtonElement | null} */ (document.activeElement);
       if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
@@ -50,33 +82,16 @@
     // A step every so often, the whole run in about 2.4 s, however many tokens it has.
     const pause = () => Math.max(40, Math.min(150, 2400 / lab.state().tokens));
 
+    const slider = stepSlider(section, lab, () => {
+      stop();
+      showButtons();
+    });
     lab.onLive(() => {
       live = true;
       showButtons();
     });
-    function showStep() {
-      const state = lab.state();
-      slider.max = String(state.tokens);
-      slider.value = String(state.steps);
-      sliderValue.textContent = String(state.steps);
-      slider.setAttribute("aria-valuetext", lab.view()?.text.progress ?? `step ${state.steps} of ${state.tokens}`);
-    }
-    function goTo() {
-      const steps = wanted;
-      wanted = null;
-      lab.restore({ state: { steps } });
-    }
-    slider.addEventListener("input", () => {
-      stop();
-      showButtons();
-      wanted = Number(slider.value);
-      sliderValue.textContent = slider.value;
-      if (!lab.busy()) goTo();
-    });
-
     lab.onUpdate((ok) => {
-      if (wanted !== null && !lab.busy()) return goTo();
-      if (wanted === null) showStep();
+      if (slider.settle()) return;
       if (running && (!ok || done())) stop();
       if (running) timer = setTimeout(() => lab.run("step"), pause());
       showButtons();
