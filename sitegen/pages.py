@@ -36,6 +36,7 @@ from sitegen.description import description
 from sitegen.errors import ContentError
 from sitegen.formulas import STYLESHEET, formulas_in, typeset_formulas
 from sitegen.ids import duplicate_ids
+from sitegen.lab_sources import lab_files
 from sitegen.labs import Labs, LabUse, Placement, all_labs, enabled_labs
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.brackets import brackets_plugin
@@ -248,10 +249,15 @@ def render_pages(
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
 
 
+PYTHON_DISCLOSURE = "labs/python.html"
+"""The "Python" disclosure every lab ends with: the model's files that compute it (``sitegen/lab_sources.py``)."""
+
+
 def lab_widget(templates: Templates, use: LabUse, env: MutableMapping[str, Any]) -> str:
     """A lab's widget, its template rendered with its starting view; a template's failure is the chapter's error."""
     try:
-        return templates.render(use.template, lab=use)
+        widget = templates.render(use.template, lab=use)
+        return widget + templates.render(PYTHON_DISCLOSURE, lab=use, files=lab_files(use.kind))
     except TemplateFailed as failed:
         error = failed.error
         where = f"rendering lab {use.kind.name!r} in {env['path']}"
