@@ -423,6 +423,20 @@ class WiredLab {
     sayIn(this.section, `The labs could not start (${error.message}); ${numbers}.`);
   }
 
+  // What a reader's Run computes for this lab (stage "reader"): its update at the values and state it
+  // has now, and the outputs its view must have. A Generate running stops first.
+  /** @returns {import("./protocol.js").ReaderLab} */
+  reading() {
+    for (const hook of this.before) hook();
+    const args = this.state === undefined ? this.values() : { ...this.values(), state: this.state };
+    return { request: JSON.stringify({ lab: this.name, action: this.schema.update, args }), texts: this.texts, parts: this.trees };
+  }
+
+  // The view a reader's Run computed for this lab (the reply's text), drawn like any other.
+  shown(text) {
+    this.render(JSON.parse(text));
+  }
+
   // A new model is in (serve): the lab computed again at the values and state it has now.
   refresh() {
     if (this.isLive) this.request(this.schema.update);

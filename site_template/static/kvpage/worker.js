@@ -27,6 +27,7 @@ import { snapshotImage } from "./image.js";
 import { interceptPyodide } from "./hooks.js";
 import { fromPage, toPage } from "./protocol.js";
 import SWAP from "./swap.py";
+import READER from "./reader.py";
 
 /** @typedef {import("./protocol.js").Runtime} Runtime */
 /** @typedef {import("./protocol.js").Phase} Phase */
@@ -67,6 +68,22 @@ function swapModel(current, bytes, path) {
     current.path = path;
   } finally {
     swap.destroy();
+  }
+}
+
+// READER, Python's side of a reader's Run (reader.py): kvpage_reader(sources, labs), the reader's
+// files in place of the wheel's and every lab computed with them, or the last good model kept. Made
+// once a worker, on the first Run; `current` then answers with kvpage as it left it.
+let reader = null;
+function runReader(current, sources, labs) {
+  reader ??= current.pyodide.runPython(READER);
+  try {
+    return reader(JSON.stringify(sources), JSON.stringify(labs));
+  } finally {
+    const bridge = current.pyodide.pyimport("kvpage.bridge");
+    current.handle?.destroy();
+    current.handle = bridge.handle.copy();
+    bridge.destroy();
   }
 }
 
@@ -262,6 +279,16 @@ const handlers = {
       reply = handle(request);
     } catch (error) {
       // The bridge returns every failure as a value; this is Pyodide itself failing.
+      reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
+    }
+    post({ type: "reply", id, reply });
+  },
+  async model({ id, sources, labs }) {
+    const current = await restored;
+    let reply;
+    try {
+      reply = runReader(current, sources, labs);
+    } catch (error) {
       reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
     }
     post({ type: "reply", id, reply });
