@@ -114,7 +114,7 @@ class Disclosure {
     this.edit = details.querySelector("[data-role=edit]");
     this.run = details.querySelector("[data-role=run]");
     this.restore = details.querySelector("[data-role=restore]");
-    this.yours = details.querySelector("[data-role=yours]");
+    this.yours = details.parentElement.querySelector("[data-role=yours]"); // outside it: seen with it closed
     this.problem = details.querySelector("[data-role=problem]");
     this.edit.addEventListener("click", () => this.editing());
     this.run.addEventListener("click", () => page.run(this));
@@ -135,12 +135,13 @@ class Disclosure {
     for (const file of this.files) if (file.text !== null) file.number();
   }
 
-  // What the page runs now, shown: the mark, the button back, and (if the reader's) the files in editors.
-  showModel(sources) {
+  // What the page runs now, shown: the mark, the button back, and (if the reader's) the files in
+  // editors; `back`: the book's model again, its files read, not edited.
+  showModel(sources, back = false) {
     const paths = Object.keys(sources);
     const mine = this.files.some((file) => paths.includes(file.path));
     if (mine) this.editing();
-    if (paths.length === 0) {
+    if (back) {
       for (const file of this.files) file.read();
       this.edit.hidden = false;
       this.run.disabled = true;
@@ -202,7 +203,7 @@ class Reader {
     this.labs.forEach((lab, index) => lab.shown(replies[index]));
     for (const disclosure of this.disclosures) {
       disclosure.say("");
-      disclosure.showModel(sources);
+      disclosure.showModel(sources, Object.keys(sources).length === 0);
     }
   }
 

@@ -1,0 +1,176 @@
+"""A lab's "Python" disclosure, performed in Chromium: read it, edit the model, Run, and back.
+
+Each flow runs three ways (served over http, from the unzipped zip with file://, as the single file).
+What the labs must show after a Run is the edited model's, derived here by running the edited files
+in CPython (a copy of ``kvpage/`` with those files replaced, in a process of its own) on the values
+the page's labs have, never typed; "Back to the book's model" must bring back the numbers the page
+showed before, exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from kvpage.lab import Lab
+from kvpage.labs import decode as decode_lab
+from kvpage.labs import next_request
+from tests.chapter_labs import DECODE, NEXT
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS
+from tests.e2e.test_labs import open_chapter, settled
+
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+COSTS = "kvpage/costs.py"
+BOOK_COSTS = (ROOT / COSTS).read_text(encoding="utf-8")
+SQUARE = "return n * n - cached * cached"
+CAUSAL = BOOK_COSTS.replace(SQUARE, "return n * (n + 1) // 2 - cached * (cached + 1) // 2")
+LABS: dict[str, Lab] = {DECODE: decode_lab.LAB, NEXT: next_request.LAB}
+COMPUTE = """
+import json, sys
+from kvpage import bridge
+print(json.dumps([json.loads(bridge.handle(request)) for request in json.load(sys.stdin)]))
+"""
+
+
+def edited_views(edits: Mapping[str, str], requests: list[str], where: Path) -> list[dict[str, Any]]:
+    """The views ``requests`` get from the model with ``edits`` (path → text), computed in CPython."""
+    shutil.copytree(ROOT / "kvpage", where / "kvpage", ignore=shutil.ignore_patterns("__pycache__"))
+    for path, text in edits.items():
+        (where / path).write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(where)!r})\n{COMPUTE}"],
+        input=json.dumps(requests),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=where,
+    )
+    replies = json.loads(done.stdout)
+    assert all(reply["ok"] for reply in replies), replies
+    return [reply["result"] for reply in replies]
+
+
+def request_of(region: Locator, lab: Lab) -> str:
+    """The request the lab in ``region`` would send now: its update at its controls and state."""
+    saved = region.page.evaluate(
+        "(section) => ({controls: kvpageLabs.lab(section).saved().controls, state: kvpageLabs.lab(section).state()})",
+        region.element_handle(),
+    )
+    args = dict(saved["controls"])
+    if saved["state"] is not None:
+        args["state"] = saved["state"]
+    return json.dumps({"lab": lab.name, "action": lab.update, "args": args})
+
+
+def readouts(region: Locator, lab: Lab) -> dict[str, str]:
+    """What every labelled readout of ``lab`` shows, by output."""
+    return {
+        output.name: region.get_by_label(output.label, exact=True).inner_text()
+        for output in lab.outputs
+        if output.kind == "text" and output.label
+    }
+
+
+def expect_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> None:
+    for output in lab.outputs:
+        if output.kind == "text" and output.label:
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(texts[output.name])
+
+
+def edit_costs(region: Locator, text: str) -> None:
+    """Open the lab's Python disclosure, Edit, and put ``text`` in its costs.py."""
+    region.get_by_text("Python: the code behind this lab").click()
+    region.get_by_role("button", name="Edit", exact=True).click()
+    region.get_by_label(f"Edit {COSTS}").fill(text)
+
+
+def regions(page: Page) -> dict[str, Locator]:
+    return {name: page.get_by_role("region", name=name) for name in LABS}
+
+
+def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
+    audited: tuple[Page, str], tmp_path: Path
+) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    requests = [request_of(region, LABS[name]) for name, region in labs.items()]
+    expected = edited_views({COSTS: CAUSAL}, requests, tmp_path)
+    decode = labs[DECODE]
+    edit_costs(decode, CAUSAL)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    for (name, region), view in zip(labs.items(), expected, strict=True):
+        expect_readouts(region, LABS[name], view["text"])
+        expect(region.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +1 −1")
+    assert any(readouts(labs[name], LABS[name]) != before[name] for name in labs), "the edit changed no readout"
+    decode.get_by_role("button", name="Back to the book's model").click()
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    assert "costs" not in page.url and "def " not in page.url  # the URL carries no code
+
+
+def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    broken = BOOK_COSTS.replace("def prefill_cost(", "def prefill_cost(:")
+    line = broken.splitlines().index(next(text for text in broken.splitlines() if "def prefill_cost(:" in text)) + 1
+    column = broken.splitlines()[line - 1].index(":") + 1
+    decode = labs[DECODE]
+    edit_costs(decode, broken)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    problem = decode.get_by_role("alert").filter(has_text="SyntaxError")
+    expect(problem).to_contain_text(f"{COSTS}:{line}:{column}: SyntaxError")
+    expect(problem).to_contain_text(f"{broken.splitlines()[line - 1]}\n{' ' * (column - 1)}^")
+    expect(decode.locator(".python-lines .python-bad")).to_have_text(str(line))
+    expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(broken)
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+
+
+def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    looping = BOOK_COSTS.replace(SQUARE, "while True:\n        pass")
+    decode = labs[DECODE]
+    edit_costs(decode, looping)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    expect(decode.get_by_role("status").filter(has_text="Running your model")).to_be_visible()
+    assert page.evaluate("1 + 1") == 2  # the page answers while Python loops
+    problem = decode.get_by_role("alert").filter(has_text="was stopped")
+    expect(problem).to_contain_text("The labs keep the last good model's numbers", timeout=PYTHON_READY_MS)
+    expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(looping)
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+    # Python answers again, with the book's model, once its stopped worker is replaced.
+    decode.get_by_role("button", name="Step").click()
+    settled(decode)
+    expect(decode.get_by_role("alert").filter(has_text="failed")).to_have_count(0)
+
+
+def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    decode = regions(page)[DECODE]
+    reaching = BOOK_COSTS.replace(SQUARE, "import js\n    return js.document.title")
+    edit_costs(decode, reaching)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    problem = decode.get_by_role("alert").filter(has_text="the model failed")
+    expect(problem).to_contain_text("AttributeError")
+    expect(problem).to_contain_text(f"{COSTS}, line")
+    expect(problem).not_to_contain_text("bridge.py")
