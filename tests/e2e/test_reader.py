@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from tests.chapter_labs import DECODE, NEXT
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS, Where, audit_page
+from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.e2e.test_labs import open_chapter, settled
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
@@ -174,3 +175,44 @@ def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> No
     expect(problem).to_contain_text("AttributeError")
     expect(problem).to_contain_text(f"{COSTS}, line")
     expect(problem).not_to_contain_text("bridge.py")
+
+
+def shown_source(region: Locator, path: str) -> str:
+    return region.locator(f'figure[data-file="{path}"] pre.code').inner_text()
+
+
+def test_the_disclosure_reads_without_script_and_prints(browser: Browser, site_url: Where) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        with audit_page(page, site_url.origin):
+            page.goto(site_url.chapter)
+            decode = page.get_by_role("region", name=DECODE)
+            code = decode.locator(f'figure[data-file="{COSTS}"] pre.code')
+            expect(code).to_be_hidden()  # closed by default
+            decode.get_by_text("Python: the code behind this lab").click()
+            expect(code).to_be_visible()
+            assert shown_source(decode, COSTS) == BOOK_COSTS
+            expect(decode.get_by_role("button", name="Edit", exact=True)).to_be_hidden()  # nothing to run it with
+            decode.get_by_text("Python: the code behind this lab").click()
+            page.emulate_media(media="print")
+            expect(code).to_be_visible()  # printed open, closed or not
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str], scheme: str) -> None:
+    page, url = audited
+    page.add_init_script(path=str(AXE))
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 360, "height": 800})
+    open_chapter(page, url)
+    labs = regions(page)
+    edit_costs(labs[DECODE], CAUSAL)
+    labs[NEXT].get_by_text("Python: the code behind this lab").click()
+    labs[DECODE].get_by_role("button", name="Run", exact=True).click()
+    expect(labs[NEXT].get_by_role("status").filter(has_text="Your model")).to_be_visible()
+    assert axe_violations(page) == []
+    scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert scroll <= client, f"the page scrolls sideways at 360 px: {scroll} > {client}"
