@@ -282,7 +282,10 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
         ('# comment\ntitle = "  "\n', ["book.toml:2: 'title' must be a non-empty string"]),
         (
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
-            ["book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout"],
+            [
+                "book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout,"
+                " hide_python"
+            ],
         ),
         (
             'title = "x"\nexperimental_labs = "square"\n',
@@ -328,6 +331,12 @@ def test_a_book_may_set_how_long_the_builds_model_calls_may_take(tmp_path: Path)
 def test_a_book_may_enable_the_experimental_lab(tmp_path: Path) -> None:
     (tmp_path / "book.toml").write_text('title = "x"\nexperimental_labs = ["square"]\n', encoding="utf-8")
     assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", experimental_labs=("square",)), [])
+
+
+def test_a_book_may_hide_a_labs_python(tmp_path: Path) -> None:
+    (tmp_path / "book.toml").write_text('title = "x"\nhide_python = ["next-request"]\n', encoding="utf-8")
+    assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", hide_python=("next-request",)), [])
+    assert Book("x").hide_python == ()
 
 
 def test_missing_book_toml_names_the_file_without_a_line(tmp_path: Path) -> None:

@@ -1,14 +1,5 @@
-# Python's side of a reader's Run (stage "worker", message "model"; the build puts this text in the
-# worker, static/kvpage/reader.js is the page's side). `sources` ({path: text}, JSON) are the files of
-# kvpage the reader changed; none is the book's own model. Each is compiled first (a syntax error is
-# answered with its path, line and column before anything changes); then kvpage's modules are
-# imported afresh, the reader's files from their text by a finder ahead of the wheel, the others from
-# the wheel, and every lab of the page is computed at its current values (`labs`, JSON: [{request,
-# texts, parts}]). If the import or any lab fails, or a view lacks an output the lab shows, the
-# previous model (the last good one) is imported again and the answer says why: the model's own frames
-# only, never the bridge's or Pyodide's. Its value is the function; its answer is JSON text,
-# {"ok": true, "replies": [reply text, ...]} or {"ok": false, "error", "frames"?, "path"?, "line"?,
-# "col"?, "text"?}.
+# Python's side of a reader's Run: what it does and answers is said in worker.js (READER), whose
+# comments the build leaves out of the page; this text is shipped as it is.
 def kvpage_reader(sources, labs, held={"codes": {}, "texts": {}}):
     import importlib, importlib.abc, importlib.util, json, linecache, re, sys
     cap = 100_000  # characters a file: the page says so before it sends more (reader.js, CAP)

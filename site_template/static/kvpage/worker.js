@@ -71,9 +71,18 @@ function swapModel(current, bytes, path) {
   }
 }
 
-// READER, Python's side of a reader's Run (reader.py): kvpage_reader(sources, labs), the reader's
-// files in place of the wheel's and every lab computed with them, or the last good model kept. Made
-// once a worker, on the first Run; `current` then answers with kvpage as it left it.
+// READER, Python's side of a reader's Run (reader.py, message "model"; static/kvpage/reader.js is the
+// page's side). `sources` ({path: text}, JSON) are the files of kvpage the reader changed; none is
+// the book's own model. Each is compiled first (a syntax error is
+// answered with its path, line and column before anything changes); then kvpage's modules are
+// imported afresh, the reader's files from their text by a finder ahead of the wheel, the others from
+// the wheel, and every lab of the page is computed at its current values (`labs`, JSON: [{request,
+// texts, parts}]). If the import or any lab fails, or a view lacks an output the lab shows, the
+// previous model (the last good one) is imported again and the answer says why: the model's own frames
+// only, never the bridge's or Pyodide's. Its value is the function; its answer is JSON text,
+// {"ok": true, "replies": [reply text, ...]} or {"ok": false, "error", "frames"?, "path"?, "line"?,
+// "col"?, "text"?}.
+// Made once a worker, on the first Run; `current` then answers with kvpage as it left it.
 let reader = null;
 function runReader(current, sources, labs) {
   reader ??= current.pyodide.runPython(READER);
