@@ -216,3 +216,40 @@ def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str], s
     assert axe_violations(page) == []
     scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert scroll <= client, f"the page scrolls sideways at 360 px: {scroll} > {client}"
+
+
+def run_costs(region: Locator, text: str) -> None:
+    region.get_by_label(f"Edit {COSTS}").fill(text)
+    region.get_by_role("button", name="Run", exact=True).click()
+
+
+def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    decode = labs[DECODE]
+    edit_costs(decode, BOOK_COSTS)
+    problem = decode.get_by_role("alert").filter(has_text="The labs keep")
+
+    run_costs(decode, BOOK_COSTS + "#" + "é" * 100_000)  # any Unicode, past the cap
+    expect(problem).to_contain_text("Run takes at most 100,000 a file")
+
+    run_costs(decode, BOOK_COSTS.replace(SQUARE, "return prefill_cost(n + 1, cached)"))
+    expect(problem).to_contain_text("RecursionError")
+    expect(problem).to_contain_text(f"{COSTS}, line")
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+
+    hungry = BOOK_COSTS.replace(
+        SQUARE,
+        "import os\n    held = bytearray(100_000_000)\n    return n * n - cached * cached + len(held) - len(held) + len(os.sep) - 1",
+    )
+    run_costs(decode, hungry)
+    expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +3 −1")
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])  # the same arithmetic, after 100 MB
+    decode.get_by_role("button", name="Back to the book's model").click()
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])

@@ -178,8 +178,9 @@ class Reader {
         else sources[file.path] = text;
       }
     }
-    const big = Object.entries(sources).find(([, text]) => text.length > CAP);
-    if (big) return from.say(`${big[0]} has ${big[1].length.toLocaleString("en")} characters; Run takes at most ${CAP.toLocaleString("en")} a file.`);
+    const length = (text) => [...text].length; // code points, as Python counts them
+    const big = Object.entries(sources).find(([, text]) => length(text) > CAP);
+    if (big) return from.say(`${big[0]} has ${length(big[1]).toLocaleString("en")} characters; Run takes at most ${CAP.toLocaleString("en")} a file. The labs keep the last good model's numbers.`);
     this.busy = true;
     from.say("");
     from.yours.textContent = RUNNING;
