@@ -243,7 +243,8 @@ def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tupl
 
     hungry = BOOK_COSTS.replace(
         SQUARE,
-        "import os\n    held = bytearray(100_000_000)\n    return n * n - cached * cached + len(held) - len(held) + len(os.sep) - 1",
+        "import os\n    held = bytearray(100_000_000)\n"
+        "    return n * n - cached * cached + len(held) - len(held) + len(os.sep) - 1",
     )
     run_costs(decode, hungry)
     expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +3 −1")
