@@ -10,12 +10,7 @@ showed before, exactly.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -27,38 +22,11 @@ from tests.chapter_labs import DECODE, NEXT
 from tests.e2e.conftest import PYTHON_READY_MS, WAYS, Where, audit_page
 from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.e2e.test_labs import open_chapter, settled
+from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-COSTS = "kvpage/costs.py"
-BOOK_COSTS = (ROOT / COSTS).read_text(encoding="utf-8")
-SQUARE = "return n * n - cached * cached"
-CAUSAL = BOOK_COSTS.replace(SQUARE, "return n * (n + 1) // 2 - cached * (cached + 1) // 2")
 LABS: dict[str, Lab] = {DECODE: decode_lab.LAB, NEXT: next_request.LAB}
-COMPUTE = """
-import json, sys
-from kvpage import bridge
-print(json.dumps([json.loads(bridge.handle(request)) for request in json.load(sys.stdin)]))
-"""
-
-
-def edited_views(edits: Mapping[str, str], requests: list[str], where: Path) -> list[dict[str, Any]]:
-    """The views ``requests`` get from the model with ``edits`` (path → text), computed in CPython."""
-    shutil.copytree(ROOT / "kvpage", where / "kvpage", ignore=shutil.ignore_patterns("__pycache__"))
-    for path, text in edits.items():
-        (where / path).write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(where)!r})\n{COMPUTE}"],
-        input=json.dumps(requests),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=where,
-    )
-    replies = json.loads(done.stdout)
-    assert all(reply["ok"] for reply in replies), replies
-    return [reply["result"] for reply in replies]
 
 
 def request_of(region: Locator, lab: Lab) -> str:
@@ -100,14 +68,14 @@ def regions(page: Page) -> dict[str, Locator]:
 
 
 def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
-    audited: tuple[Page, str], tmp_path: Path
+    audited: tuple[Page, str],
 ) -> None:
     page, url = audited
     open_chapter(page, url)
     labs = regions(page)
     before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
     requests = [request_of(region, LABS[name]) for name, region in labs.items()]
-    expected = edited_views({COSTS: CAUSAL}, requests, tmp_path)
+    expected = edited_views({COSTS: CAUSAL}, requests)
     decode = labs[DECODE]
     edit_costs(decode, CAUSAL)
     decode.get_by_role("button", name="Run", exact=True).click()

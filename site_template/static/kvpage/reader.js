@@ -65,17 +65,23 @@ class ModelFile {
       this.text.spellcheck = false;
       this.text.wrap = "off";
       this.text.setAttribute("autocapitalize", "off");
-      this.text.setAttribute("aria-label", `Edit ${this.path}`);
+      this.text.id = `${this.figure.closest("section")?.getAttribute("aria-labelledby") ?? "lab"}-${this.path.replace(/[^a-z0-9]+/g, "-")}`;
+      const label = /** @type {HTMLLabelElement} */ (element("label", "visually-hidden"));
+      label.htmlFor = this.text.id;
+      label.textContent = `Edit ${this.path}`;
       this.text.addEventListener("input", () => this.number());
       this.editor.append(this.numbers, this.text);
-      this.code.replaceWith(this.editor);
+      this.code.replaceWith(label, this.editor);
     }
     this.text.value = text;
     this.number();
   }
 
   read() {
-    if (this.editor !== null) this.editor.replaceWith(this.code);
+    if (this.editor !== null) {
+      this.editor.previousElementSibling?.remove(); // its label
+      this.editor.replaceWith(this.code);
+    }
     this.editor = this.text = this.numbers = null;
   }
 
