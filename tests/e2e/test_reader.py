@@ -30,15 +30,18 @@ LABS: dict[str, Lab] = {DECODE: decode_lab.LAB, NEXT: next_request.LAB}
 
 
 def request_of(region: Locator, lab: Lab) -> str:
-    """The request the lab in ``region`` would send now: its update at its controls and state."""
+    """The request a Run sends for the lab in ``region`` now: its resume action with the state a link
+    carries (decode's steps), if it has one, else its update; at its controls' values."""
     saved = region.page.evaluate(
         "(section) => ({controls: kvpageLabs.lab(section).saved().controls, state: kvpageLabs.lab(section).state()})",
         region.element_handle(),
     )
     args = dict(saved["controls"])
-    if saved["state"] is not None:
+    if lab.resume:
+        args["state"] = {entry.name: saved["state"][entry.name] for entry in lab.linked_state}
+    elif saved["state"] is not None:
         args["state"] = saved["state"]
-    return json.dumps({"lab": lab.name, "action": lab.update, "args": args})
+    return json.dumps({"lab": lab.name, "action": lab.resume or lab.update, "args": args})
 
 
 def readouts(region: Locator, lab: Lab) -> dict[str, str]:
@@ -61,6 +64,22 @@ def edit_costs(region: Locator, text: str) -> None:
     region.get_by_text("Python: the code behind this lab").click()
     region.get_by_role("button", name="Edit", exact=True).click()
     region.get_by_label(f"Edit {COSTS}").fill(text)
+
+
+def test_run_keeps_a_run_where_it_is(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    decode, _ = open_chapter(page, url)
+    for _ in range(2):
+        decode.get_by_role("button", name="Step").click()
+    settled(decode)
+    request = request_of(decode, decode_lab.LAB)
+    assert json.loads(request)["args"]["state"] == {"steps": 2}
+    (expected,) = edited_views({COSTS: CAUSAL}, [request])
+    edit_costs(decode, CAUSAL)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    expect(decode.get_by_role("status").filter(has_text="Your model")).to_be_visible()
+    expect_readouts(decode, decode_lab.LAB, expected["text"])
+    expect(decode.get_by_text(expected["text"]["progress"], exact=True)).to_be_visible()
 
 
 def regions(page: Page) -> dict[str, Locator]:

@@ -191,6 +191,8 @@ class Reader {
     from.say("");
     from.yours.textContent = RUNNING;
     try {
+      for (const lab of this.labs) lab.reading(); // a running Generate stops
+      await Promise.all(this.labs.map((lab) => lab.idle()));
       const answer = JSON.parse(await this.pool.model(sources, this.labs.map((lab) => lab.reading())));
       if (answer.ok) this.ran(sources, answer.replies);
       else this.failed(from, answer);
