@@ -26,7 +26,9 @@ ATTRIBUTES: dict[str, str] = {
     "data-role": (
         "a lab's runtime line (runtime), its message (error), its loading bar (loading), its note on a link's"
         " ignored fields (note), its Copy link button (copy), the link's field (link), whether it was copied"
-        " (copied), and the link printed with the page (address)"
+        " (copied), the link printed with the page (address); its Python disclosure (python), the disclosure's"
+        " buttons (tools: edit, run, restore), the mark that it runs the reader's model (yours) and why a run"
+        " failed (problem)"
     ),
     "data-python": "<html>: ready or failed, once Python has started or could not (CSS hides the loading bars)",
     "data-python-cache": (
@@ -35,7 +37,24 @@ ATTRIBUTES: dict[str, str] = {
     ),
     "data-phase": "a loading bar: the phase of the last progress event",
     "data-index": "the search box (partials/search.html): where static/search.js loads the index from",
+    "data-file": "a file of a lab's Python disclosure: its path in the wheel (kvpage/costs.py), which Run replaces",
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
-ROLES = ("runtime", "error", "loading", "note", "copy", "copied", "link", "address")
+ROLES = (
+    "runtime",
+    "error",
+    "loading",
+    "note",
+    "copy",
+    "copied",
+    "link",
+    "address",
+    "python",
+    "tools",
+    "edit",
+    "run",
+    "restore",
+    "yours",
+    "problem",
+)
 """The values of ``data-role``."""

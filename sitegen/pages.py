@@ -18,7 +18,7 @@ here, at build time, so a page reads without any script.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Collection, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -36,6 +36,7 @@ from sitegen.description import description
 from sitegen.errors import ContentError
 from sitegen.formulas import STYLESHEET, formulas_in, typeset_formulas
 from sitegen.ids import duplicate_ids
+from sitegen.lab_sources import lab_files
 from sitegen.labs import Labs, LabUse, Placement, all_labs, enabled_labs
 from sitegen.links import Targets, check_links, heading_ids
 from sitegen.plugins.brackets import brackets_plugin
@@ -198,10 +199,11 @@ def render_pages(
     templates: Templates,
     files: frozenset[str] = frozenset(),
     assets: Assets = NO_ASSETS,
+    hide_python: Collection[str] = (),
 ) -> Pages:
     """Check and render every chapter, each lab with its starting view from ``labs`` (the labs stage);
     ``files`` are the site's other files (links may point there), ``assets`` the book's own files
-    (images and links may point there).
+    (images and links may point there); ``hide_python`` names labs shown without their "Python" disclosure.
 
     Chapters the source stage could not list are checked too, against the same
     targets plus their own headings, but get no page. A lab's widget is its
@@ -209,7 +211,7 @@ def render_pages(
     """
     md, source, urls = chapters.md, chapters.source, chapters.urls
     every = (*chapters.listed, *chapters.unlisted)
-    widget = partial(lab_widget, templates)
+    widget = partial(lab_widget, templates, hide_python=frozenset(hide_python))
     used = check_every_link(chapters, files, assets)
     formulas = {item.path: formulas_in(item.tokens, item.env) for item in every}
     formulas_css = typeset_formulas([found for chapter in formulas.values() for found in chapter])
@@ -248,10 +250,20 @@ def render_pages(
     return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
 
 
-def lab_widget(templates: Templates, use: LabUse, env: MutableMapping[str, Any]) -> str:
-    """A lab's widget, its template rendered with its starting view; a template's failure is the chapter's error."""
+PYTHON_DISCLOSURE = "labs/python.html"
+"""The "Python" disclosure every lab ends with: the model's files that compute it (``sitegen/lab_sources.py``)."""
+
+
+def lab_widget(
+    templates: Templates, use: LabUse, env: MutableMapping[str, Any], hide_python: Collection[str] = ()
+) -> str:
+    """A lab's widget, its template rendered with its starting view, then its "Python" disclosure unless
+    the book hides it (``hide_python``); a template's failure is the chapter's error."""
     try:
-        return templates.render(use.template, lab=use)
+        widget = templates.render(use.template, lab=use)
+        if use.kind.name in hide_python:
+            return widget
+        return widget + templates.render(PYTHON_DISCLOSURE, lab=use, files=lab_files(use.kind))
     except TemplateFailed as failed:
         error = failed.error
         where = f"rendering lab {use.kind.name!r} in {env['path']}"

@@ -98,7 +98,7 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
     sweep = options.sweep and (book is None or book.sweep)
     labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout, sweep)
-    pages = render_pages(chapters, labs, templates, static, assets)
+    pages = render_pages(chapters, labs, templates, static, assets, book.hide_python if book else ())
     declared = declaration_errors(options.root, static, templates.folder.name)
     errors: list[ContentError] = [
         *book_errors,

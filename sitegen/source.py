@@ -36,7 +36,7 @@ CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
 STR, INT, NULL, MAP = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "null", "map"))
 """The YAML tags the safe loader resolves plain values to (``3`` is INT, an empty value NULL)."""
-BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout", "sweep")
+BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout", "sweep", "hide_python")
 CALL_TIMEOUT = (5, 1, 600)
 """``call_timeout`` in seconds: the default, and the least and most a book may set."""
 BUILD_TIMEOUT = (10, 1, 600)
@@ -136,6 +136,8 @@ class Book:
     sweep: bool = True
     """Whether the build calls each placed lab at every value its controls reach and each button
     (``sitegen.labs.swept``); ``sweep = false`` for a book whose lab loops on purpose (tests/books/runaway)."""
+    hide_python: tuple[str, ...] = ()
+    """Labs whose "Python" disclosure (``sitegen/lab_sources.py``) this book leaves out."""
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
@@ -438,6 +440,8 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         errors.append(ContentError(shown, key_line(text, "title"), "'title' must be a non-empty string"))
     experimental, problems = experimental_labs(settings.get("experimental_labs", []))
     errors.extend(ContentError(shown, key_line(text, "experimental_labs"), problem) for problem in problems)
+    hidden, problems = hide_python(settings.get("hide_python", []))
+    errors.extend(ContentError(shown, key_line(text, "hide_python"), problem) for problem in problems)
     timeouts: dict[str, float] = {}
     for key, ((default, least, most), meaning) in TIMEOUTS.items():
         timeout = settings.get(key, default)
@@ -457,7 +461,21 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         call_timeout=timeouts["call_timeout"],
         build_timeout=timeouts["build_timeout"],
         sweep=sweep,
+        hide_python=hidden,
     ), []
+
+
+def hide_python(value: object) -> tuple[tuple[str, ...], list[str]]:
+    """The ``hide_python`` of book.toml: names of labs shown without their "Python" disclosure."""
+    known = sorted(all_labs())
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        return (), [f"'hide_python' must be a list of lab names, such as {json.dumps(known[:1])}"]
+    problems = [
+        f"'hide_python' names {name!r}, which is not a lab; labs: {', '.join(known)}"
+        for name in value
+        if name not in known
+    ]
+    return tuple(value), problems
 
 
 def experimental_labs(value: object) -> tuple[tuple[str, ...], list[str]]:

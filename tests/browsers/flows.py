@@ -17,6 +17,8 @@ from typing import Any
 from kvpage.labs import decode, next_request, runaway, square
 from sitegen.source import load_book
 from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed, seed_readout
+from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, edited_views
+from tests.reader_model import SQUARE as SQUARE_LINE
 from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -275,7 +277,70 @@ def try_this_flow(url: str) -> list[Step]:
     ]
 
 
-FLOWS = {"try-this": try_this_flow, "link": link_flow}
+OPEN_PYTHON = """(region) => { const details = region.querySelector("details[data-role=python]");
+  details.open = true; return details.open; }"""
+PROBLEM_SAYS = """(region) => {{ const box = region.querySelector("[data-role=problem]");
+  return !box.hidden && {words}.every((word) => box.textContent.includes(word)); }}"""
+
+
+def problem_says(region: str, *words: str) -> Step:
+    """The Python disclosure's message (why a Run failed) shows, and holds every one of ``words``."""
+    return holds(region, PROBLEM_SAYS.format(words=json.dumps(list(words))))
+
+
+def reader_flow(url: str) -> list[Step]:
+    """A lab's Python disclosure: open it, Edit, make the prefill causal, Run: both labs show the edited
+    model's numbers (run in CPython on the chapter's values). A syntax error, then a loop (stopped
+    after the book's call_timeout): each says why, and the labs keep the causal model's numbers.
+    "Back to the book's model": the book's numbers again."""
+    decode_at, next_at = lab_params("decode"), lab_params("next-request")
+    values = {"prompt": int(decode_at["prompt"]), "tokens": int(decode_at["tokens"]), "mode": decode.MODE.default}
+    requests = [
+        json.dumps({"lab": decode.LAB.name, "action": decode.LAB.update, "args": values}),
+        json.dumps({"lab": next_request.LAB.name, "action": next_request.LAB.update, "args": next_at}),
+    ]
+    mine = [view["text"] for view in edited_views({COSTS: CAUSAL}, requests)]
+    book = [view["text"] for view in edited_views({}, requests)]
+    broken = BOOK_COSTS.replace("def prefill_cost(", "def prefill_cost(:")
+    line = next(number for number, text in enumerate(broken.splitlines(), 1) if "prefill_cost(:" in text)
+    column = broken.splitlines()[line - 1].index("(:") + 2
+    looping = BOOK_COSTS.replace(SQUARE_LINE, "while True:\n        pass")
+
+    def both(views: list[dict[str, str]]) -> list[Step]:
+        decode_view, next_view = views
+        return [
+            *[shows(DECODE, label, decode_view[name]) for label, name in DECODE_READOUTS],
+            *[shows(NEXT, label, next_view[name]) for label, name in NEXT_READOUTS],
+        ]
+
+    editor = f"Edit {COSTS}"
+    return [
+        open_page(url),
+        holds(DECODE, OPEN_PYTHON, until=False),
+        click(DECODE, "button", "Edit"),
+        paste(DECODE, editor, CAUSAL),
+        click(DECODE, "button", "Run"),
+        *both(mine),
+        paste(DECODE, editor, broken),
+        click(DECODE, "button", "Run"),
+        problem_says(DECODE, f"{COSTS}:{line}:{column}: SyntaxError", "^"),
+        *both(mine),
+        paste(DECODE, editor, looping),
+        click(DECODE, "button", "Run"),
+        problem_says(DECODE, f"longer than {shown_seconds(chapter_call_timeout())} s and was stopped"),
+        *both(mine),
+        click(DECODE, "button", "Back to the book's model"),
+        *both(book),
+    ]
+
+
+def chapter_call_timeout() -> float:
+    book, errors = load_book(ROOT / "content" / "book.toml", "book.toml")
+    assert book is not None, errors
+    return book.call_timeout
+
+
+FLOWS = {"try-this": try_this_flow, "link": link_flow, "reader": reader_flow}
 
 
 # ---- Python's worker, on the runaway book --------------------------------------------------

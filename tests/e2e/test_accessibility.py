@@ -160,7 +160,7 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str], sch
 
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, chapter_run().after())
-    decode.get_by_text("Numbers by step").click()
+    decode.get_by_text("Numbers by step", exact=True).click()
     edited = one_letter_changed(REQUEST_2)
     lab.get_by_label("Request 2", exact=True).fill(edited)
     expect_readouts(lab, next_request.LAB, compared(request2=edited))

@@ -119,7 +119,7 @@ def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
         expect(points(decode, "totals", series).last).to_have_attribute("data-value", str(total))
     expect(decode.get_by_text("time to first token")).to_be_attached()
     expect(decode.get_by_text("per-token cost")).to_be_attached()
-    decode.get_by_text("Numbers by step").click()
+    decode.get_by_text("Numbers by step", exact=True).click()
     table = decode.get_by_role("table", name="Cells per step and in total, both modes")
     rows = run.after().table_rows()
     expect(table.get_by_role("row")).to_have_count(2 + len(rows))  # two header rows: modes, then columns
@@ -236,7 +236,7 @@ def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> 
     decode.get_by_label("Prefix length").fill(str(widest.prompt))
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, widest.after())
-    decode.get_by_text("Numbers by step").click()
+    decode.get_by_text("Numbers by step", exact=True).click()
     long = "Supercalifragilistic" * 20 + " " + REQUEST_2
     lab.get_by_label("Request 2", exact=True).fill(long)
     expect(lab.get_by_label("Shared prefix")).to_have_text(compared(request2=long)["shared"])

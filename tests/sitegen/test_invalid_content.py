@@ -53,11 +53,15 @@ EXPECTED: dict[str, list[str]] = {
     "book-toml-fields": [
         "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
         "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout, build_timeout, "
-        "sweep",
+        "sweep, hide_python",
     ],
     "book-toml-call-timeout": [
         "content/book.toml:3: 'call_timeout' must be a number of seconds from 1 to 600 (how long a lab's call "
         "to Python may take before the page stops it), not 0"
+    ],
+    "book-toml-hide-python": [
+        "content/book.toml:3: 'hide_python' names 'decoder', which is not a lab; labs: decode, next-request, runaway,"
+        " square, turns"
     ],
     "no-chapters": ["content: no chapters (*.md) found"],
     "not-utf8": ["content/broken.md:8: not UTF-8 text (invalid continuation byte at byte 61)"],

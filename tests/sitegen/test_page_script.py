@@ -53,7 +53,7 @@ def test_the_contract_and_the_worker_are_in_the_page_script() -> None:
 def test_the_worker_is_its_modules_and_swap_py_and_uses_nothing_of_the_page() -> None:
     """Its text runs alone in the worker: every name it uses is its own, the worker's or the platform's."""
     worker = worker_script(MODULES)
-    assert worker.inputs == {"worker.js", "image.js", "hooks.js", "protocol.js", "swap.py"}
+    assert worker.inputs == {"worker.js", "image.js", "hooks.js", "protocol.js", "swap.py", "reader.py"}
     assert literal(worker.text, "swap_default") == (MODULES / "swap.py").read_text(encoding="utf-8")
     for name in ("document", "window", "say(", "progress(", "config.", "TREE", "CONFIG_ID", "pythonWorker"):
         assert name not in worker.text, name

@@ -15,9 +15,9 @@ from tests.conftest import ROOT
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"/>'
 
 
-def pages_of(tmp_path: Path, chapter: str, files: dict[str, bytes]) -> Pages:
+def pages_of(tmp_path: Path, chapter: str, files: dict[str, bytes], hide_python: tuple[str, ...] = ()) -> Pages:
     content = tmp_path / "content"
-    content.mkdir()
+    content.mkdir(parents=True)
     (content / "01-one.md").write_text(f"---\nnumber: 1\npart: P\ntitle: One\nslug: one\n---\n\n{chapter}")
     for name, data in files.items():
         (content / name).parent.mkdir(parents=True, exist_ok=True)
@@ -25,7 +25,7 @@ def pages_of(tmp_path: Path, chapter: str, files: dict[str, bytes]) -> Pages:
     templates = make_templates(ROOT / "site_template")
     chapters = parse_chapters(load_source(content))
     labs = starting_views(chapters.placements)
-    return render_pages(chapters, labs, templates, frozenset({"static/kvpage.css"}), load_assets(content))
+    return render_pages(chapters, labs, templates, frozenset({"static/kvpage.css"}), load_assets(content), hide_python)
 
 
 def test_the_files_a_chapter_uses_ride_along_and_the_rest_are_warned_about(tmp_path: Path) -> None:
@@ -61,3 +61,14 @@ def test_a_chapter_with_formulas_links_their_stylesheet(tmp_path: Path) -> None:
     assert pages.pages[0].stylesheets == (STYLESHEET,)
     assert list(pages.stylesheets) == [STYLESHEET]
     assert "<math>" in pages.pages[0].body
+
+
+LABS = "::: lab decode\n## Lab · one\n:::\n\n::: lab next-request request1='a b' request2='a c'\n## Lab · two\n:::\n"
+
+
+def test_every_lab_ends_with_its_python_but_those_the_book_hides(tmp_path: Path) -> None:
+    shown = pages_of(tmp_path / "shown", LABS, {}).pages[0].body
+    assert shown.count('<details class="lab-python"') == 2
+    hidden = pages_of(tmp_path / "hidden", LABS, {}, hide_python=("next-request",)).pages[0].body
+    assert hidden.count('<details class="lab-python"') == 1
+    assert 'data-file="kvpage/labs/decode.py"' in hidden and 'data-file="kvpage/labs/next_request.py"' not in hidden

@@ -284,7 +284,7 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
             [
                 "book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout, "
-                "sweep"
+                "sweep, hide_python"
             ],
         ),
         (
@@ -341,6 +341,12 @@ def test_a_book_may_turn_the_sweep_off_and_nothing_else_turns_it_off(tmp_path: P
 def test_a_book_may_enable_the_experimental_lab(tmp_path: Path) -> None:
     (tmp_path / "book.toml").write_text('title = "x"\nexperimental_labs = ["square"]\n', encoding="utf-8")
     assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", experimental_labs=("square",)), [])
+
+
+def test_a_book_may_hide_a_labs_python(tmp_path: Path) -> None:
+    (tmp_path / "book.toml").write_text('title = "x"\nhide_python = ["next-request"]\n', encoding="utf-8")
+    assert load_book(tmp_path / "book.toml", "book.toml") == (Book("x", hide_python=("next-request",)), [])
+    assert Book("x").hide_python == ()
 
 
 def test_missing_book_toml_names_the_file_without_a_line(tmp_path: Path) -> None:

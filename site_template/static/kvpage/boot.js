@@ -7,6 +7,7 @@ import { CONFIG_ID } from "./contract.js";
 import { wireLabs } from "./labs.js";
 import { progress, settle } from "./progress.js";
 import { PythonPool } from "./python.js";
+import { wireReader } from "./reader.js";
 
 const config = JSON.parse(document.getElementById(CONFIG_ID).textContent);
 const pool = new PythonPool(config);
@@ -32,6 +33,7 @@ Promise.all([pool.ready, wired]).then(
     document.documentElement.dataset.python = "ready";
     performance.mark("kvpage:labs-live");
     progress("ready");
+    wireReader(pool, labs, config.call_timeout); // the Python disclosures' buttons: only once the labs are live
   },
   (error) => {
     settle();

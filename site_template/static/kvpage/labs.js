@@ -99,6 +99,7 @@ class WiredLab {
     this.out = null; // the action of the call out
     this.wait = 0; // the debounce of inputs, in ms (lab.debounce)
     this.pending = null; // the debounced update's timer
+    this.idlers = []; // resolves of idle(): called once no call is out and none waits
     this.isLive = false;
     this.resetControls();
     this.started = { controls: this.values(), state: this.state };
@@ -249,7 +250,11 @@ class WiredLab {
   }
 
   send() {
-    if (this.out !== null || this.queue.length === 0) return;
+    if (this.out !== null) return;
+    if (this.queue.length === 0) {
+      for (const resolve of this.idlers.splice(0)) resolve();
+      return;
+    }
     const call = this.queue.shift();
     this.out = call.action;
     const given = this.values();
@@ -426,6 +431,31 @@ class WiredLab {
       ? "this link's values need Python, so the lab shows the numbers computed when this page was built"
       : "the numbers shown were computed when this page was built";
     sayIn(this.section, `The labs could not start (${error.message}); ${numbers}.`);
+  }
+
+  // What a reader's Run computes for this lab (stage "reader"): the view at the values and state it
+  // has now (its resume action with the state a link would carry, as decode's run at step 7 stays
+  // at step 7; else its update), and the outputs that view must have. A Generate running stops first.
+  /** @returns {import("./protocol.js").ReaderLab} */
+  reading() {
+    for (const hook of this.before) hook();
+    const resume = this.schema.resume;
+    const state = resume ? this.linkedOf(this.state) : this.state;
+    const args = state === undefined ? this.values() : { ...this.values(), state };
+    const action = resume || this.schema.update;
+    return { request: JSON.stringify({ lab: this.name, action, args }), texts: this.texts, parts: this.trees };
+  }
+
+  // Resolves once the lab has no call out and none waiting (a reader's Run goes after them, so no
+  // answer of the model before it is drawn over the Run's).
+  idle() {
+    if (this.out === null && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idlers.push(resolve));
+  }
+
+  // The view a reader's Run computed for this lab (the reply's text), drawn like any other.
+  shown(text) {
+    this.render(JSON.parse(text));
   }
 
   // A new model is in (serve): the lab computed again at the values and state it has now.

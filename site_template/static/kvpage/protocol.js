@@ -35,6 +35,12 @@
  */
 
 /**
+ * One lab of the page as a reader's Run computes it: request, its update at its current values and
+ * state (the JSON text kvpage.bridge.handle takes); texts and parts, the outputs its view must have.
+ * @typedef {{request: string, texts: string[], parts: string[]}} ReaderLab
+ */
+
+/**
  * Page → worker.
  * @typedef {{type: "start", runtime: Runtime, page: string}} StartMessage
  *   restore Python: runtime, the page config's; page, the page's URL. Pyodide sets itself up at once.
@@ -45,11 +51,16 @@
  *   request: the JSON text kvpage.bridge.handle takes.
  * @typedef {{type: "swap", id: number, runtime: Runtime, wheel: ArrayBuffer}} SwapMessage
  *   `serve` after a model edit: wheel, the unpacked bytes of runtime's (the new config's) wheel.
+ * @typedef {{type: "model", id: number, sources: Record<string, string>, labs: ReaderLab[]}} ModelMessage
+ *   a reader's Run (reader.js, reader.py): sources, the files of kvpage the reader changed ({} the book's
+ *   model), run in place of the wheel's, and every lab of `labs` computed with them; answered by a
+ *   "reply" whose text is reader.py's answer. `labs` empty: the model the page runs already, put into a
+ *   worker that did not run it.
  * @typedef {{type: "unpack", name: string, bytes: ArrayBuffer, size: number, keep: boolean}} UnpackMessage
  *   (an unpacker) bytes: the zstd frame of `name`, transferred, `size` bytes unpacked; keep: a copy is kept.
  * @typedef {{type: "keep", where: KeptWhere, files: Record<string, ArrayBuffer>}} KeepMessage
  *   (an unpacker) keep what it decoded, and files, in Cache Storage.
- * @typedef {StartMessage | AssetMessage | CallMessage | SwapMessage | UnpackMessage | KeepMessage} ToWorker
+ * @typedef {StartMessage | AssetMessage | CallMessage | SwapMessage | ModelMessage | UnpackMessage | KeepMessage} ToWorker
  */
 
 /**
@@ -66,7 +77,7 @@
  * @typedef {{type: "failed", error: string, name?: string}} FailedMessage
  *   it could not start (or unpack `name`): why, as a sentence.
  * @typedef {{type: "reply", id: number, reply: string}} ReplyMessage
- *   reply: the JSON text handle returned.
+ *   reply: the JSON text handle returned (for "model", reader.py's answer).
  * @typedef {{type: "swapped", id: number, error?: string}} SwappedMessage
  *   the new model answers from now on (error: why not; the old one still answers).
  * @typedef {{type: "unpacked", name: string, bytes: ArrayBuffer, at: number}} UnpackedMessage

@@ -15,6 +15,13 @@
 // is ready for its lab too. A stopped worker is replaced if no other is free. At most
 // MOST_WORKERS run at once.
 //
+// A reader's Run (stage "reader") goes as one call: model(sources, labs) runs the reader's files in
+// one worker and computes every lab there, within the same time limit; only if that answers ok is
+// the reader's model the page's (`reader`), sent to every other worker, and to each worker made from
+// then on, before its first call. A Run that fails or is stopped changes no worker but its own
+// (reader.py puts the last good model back; a stopped worker is terminated). It lives as long as the
+// page: no other page, no link and no later visit sees it.
+//
 // Under `serve`, a model edit swaps the new model into every worker's running Python (swap(python,
 // wheel): the new page config's loader, and its wheel's packed bytes); workers started later start
 // on it. Each worker answers its calls in order, so a call sent before the swap is answered by the
@@ -39,7 +46,7 @@ export class PythonPool {
     this.config = config;
     this.seconds = config.call_timeout;
     this.workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job, swapped}
-    this.waiting = []; // {id, request, resolve, reject}
+    this.waiting = []; // {id, message (call or model), resolve, reject, entry: the worker it went to}
     this.next = 0;
     this.ready = new Promise((resolve, reject) => {
       this.firstReady = resolve;
@@ -51,6 +58,7 @@ export class PythonPool {
     this.swapped = 0; // swaps asked for: a worker that started on an older wheel is swapped once it is up
     this.lastSwap = null; // {python, wheel}
     this.swapsOut = new Map(); // id -> {resolve, reject}
+    this.reader = {}; // the reader's files every worker runs in place of the wheel's ({}: the book's model)
     this.start();
   }
 
@@ -103,6 +111,7 @@ export class PythonPool {
 
   readied(entry, version) {
     entry.state = "idle";
+    if (Object.keys(this.reader).length > 0) this.tell(entry, this.reader); // before any call it is sent
     performance.mark("kvpage:worker-ready"); // one a worker: the second is the spare
     if (!this.everReady) {
       this.everReady = true;
@@ -170,8 +179,35 @@ export class PythonPool {
       entry.job = job;
       job.timer = setTimeout(() => this.timedOut(entry), this.seconds * 1000);
       job.spare = setTimeout(() => this.topUp(), SPARE_AFTER_MS);
-      toWorker(entry.worker, { type: "call", id: job.id, request: job.request });
+      job.entry = entry;
+      toWorker(entry.worker, job.message);
     }
+  }
+
+  // The model the page runs, `sources`, put into the running Python of `entry` (its answer is not awaited:
+  // the worker reads its messages in order, so every later call is answered by it).
+  tell(entry, sources) {
+    toWorker(entry.worker, { type: "model", id: 0, sources, labs: [] });
+  }
+
+  // A reader's Run: `sources` (path -> text, {} the book's model) in one worker, every lab of `labs`
+  // computed with them (protocol.js, ReaderLab); resolves to reader.py's answer as text, and if it
+  // is ok the page runs `sources` from now on, in every worker.
+  model(sources, labs) {
+    return new Promise((resolve, reject) => {
+      this.next += 1;
+      const id = this.next;
+      const job = { id, message: { type: "model", id, sources, labs }, reject, entry: null };
+      job.resolve = (text) => {
+        if (JSON.parse(text).ok) {
+          this.reader = sources;
+          for (const entry of this.workers) if (entry !== job.entry && entry.state !== "starting") this.tell(entry, sources);
+        }
+        resolve(text);
+      };
+      this.waiting.push(job);
+      this.dispatch();
+    });
   }
 
   // The model of `python` (a page config's loader, with its wheel's packed bytes) in every worker.
@@ -186,7 +222,7 @@ export class PythonPool {
   call(request) {
     return new Promise((resolve, reject) => {
       this.next += 1;
-      this.waiting.push({ id: this.next, request, resolve, reject });
+      this.waiting.push({ id: this.next, message: { type: "call", id: this.next, request }, resolve, reject, entry: null });
       this.dispatch();
     });
   }

@@ -27,6 +27,7 @@ import { snapshotImage } from "./image.js";
 import { interceptPyodide } from "./hooks.js";
 import { fromPage, toPage } from "./protocol.js";
 import SWAP from "./swap.py";
+import READER from "./reader.py";
 
 /** @typedef {import("./protocol.js").Runtime} Runtime */
 /** @typedef {import("./protocol.js").Phase} Phase */
@@ -67,6 +68,31 @@ function swapModel(current, bytes, path) {
     current.path = path;
   } finally {
     swap.destroy();
+  }
+}
+
+// READER, Python's side of a reader's Run (reader.py, message "model"; static/kvpage/reader.js is the
+// page's side). `sources` ({path: text}, JSON) are the files of kvpage the reader changed; none is
+// the book's own model. Each is compiled first (a syntax error is
+// answered with its path, line and column before anything changes); then kvpage's modules are
+// imported afresh, the reader's files from their text by a finder ahead of the wheel, the others from
+// the wheel, and every lab of the page is computed at its current values (`labs`, JSON: [{request,
+// texts, parts}]). If the import or any lab fails, or a view lacks an output the lab shows, the
+// previous model (the last good one) is imported again and the answer says why: the model's own frames
+// only, never the bridge's or Pyodide's. Its value is the function; its answer is JSON text,
+// {"ok": true, "replies": [reply text, ...]} or {"ok": false, "error", "frames"?, "path"?, "line"?,
+// "col"?, "text"?}.
+// Made once a worker, on the first Run; `current` then answers with kvpage as it left it.
+let reader = null;
+function runReader(current, sources, labs) {
+  reader ??= current.pyodide.runPython(READER);
+  try {
+    return reader(JSON.stringify(sources), JSON.stringify(labs));
+  } finally {
+    const bridge = current.pyodide.pyimport("kvpage.bridge");
+    current.handle?.destroy();
+    current.handle = bridge.handle.copy();
+    bridge.destroy();
   }
 }
 
@@ -262,6 +288,16 @@ const handlers = {
       reply = handle(request);
     } catch (error) {
       // The bridge returns every failure as a value; this is Pyodide itself failing.
+      reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
+    }
+    post({ type: "reply", id, reply });
+  },
+  async model({ id, sources, labs }) {
+    const current = await restored;
+    let reply;
+    try {
+      reply = runReader(current, sources, labs);
+    } catch (error) {
       reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
     }
     post({ type: "reply", id, reply });

@@ -1,0 +1,237 @@
+// Stage "reader": each lab's "Python" disclosure (site_template/labs/python.html), made the reader's.
+//
+// The build printed the model's files that compute the lab, highlighted (sitegen/lab_sources.py);
+// their text is the book's model, read back from the page (textContent), never a second copy. Once
+// the labs are live the disclosure's buttons appear: Edit turns each file into a text box with line
+// numbers, Run sends the files the reader changed to the page's Python (stage "python", model) with
+// every lab of the page at its current values and state, and draws the views it computed; each
+// disclosure then says "Your model" and how many lines differ, and "Back to the book's model" runs
+// the book's files again. A Run that fails changes nothing the labs show: a syntax error is shown
+// as path:line:col with the line and a caret, the line marked in the editor; a model failure with the
+// model's own frames; a view without an output says which; a Run past the book's call_timeout is
+// stopped. The editor keeps the reader's text in every case.
+//
+// The reader's model lives in this page only, for as long as it is open: it is not written to the
+// URL, a link, storage or any other page, so a link or a later visit always shows the book's model
+// (a reader who wants to keep an edit copies it from the text box).
+
+const CAP = 100_000; // characters a file (reader.py refuses more too)
+const RUNNING = "Running your model…";
+
+/** @param {string} text @returns {string[]} */
+const linesOf = (text) => text.split("\n");
+
+// Lines added and removed from `before` to `after` (a longest common subsequence of lines).
+function changed(before, after) {
+  const a = linesOf(before);
+  const b = linesOf(after);
+  let row = new Uint32Array(b.length + 1);
+  for (const line of a) {
+    const next = new Uint32Array(b.length + 1);
+    for (let j = 0; j < b.length; j += 1) next[j + 1] = line === b[j] ? row[j] + 1 : Math.max(row[j + 1], next[j]);
+    row = next;
+  }
+  const common = row[b.length];
+  return { added: b.length - common, removed: a.length - common };
+}
+
+/** @param {string} tag @param {string} [className] */
+function element(tag, className) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  return made;
+}
+
+// One file of a disclosure: its highlighted code, and the editor that replaces it on Edit.
+class ModelFile {
+  /** @param {HTMLElement} figure @param {Map<string, string>} book */
+  constructor(figure, book) {
+    this.figure = figure;
+    this.path = figure.dataset.file ?? "";
+    this.code = /** @type {HTMLElement} */ (figure.querySelector("pre.code"));
+    if (!book.has(this.path)) book.set(this.path, this.code.textContent ?? "");
+    this.book = book.get(this.path) ?? "";
+    this.editor = null;
+    this.text = null; // the text box, once edited
+    this.numbers = null;
+  }
+
+  edit(text) {
+    if (this.text === null) {
+      this.editor = element("div", "python-editor");
+      this.numbers = element("pre", "python-lines");
+      this.numbers.setAttribute("aria-hidden", "true");
+      this.text = /** @type {HTMLTextAreaElement} */ (element("textarea"));
+      this.text.spellcheck = false;
+      this.text.wrap = "off";
+      this.text.setAttribute("autocapitalize", "off");
+      this.text.id = `${this.figure.closest("section")?.getAttribute("aria-labelledby") ?? "lab"}-${this.path.replace(/[^a-z0-9]+/g, "-")}`;
+      const label = /** @type {HTMLLabelElement} */ (element("label", "visually-hidden"));
+      label.htmlFor = this.text.id;
+      label.textContent = `Edit ${this.path}`;
+      this.text.addEventListener("input", () => this.number());
+      this.editor.append(this.numbers, this.text);
+      this.code.replaceWith(label, this.editor);
+    }
+    this.text.value = text;
+    this.number();
+  }
+
+  read() {
+    if (this.editor !== null) {
+      this.editor.previousElementSibling?.remove(); // its label
+      this.editor.replaceWith(this.code);
+    }
+    this.editor = this.text = this.numbers = null;
+  }
+
+  // The line numbers beside the text, the text box as tall as its lines, `bad` (a line) marked.
+  number(bad = 0) {
+    const count = linesOf(this.text.value).length;
+    this.text.rows = count;
+    this.numbers.replaceChildren(
+      ...Array.from({ length: count }, (_, index) => {
+        const line = element("span", index + 1 === bad ? "python-bad" : "");
+        line.textContent = `${index + 1}\n`;
+        return line;
+      }),
+    );
+  }
+
+  value() {
+    return this.text === null ? null : this.text.value;
+  }
+
+  // Line `line` marked and selected, at column `col`, and the text box focused on it.
+  mark(line, col) {
+    this.number(line);
+    const starts = linesOf(this.text.value).slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+    this.text.focus();
+    this.text.setSelectionRange(starts + Math.max(col - 1, 0), starts + linesOf(this.text.value)[line - 1].length);
+  }
+}
+
+// One disclosure, its files and buttons; `page` is what every disclosure of the page shares.
+class Disclosure {
+  constructor(details, page) {
+    this.details = details;
+    this.page = page;
+    this.files = [...details.querySelectorAll("figure[data-file]")].map((figure) => new ModelFile(figure, page.book));
+    this.edit = details.querySelector("[data-role=edit]");
+    this.run = details.querySelector("[data-role=run]");
+    this.restore = details.querySelector("[data-role=restore]");
+    this.yours = details.parentElement.querySelector("[data-role=yours]"); // outside it: seen with it closed
+    this.problem = details.querySelector("[data-role=problem]");
+    this.edit.addEventListener("click", () => this.editing());
+    this.run.addEventListener("click", () => page.run(this));
+    this.restore.addEventListener("click", () => page.run(this, {}));
+    details.querySelector("[data-role=tools]").hidden = false;
+  }
+
+  editing() {
+    for (const file of this.files) if (file.text === null) file.edit(this.page.sources[file.path] ?? file.book);
+    this.edit.hidden = true;
+    this.run.disabled = false;
+    this.files[0]?.text?.focus();
+  }
+
+  say(problem) {
+    this.problem.textContent = problem;
+    this.problem.hidden = !problem;
+    for (const file of this.files) if (file.text !== null) file.number();
+  }
+
+  // What the page runs now, shown: the mark, the button back, and (if the reader's) the files in
+  // editors; `back`: the book's model again, its files read, not edited.
+  showModel(sources, back = false) {
+    const paths = Object.keys(sources);
+    const mine = this.files.some((file) => paths.includes(file.path));
+    if (mine) this.editing();
+    if (back) {
+      for (const file of this.files) file.read();
+      this.edit.hidden = false;
+      this.run.disabled = true;
+    }
+    const counts = paths.map((path) => {
+      const { added, removed } = changed(this.page.book.get(path) ?? "", sources[path]);
+      return `${path} +${added} −${removed}`;
+    });
+    this.yours.textContent = paths.length ? `Your model: ${counts.join(", ")} lines` : "";
+    this.restore.hidden = paths.length === 0;
+  }
+}
+
+class Reader {
+  constructor(pool, labs, seconds) {
+    this.pool = pool;
+    this.labs = labs;
+    this.seconds = seconds;
+    this.book = new Map(); // path -> the book's text of that file
+    this.sources = {}; // the reader's files the page runs (pool.reader once it has run)
+    this.busy = false;
+    this.disclosures = [...document.querySelectorAll("details[data-role=python]")].map((details) => new Disclosure(details, this));
+  }
+
+  // The page's model with `from`'s editors in it (given: exactly `given`), run.
+  async run(from, given = null) {
+    if (this.busy) return;
+    const sources = given ?? { ...this.sources };
+    if (given === null) {
+      for (const file of from.files) {
+        const text = file.value();
+        if (text === null) continue;
+        if (text === file.book) delete sources[file.path];
+        else sources[file.path] = text;
+      }
+    }
+    const length = (text) => [...text].length; // code points, as Python counts them
+    const big = Object.entries(sources).find(([, text]) => length(text) > CAP);
+    if (big) return from.say(`${big[0]} has ${length(big[1]).toLocaleString("en")} characters; Run takes at most ${CAP.toLocaleString("en")} a file. The labs keep the last good model's numbers.`);
+    this.busy = true;
+    from.say("");
+    from.yours.textContent = RUNNING;
+    try {
+      for (const lab of this.labs) lab.reading(); // a running Generate stops
+      await Promise.all(this.labs.map((lab) => lab.idle()));
+      const answer = JSON.parse(await this.pool.model(sources, this.labs.map((lab) => lab.reading())));
+      if (answer.ok) this.ran(sources, answer.replies);
+      else this.failed(from, answer);
+    } catch (error) {
+      const why = error.timedOut
+        ? `Your model took longer than ${this.seconds} s and was stopped.`
+        : `Your model could not reach Python: ${error.message}.`;
+      from.say(`${why} The labs keep the last good model's numbers.`);
+    } finally {
+      this.busy = false;
+      from.showModel(this.sources);
+    }
+  }
+
+  ran(sources, replies) {
+    this.sources = sources;
+    this.labs.forEach((lab, index) => lab.shown(replies[index]));
+    for (const disclosure of this.disclosures) {
+      disclosure.say("");
+      disclosure.showModel(sources, Object.keys(sources).length === 0);
+    }
+  }
+
+  failed(from, answer) {
+    const lines = [answer.error];
+    if (answer.text !== undefined) lines.push(answer.text, `${" ".repeat(Math.max(answer.col - 1, 0))}^`);
+    for (const frame of answer.frames ?? []) lines.push(frame);
+    lines.push("The labs keep the last good model's numbers.");
+    from.say(lines.join("\n"));
+    from.files.find((file) => file.path === answer.path && file.text !== null)?.mark(answer.line ?? 1, answer.col ?? 1);
+  }
+}
+
+/**
+ * Every "Python" disclosure of the page wired to `pool` and the page's wired `labs`.
+ * @param {import("./python.js").PythonPool} pool
+ * @param {any[]} labs
+ * @param {number} seconds the book's call_timeout
+ */
+export function wireReader(pool, labs, seconds) {
+  return new Reader(pool, labs, seconds);
+}

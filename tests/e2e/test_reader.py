@@ -1,0 +1,243 @@
+"""A lab's "Python" disclosure, performed in Chromium: read it, edit the model, Run, and back.
+
+Each flow runs three ways (served over http, from the unzipped zip with file://, as the single file).
+What the labs must show after a Run is the edited model's, derived here by running the edited files
+in CPython (a copy of ``kvpage/`` with those files replaced, in a process of its own) on the values
+the page's labs have, never typed; "Back to the book's model" must bring back the numbers the page
+showed before, exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from kvpage.lab import Lab
+from kvpage.labs import decode as decode_lab
+from kvpage.labs import next_request
+from tests.chapter_labs import DECODE, NEXT
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS, Where, audit_page
+from tests.e2e.test_accessibility import AXE, axe_violations
+from tests.e2e.test_labs import open_chapter, settled
+from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
+
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
+
+LABS: dict[str, Lab] = {DECODE: decode_lab.LAB, NEXT: next_request.LAB}
+
+
+def request_of(region: Locator, lab: Lab) -> str:
+    """The request a Run sends for the lab in ``region`` now: its resume action with the state a link
+    carries (decode's steps), if it has one, else its update; at its controls' values."""
+    saved = region.page.evaluate(
+        "(section) => ({controls: kvpageLabs.lab(section).saved().controls, state: kvpageLabs.lab(section).state()})",
+        region.element_handle(),
+    )
+    args = dict(saved["controls"])
+    if lab.resume:
+        args["state"] = {entry.name: saved["state"][entry.name] for entry in lab.linked_state}
+    elif saved["state"] is not None:
+        args["state"] = saved["state"]
+    return json.dumps({"lab": lab.name, "action": lab.resume or lab.update, "args": args})
+
+
+def readouts(region: Locator, lab: Lab) -> dict[str, str]:
+    """What every labelled readout of ``lab`` shows, by output."""
+    return {
+        output.name: region.get_by_label(output.label, exact=True).inner_text()
+        for output in lab.outputs
+        if output.kind == "text" and output.label
+    }
+
+
+def expect_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> None:
+    for output in lab.outputs:
+        if output.kind == "text" and output.label:
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(texts[output.name])
+
+
+def edit_costs(region: Locator, text: str) -> None:
+    """Open the lab's Python disclosure, Edit, and put ``text`` in its costs.py."""
+    region.get_by_text("Python: the code behind this lab").click()
+    region.get_by_role("button", name="Edit", exact=True).click()
+    region.get_by_label(f"Edit {COSTS}").fill(text)
+
+
+def test_run_keeps_a_run_where_it_is(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    decode, _ = open_chapter(page, url)
+    for _ in range(2):
+        decode.get_by_role("button", name="Step").click()
+    settled(decode)
+    request = request_of(decode, decode_lab.LAB)
+    assert json.loads(request)["args"]["state"] == {"steps": 2}
+    (expected,) = edited_views({COSTS: CAUSAL}, [request])
+    edit_costs(decode, CAUSAL)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    expect(decode.get_by_role("status").filter(has_text="Your model")).to_be_visible()
+    expect_readouts(decode, decode_lab.LAB, expected["text"])
+    expect(decode.get_by_text(expected["text"]["progress"], exact=True)).to_be_visible()
+
+
+def regions(page: Page) -> dict[str, Locator]:
+    return {name: page.get_by_role("region", name=name) for name in LABS}
+
+
+def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
+    audited: tuple[Page, str],
+) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    requests = [request_of(region, LABS[name]) for name, region in labs.items()]
+    expected = edited_views({COSTS: CAUSAL}, requests)
+    decode = labs[DECODE]
+    edit_costs(decode, CAUSAL)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    for (name, region), view in zip(labs.items(), expected, strict=True):
+        expect_readouts(region, LABS[name], view["text"])
+        expect(region.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +1 −1")
+    assert any(readouts(labs[name], LABS[name]) != before[name] for name in labs), "the edit changed no readout"
+    decode.get_by_role("button", name="Back to the book's model").click()
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    assert "costs" not in page.url and "def " not in page.url  # the URL carries no code
+
+
+def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    broken = BOOK_COSTS.replace("def prefill_cost(", "def prefill_cost(:")
+    line = broken.splitlines().index(next(text for text in broken.splitlines() if "def prefill_cost(:" in text)) + 1
+    column = broken.splitlines()[line - 1].index(":") + 1
+    decode = labs[DECODE]
+    edit_costs(decode, broken)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    problem = decode.get_by_role("alert").filter(has_text="SyntaxError")
+    expect(problem).to_contain_text(f"{COSTS}:{line}:{column}: SyntaxError")
+    expect(problem).to_contain_text(f"{broken.splitlines()[line - 1]}\n{' ' * (column - 1)}^")
+    expect(decode.locator(".python-lines .python-bad")).to_have_text(str(line))
+    expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(broken)
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+
+
+def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    looping = BOOK_COSTS.replace(SQUARE, "while True:\n        pass")
+    decode = labs[DECODE]
+    edit_costs(decode, looping)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    expect(decode.get_by_role("status").filter(has_text="Running your model")).to_be_visible()
+    assert page.evaluate("1 + 1") == 2  # the page answers while Python loops
+    problem = decode.get_by_role("alert").filter(has_text="was stopped")
+    expect(problem).to_contain_text("The labs keep the last good model's numbers", timeout=PYTHON_READY_MS)
+    expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(looping)
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+    # Python answers again, with the book's model, once its stopped worker is replaced.
+    decode.get_by_role("button", name="Step").click()
+    settled(decode)
+    expect(decode.get_by_role("alert").filter(has_text="failed")).to_have_count(0)
+
+
+def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    decode = regions(page)[DECODE]
+    reaching = BOOK_COSTS.replace(SQUARE, "import js\n    return js.document.title")
+    edit_costs(decode, reaching)
+    decode.get_by_role("button", name="Run", exact=True).click()
+    problem = decode.get_by_role("alert").filter(has_text="the model failed")
+    expect(problem).to_contain_text("AttributeError")
+    expect(problem).to_contain_text(f"{COSTS}, line")
+    expect(problem).not_to_contain_text("bridge.py")
+
+
+def shown_source(region: Locator, path: str) -> str:
+    return region.locator(f'figure[data-file="{path}"] pre.code').inner_text()
+
+
+def test_the_disclosure_reads_without_script_and_prints(browser: Browser, site_url: Where) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        with audit_page(page, site_url.origin):
+            page.goto(site_url.chapter)
+            decode = page.get_by_role("region", name=DECODE)
+            code = decode.locator(f'figure[data-file="{COSTS}"] pre.code')
+            expect(code).to_be_hidden()  # closed by default
+            decode.get_by_text("Python: the code behind this lab").click()
+            expect(code).to_be_visible()
+            assert shown_source(decode, COSTS) == BOOK_COSTS
+            expect(decode.get_by_role("button", name="Edit", exact=True)).to_be_hidden()  # nothing to run it with
+            decode.get_by_text("Python: the code behind this lab").click()
+            page.emulate_media(media="print")
+            expect(code).to_be_visible()  # printed open, closed or not
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str], scheme: str) -> None:
+    page, url = audited
+    page.add_init_script(path=str(AXE))
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 360, "height": 800})
+    open_chapter(page, url)
+    labs = regions(page)
+    edit_costs(labs[DECODE], CAUSAL)
+    labs[NEXT].get_by_text("Python: the code behind this lab").click()
+    labs[DECODE].get_by_role("button", name="Run", exact=True).click()
+    expect(labs[NEXT].get_by_role("status").filter(has_text="Your model")).to_be_visible()
+    assert axe_violations(page) == []
+    scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert scroll <= client, f"the page scrolls sideways at 360 px: {scroll} > {client}"
+
+
+def run_costs(region: Locator, text: str) -> None:
+    region.get_by_label(f"Edit {COSTS}").fill(text)
+    region.get_by_role("button", name="Run", exact=True).click()
+
+
+def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tuple[Page, str]) -> None:
+    page, url = audited
+    open_chapter(page, url)
+    labs = regions(page)
+    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    decode = labs[DECODE]
+    edit_costs(decode, BOOK_COSTS)
+    problem = decode.get_by_role("alert").filter(has_text="The labs keep")
+
+    run_costs(decode, BOOK_COSTS + "#" + "é" * 100_000)  # any Unicode, past the cap
+    expect(problem).to_contain_text("Run takes at most 100,000 a file")
+
+    run_costs(decode, BOOK_COSTS.replace(SQUARE, "return prefill_cost(n + 1, cached)"))
+    expect(problem).to_contain_text("RecursionError")
+    expect(problem).to_contain_text(f"{COSTS}, line")
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
+
+    hungry = BOOK_COSTS.replace(
+        SQUARE,
+        "import os\n    held = bytearray(100_000_000)\n"
+        "    return n * n - cached * cached + len(held) - len(held) + len(os.sep) - 1",
+    )
+    run_costs(decode, hungry)
+    expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +3 −1")
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])  # the same arithmetic, after 100 MB
+    decode.get_by_role("button", name="Back to the book's model").click()
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], before[name])
