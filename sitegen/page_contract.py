@@ -20,6 +20,7 @@ ATTRIBUTES: dict[str, str] = {
     "data-control": "an input of a lab: the control's name (a radio group: each of its inputs)",
     "data-shows": "the number beside a slider: the id of the slider it shows",
     "data-places": "the number beside a decimal slider: how many decimal places it is printed with",
+    "data-linked": "a lab's own control of its linked state (decode's step slider): the state's name",
     "data-action": "a lab's button: the button's name (what it calls is in the schema)",
     "data-field": "where a text output is shown: a readout, a status line, a [[field]] in the prose",
     "data-part": "the element a tree output fills: a picture's frame, a table, a list",

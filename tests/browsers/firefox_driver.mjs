@@ -183,6 +183,12 @@ async function step(page, s, problems) {
   if (s.op === "click") {
     const target = await find(region, s.role, s.name, `${s.role} "${s.name}"`);
     await target.click();
+  } else if (s.op === "paste") {
+    const box = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
+    await box.evaluate((el, text) => {
+      el.value = text;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    }, s.text);
   } else if (s.op === "fill") {
     const box = await find(region, s.role, s.label, `${s.role} labelled "${s.label}"`);
     await box.click();

@@ -222,6 +222,13 @@ class WebKit:
         region = self.region(s["region"])
         if s["op"] == "click":
             self.by_role(region, s["role"], s["name"]).click()
+        elif s["op"] == "paste":
+            box = self.labelled(region, s["role"], s["label"])
+            self.driver.execute_script(
+                "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+                box,
+                s["text"],
+            )
         elif s["op"] == "fill":
             box = self.labelled(region, s["role"], s["label"])
             box.click()

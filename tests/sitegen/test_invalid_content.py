@@ -42,6 +42,9 @@ EXPERIMENTAL = ", ".join(sorted(name for name, lab in all_labs().items() if lab.
 DECODE_FIELDS = ", ".join(sorted(decode.LAB.fields))
 """What ``[[field]]`` may name in the decode lab: its text outputs."""
 
+ALL_LABS = ", ".join(sorted(all_labs()))
+"""Every lab of kvpage/labs/, experimental ones too: what a book.toml setting may name."""
+
 INVALID = ROOT / "tests" / "invalid"
 LOADS = "it would load another document or plug-in into the page"
 UNSAFE_URL = "it could run code; link to a page or a file of the book"
@@ -60,8 +63,7 @@ EXPECTED: dict[str, list[str]] = {
         "to Python may take before the page stops it), not 0"
     ],
     "book-toml-hide-python": [
-        "content/book.toml:3: 'hide_python' names 'decoder', which is not a lab; labs: decode, next-request, runaway,"
-        " square, turns"
+        f"content/book.toml:3: 'hide_python' names 'decoder', which is not a lab; labs: {ALL_LABS}"
     ],
     "no-chapters": ["content: no chapters (*.md) found"],
     "not-utf8": ["content/broken.md:8: not UTF-8 text (invalid continuation byte at byte 61)"],

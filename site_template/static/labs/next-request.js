@@ -48,9 +48,9 @@
     lists.forEach((list, index) => wireChips(list, infos[index]));
     lab.debounce(100);
     const second = section.querySelector("[data-control=request2]");
-    for (const button of section.querySelectorAll("[data-action^=preset_]")) {
-      button.addEventListener("click", () => {
-        const name = button.dataset.action;
+    for (const preset of section.querySelectorAll("[data-action^=preset_]")) {
+      preset.addEventListener("click", () => {
+        const name = /** @type {HTMLElement} */ (preset).dataset.action;
         second.value = lab.view()?.text[name] ?? section.querySelector(`[data-field="${name}"]`).textContent;
         second.dispatchEvent(new Event("input", { bubbles: true }));
       });
