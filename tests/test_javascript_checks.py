@@ -72,7 +72,12 @@ def test_the_modules_pass_both_checks(tmp_path: Path) -> None:
     ("name", "old", "new", "error"),
     [
         # The page sends a field the call message does not have (and not the one it has).
-        ("python.js", "id: job.id, request: job.request", "id: job.id, requst: job.request", "'requst' does not exist"),
+        (
+            "python.js",
+            'type: "call", id: this.next, request }',
+            'type: "call", id: this.next, requst: request }',
+            "'requst' does not exist",
+        ),
         # The worker reads a field the call message does not have.
         ("worker.js", "async call({ id, request })", "async call({ id, requst: request })", "'requst' does not exist"),
         # The page reads a field a reply does not have.

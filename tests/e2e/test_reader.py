@@ -70,7 +70,7 @@ def test_run_keeps_a_run_where_it_is(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
     for _ in range(2):
-        decode.get_by_role("button", name="Step").click()
+        decode.get_by_role("button", name="Forward").click()
     settled(decode)
     request = request_of(decode, decode_lab.LAB)
     assert json.loads(request)["args"]["state"] == {"steps": 2}
@@ -146,7 +146,7 @@ def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tup
     for name, region in labs.items():
         expect_readouts(region, LABS[name], before[name])
     # Python answers again, with the book's model, once its stopped worker is replaced.
-    decode.get_by_role("button", name="Step").click()
+    decode.get_by_role("button", name="Forward").click()
     settled(decode)
     expect(decode.get_by_role("alert").filter(has_text="failed")).to_have_count(0)
 

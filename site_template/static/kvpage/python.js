@@ -30,6 +30,15 @@
 import { fromWorker, toWorker } from "./protocol.js";
 import { pythonWorker, replaceWheel } from "./spawn.js";
 
+/**
+ * A call or a model swap, from when the page asks until its worker answers (its message is the
+ * protocol's, so a field it does not have fails tsc). Timers: the call's limit, and when a spare
+ * worker is made.
+ * @typedef {{id: number, message: import("./protocol.js").CallMessage | import("./protocol.js").ModelMessage,
+ *   resolve?: (text: string) => void, reject: (error: Error) => void, entry: object | null,
+ *   timer?: ReturnType<typeof setTimeout>, spare?: ReturnType<typeof setTimeout>}} Job
+ */
+
 const SPARE_AFTER_MS = 250;
 const MOST_WORKERS = 3;
 
@@ -46,7 +55,8 @@ export class PythonPool {
     this.config = config;
     this.seconds = config.call_timeout;
     this.workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job, swapped}
-    this.waiting = []; // {id, message (call or model), resolve, reject, entry: the worker it went to}
+    /** @type {Job[]} the calls and model swaps not yet answered; entry: the worker each went to */
+    this.waiting = [];
     this.next = 0;
     this.ready = new Promise((resolve, reject) => {
       this.firstReady = resolve;
@@ -197,6 +207,7 @@ export class PythonPool {
     return new Promise((resolve, reject) => {
       this.next += 1;
       const id = this.next;
+      /** @type {Job} */
       const job = { id, message: { type: "model", id, sources, labs }, reject, entry: null };
       job.resolve = (text) => {
         if (JSON.parse(text).ok) {
