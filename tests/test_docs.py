@@ -1,12 +1,23 @@
-"""docs/authoring.md shows real code: the lab's is in the files it names, the Markdown's in the kitchen-sink book."""
+"""The docs show real code and read in one sitting.
+
+docs/authoring.md's lab code is in the files it names and its Markdown in the kitchen-sink book;
+docs/architecture.md's JSON is what the bridge answers and its table of worker messages is
+protocol.js's; the architecture, performance.md and the README keep their lengths (issue 38), and
+every decision of docs/decisions/ says what was tried, the numbers and why."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
+from kvpage import bridge
+from sitegen.pages import parse_chapters
+from sitegen.source import load_source
 from tests.conftest import ROOT
 
 GUIDE = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
@@ -74,8 +85,8 @@ def test_each_example_is_built_as_part_of_the_kitchen_sink(line: int, example: s
     assert example in KITCHEN_SINK_CHAPTER.read_text(encoding="utf-8"), f"docs/authoring.md:{line}"
 
 
-README_LINES = 150
-"""A README a newcomer reads on one screen or two; the rest is in docs/ (issue 19)."""
+README_LINES = 100
+"""A README a newcomer reads on one screen or two; the rest is in docs/ (issues 19 and 38)."""
 
 
 def test_the_readme_is_short_and_sets_up_with_two_commands() -> None:
@@ -85,5 +96,81 @@ def test_the_readme_is_short_and_sets_up_with_two_commands() -> None:
     tokens = MarkdownIt("commonmark").parse(setup)
     commands = [line.split("#")[0].strip() for t in tokens if t.type == "fence" for line in t.content.splitlines()]
     assert [command for command in commands if command] == ["make site", "make test", "make serve"]
-    for linked in ("docs/authoring.md", "docs/architecture.md", "docs/performance.md"):
+    for linked in ("docs/authoring.md", "docs/architecture.md", "docs/performance.md", "tests/README.md"):
         assert f"]({linked})" in readme, linked
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+ARCHITECTURE_WORDS = 1_500
+PERFORMANCE_LINES = 300
+"""Read in one sitting (issue 38): detail goes to docs/decisions/ and tests/README.md."""
+
+
+def tokens_of(path: Path) -> list[Token]:
+    return MarkdownIt("commonmark").enable("table").parse(path.read_text(encoding="utf-8"))
+
+
+def test_the_docs_keep_their_lengths() -> None:
+    assert len(ARCHITECTURE.read_text(encoding="utf-8").split()) <= ARCHITECTURE_WORDS
+    assert len((ROOT / "docs" / "performance.md").read_text(encoding="utf-8").splitlines()) <= PERFORMANCE_LINES
+
+
+def test_the_architecture_is_led_by_the_table_of_stages() -> None:
+    tokens = tokens_of(ARCHITECTURE)
+    first_h2 = next(i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2")
+    assert tokens[first_h2 + 1].content == "The pipeline"
+    table = next(i for i in range(first_h2, len(tokens)) if tokens[i].type == "table_open")
+    assert not any(t.type == "heading_open" for t in tokens[first_h2 + 1 : table])
+    header = [t.content for t in tokens[table : table + 12] if t.type == "inline"][:3]
+    assert header == ["stage", "module", "input → output"]
+
+
+def shown_json() -> list[dict[str, object]]:
+    return [json.loads(t.content) for t in tokens_of(ARCHITECTURE) if t.type == "fence" and t.info == "json"]
+
+
+def test_the_json_shown_is_the_chapters_request_and_the_bridges_view() -> None:
+    """The request is the decode lab's at the chapter's own values; each field the view shows is the model's."""
+    request, view = shown_json()
+    placement = next(p for p in parse_chapters(load_source(ROOT / "content")).placements if p.kind.name == "decode")
+    assert request == json.loads(placement.request())
+    real = json.loads(bridge.handle(placement.request()))
+    assert view["ok"] is True and real["ok"] is True
+    shown, result = view["result"], real["result"]
+    assert isinstance(shown, dict)
+    assert shown["state"] == result["state"]
+    assert {key: shown["text"][key] for key in shown["text"] if key != "…"} == {
+        key: result["text"][key] for key in shown["text"] if key != "…"
+    }
+    assert set(shown["parts"]) == set(result["parts"])
+    grid_shown, grid = shown["parts"]["grid"][0], result["parts"]["grid"][0]
+    assert grid_shown[0] == grid[0]
+    assert {k: v for k, v in grid_shown[1].items() if k != "…"}.items() <= grid[1].items()
+
+
+def test_the_table_of_worker_messages_is_the_protocols() -> None:
+    protocol = (ROOT / "site_template" / "static" / "kvpage" / "protocol.js").read_text(encoding="utf-8")
+    declared = set(re.findall(r'@typedef \{\{type: "(\w+)"', protocol))
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `(\w+)` \| (?:page|worker|unpacker) → ", text, re.MULTILINE))
+    assert declared and listed == declared
+
+
+DECISIONS = sorted((ROOT / "docs" / "decisions").glob("[0-9][0-9][0-9][0-9]-*.md"))
+PARTS = ["Context", "What was tried", "Numbers", "Decision"]
+
+
+def test_the_decisions_are_numbered_in_order_and_listed() -> None:
+    assert [int(path.name[:4]) for path in DECISIONS] == list(range(1, len(DECISIONS) + 1))
+    index = (ROOT / "docs" / "decisions" / "README.md").read_text(encoding="utf-8")
+    assert all(f"]({path.name})" in index for path in DECISIONS)
+
+
+@pytest.mark.parametrize("path", DECISIONS, ids=[path.name[:4] for path in DECISIONS])
+def test_each_decision_says_what_was_tried_the_numbers_and_why(path: Path) -> None:
+    tokens = tokens_of(path)
+    title = tokens[1].content
+    assert title.startswith(f"{path.name[:4]}. "), path.name
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert headings == PARTS, path.name
+    assert "**Status:**" in path.read_text(encoding="utf-8")

@@ -1,10 +1,10 @@
 """Every repository path the docs and the code's own explanations name exists.
 
 A path written in prose rots silently when a file moves: the model's old command line named the command
-line's test at the top of tests/ long after it went to ``tests/sitegen/test_cli.py``. So every path-like token of
-README.md and docs/*.md, and of the docstrings and comments of the project's Python (kvpage/,
-sitegen/, tests/, bench/, build.py) and the comments of the test books' TOML, must name a file or
-folder that exists: in the repository, under ``site_template/`` (where ``static/…`` and
+line's test at the top of tests/ long after it went to ``tests/sitegen/test_cli.py``. So every path-like token
+of README.md, tests/README.md and docs/ (its decisions too), and of the docstrings and comments of the
+project's Python (kvpage/, sitegen/, tests/, bench/, build.py) and the comments of the test books' TOML, must
+name a file or folder that exists: in the repository, under ``site_template/`` (where ``static/…`` and
 ``labs/….html`` live), or in a built site (``static/kvpage.js``, ``search/index.js``, the
 runtime's files), which the build makes; the few examples of what an author writes are listed
 (``EXAMPLES``). Generated folders (``site/``, ``dist/``, ``.cache/``,
@@ -52,7 +52,8 @@ EXAMPLES = {
     "(tests/invalid/lab-syntax-error)",
 }
 """Paths the docs name as examples of what an author writes, not files of this repository."""
-PROSE = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PROSE = [ROOT / "README.md", ROOT / "tests" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+"""The README, the test catalogue, and docs/ with its decisions (docs/decisions/)."""
 CODE = [
     ROOT / "build.py",
     *(
@@ -132,8 +133,11 @@ def exists(token: str, sites: list[Path]) -> bool:
 
 def test_the_scan_finds_the_paths_it_should() -> None:
     """A check on the check: the scan sees paths of each kind of source, and would see a rotten one."""
-    tokens = {token for _, token in named_paths()}
+    found = named_paths()
+    tokens = {token for _, token in found}
     assert {"sitegen/serve_http.py", "docs/authoring.md", "static/kvpage.js"} <= tokens
+    places = {where.split(":", 1)[0] for where, _ in found}
+    assert {"tests/README.md", "docs/decisions/0003-python-restored-from-a-memory-snapshot.md"} <= places
     assert "tests/test_cli.py" in PATH.findall("see ``tests/test_cli.py`` for the wheel")
     assert not checked("kvpage/labs/NAME.py") and not checked("site/cache.html")
 
