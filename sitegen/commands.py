@@ -15,7 +15,7 @@ from dataclasses import replace
 from sitegen import serve as serving
 from sitegen import serve_builder
 from sitegen.cli import WORKER, parse
-from sitegen.errors import BuildError
+from sitegen.errors import BuildError, tallied
 from sitegen.labs import enabled_labs
 from sitegen.output import publish, recover
 from sitegen.pipeline import ROOT, SINGLE_FILE, ZIP_TOP, Options, build, render
@@ -69,7 +69,7 @@ def run_build(options: Options, progress: Progress) -> int:
     try:
         site = build(options, progress)
     except BuildError as error:
-        for warning in error.warnings:
+        for warning in tallied(error.warnings):
             print(f"warning: {warning}", file=sys.stderr)
         for problem in error.errors:
             print(f"error: {problem}", file=sys.stderr)
@@ -99,7 +99,7 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
         publish(rendered.site, options.out, {})
     except BuildError as error:
         return serve_builder.Report(
-            ok=False, errors=[str(problem) for problem in error.errors], warnings=[str(w) for w in error.warnings]
+            ok=False, errors=[str(problem) for problem in error.errors], warnings=tallied(error.warnings)
         )
     seconds = time.perf_counter() - started
     runtime = rendered.runtime
@@ -107,9 +107,7 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
         snapshot = ""
     else:
         snapshot = runtime.snapshot_key or runtime_key(options.root, enabled_labs(rendered.book.experimental_labs))
-    return serve_builder.Report(
-        ok=True, seconds=seconds, warnings=[str(warning) for warning in rendered.warnings], runtime=snapshot
-    )
+    return serve_builder.Report(ok=True, seconds=seconds, warnings=tallied(rendered.warnings), runtime=snapshot)
 
 
 def serve_config(options: Options, port: int) -> serving.Config:

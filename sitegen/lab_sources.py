@@ -3,9 +3,10 @@
 Every lab's region ends with a disclosure (``site_template/labs/python.html``) that shows the
 code computing it: the lab's own module, then each module of the model it imports from
 (``kvpage/costs.py`` for decode, ``kvpage/prefix.py`` and ``kvpage/tokenizer.py`` too for
-next-request). The labs' picture helpers (the rest of ``kvpage/labs/``) and the plumbing every lab
-shares (the declaration, JSON and tree vocabularies) are left out: they draw and carry numbers, they
-do not compute them, and the reader would scroll past a page of them to reach the arithmetic.
+next-request). The labs' picture helpers (the picture vocabulary ``kvpage/pictures/`` and the rest of
+``kvpage/labs/``) and the plumbing every lab shares (the declaration, JSON and tree vocabularies) are
+left out: they draw and carry numbers, they do not compute them, and the reader would scroll past a
+page of them to reach the arithmetic.
 
 The text is read here, at build time, from the very files ``sitegen.runtime.build_wheel`` packs into
 the wheel, never from a copy kept by hand (``tests/sitegen/test_lab_sources.py`` holds the page's
@@ -37,6 +38,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 
 PLUMBING = frozenset({"kvpage.lab", "kvpage.jsonvalue", "kvpage.tree"})
 """Modules every lab imports that carry numbers to the page rather than compute them."""
+PICTURES = "kvpage.pictures"
+"""The picture vocabulary, a package: what it draws, the lab's module computed."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,10 @@ def shown_modules(module: str, project: Path = PROJECT) -> tuple[str, ...]:
     model = sorted(
         module
         for module in imported
-        if module.startswith("kvpage.") and module not in PLUMBING and not module.startswith(f"{LABS_PACKAGE}.")
+        if module.startswith("kvpage.")
+        and module not in PLUMBING
+        and not module.startswith((f"{LABS_PACKAGE}.", f"{PICTURES}."))
+        and module != PICTURES
     )
     return (module, *model)
 

@@ -110,10 +110,13 @@ def page_url(chapter: ChapterSource) -> str:
     return f"{chapter.meta.slug}.html"
 
 
-def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -> MarkdownIt:
+def make_markdown(
+    urls: dict[str, str], experimental_labs: Iterable[str] = (), planned: Collection[str] = ()
+) -> MarkdownIt:
     """CommonMark plus our plugins; ``urls`` maps chapter slugs to pages.
 
     ``experimental_labs`` are the experimental labs the book enables; the others stay off.
+    ``planned`` are the chapters the book plans (book.toml's ``planned_chapters``): links to them are marked coming.
     A lab's widget is rendered by ``env["widget"]``, which :func:`render_pages` sets.
     """
 
@@ -143,7 +146,7 @@ def make_markdown(urls: dict[str, str], experimental_labs: Iterable[str] = ()) -
     md.use(labs_plugin, kinds=kinds, widget=widget, off=[name for name in every if name not in kinds])
     md.use(figures_plugin)
     md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab", "figure"))
-    md.use(chapter_links_plugin, pages=urls)
+    md.use(chapter_links_plugin, pages=urls, planned=planned)
     return md
 
 
@@ -184,10 +187,11 @@ class Chapters:
         return tuple(placement for item in (*self.listed, *self.unlisted) for placement in item.placements)
 
 
-def parse_chapters(source: Source, experimental_labs: Iterable[str] = ()) -> Chapters:
-    """Parse every chapter; ``experimental_labs`` are the experimental labs the book's book.toml enables."""
+def parse_chapters(source: Source, experimental_labs: Iterable[str] = (), planned: Collection[str] = ()) -> Chapters:
+    """Parse every chapter; ``experimental_labs`` are the experimental labs the book's book.toml enables,
+    ``planned`` the chapters it plans."""
     urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
-    md = make_markdown(urls, experimental_labs)
+    md = make_markdown(urls, experimental_labs, planned)
     listed = tuple(parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters)
     unlisted = tuple(parse(md, item.path, item.path, item.text) for item in source.unlisted)
     return Chapters(source, md, listed, unlisted, urls)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.assets import load_assets
-from sitegen.errors import BuildError, ContentError, sorted_unique
+from sitegen.errors import BuildError, ContentError, sorted_unique, tallied
 from sitegen.labs import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
 from sitegen.output import publish, recover, zip_bytes
 from sitegen.pages import Pages, parse_chapters, render_pages
@@ -93,7 +93,7 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     assets = load_assets(options.content)
     templates = make_templates(options.templates)
     static = frozenset(static_names(templates.folder / "static"))
-    chapters = parse_chapters(source, book.experimental_labs if book else ())
+    chapters = parse_chapters(source, book.experimental_labs if book else (), book.planned_chapters if book else ())
     experimental = book.experimental_labs if book else ()
     timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
     sweep = options.sweep and (book is None or book.sweep)
@@ -157,6 +157,6 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
                 rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates
             )
     publish(site, options.out, files)
-    for warning in rendered.warnings:
+    for warning in tallied(rendered.warnings):
         print(f"warning: {warning}", file=sys.stderr)
     return site

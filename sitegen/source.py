@@ -36,7 +36,15 @@ CLOSER = re.compile(r"(?: {0,3}-{3,}|\.\.\.)[ \t]*")
 less than a code block, or YAML's ``...``; trailing blanks allowed."""
 STR, INT, NULL, MAP = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "null", "map"))
 """The YAML tags the safe loader resolves plain values to (``3`` is INT, an empty value NULL)."""
-BOOK_FIELDS = ("title", "experimental_labs", "call_timeout", "build_timeout", "sweep", "hide_python")
+BOOK_FIELDS = (
+    "title",
+    "experimental_labs",
+    "call_timeout",
+    "build_timeout",
+    "sweep",
+    "hide_python",
+    "planned_chapters",
+)
 CALL_TIMEOUT = (5, 1, 600)
 """``call_timeout`` in seconds: the default, and the least and most a book may set."""
 BUILD_TIMEOUT = (10, 1, 600)
@@ -129,7 +137,8 @@ class Book:
     experimental_labs: tuple[str, ...] = ()
     """Labs that are off by default (the example lab) and this book turns on."""
     call_timeout: float = CALL_TIMEOUT[0]
-    """Seconds a lab's call to Python may take in the page before it is stopped and the lab reset."""
+    """Seconds a lab's call to Python may take in the page before it is stopped (the lab says so and
+    keeps the reader's values)."""
     build_timeout: float = BUILD_TIMEOUT[0]
     """Seconds each of the build's calls to the model (starting views, warm-up) may take before the
     build stops it and fails at the lab's line (``sitegen/model_process.py``)."""
@@ -138,6 +147,9 @@ class Book:
     (``sitegen.labs.swept``); ``sweep = false`` for a book whose lab loops on purpose (tests/books/runaway)."""
     hide_python: tuple[str, ...] = ()
     """Labs whose "Python" disclosure (``sitegen/lab_sources.py``) this book leaves out."""
+    planned_chapters: tuple[str, ...] = ()
+    """Slugs of chapters still to be written: a link to one renders as its text marked "(coming)",
+    with no warning (``sitegen/plugins/chapter_links.py``)."""
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
@@ -449,6 +461,8 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
             message = f"{key!r} must be a number of seconds from {least} to {most} ({meaning}), not {timeout!r}"
             errors.append(ContentError(shown, key_line(text, key), message))
         timeouts[key] = timeout
+    planned, problems = planned_chapters(settings.get("planned_chapters", []))
+    errors.extend(ContentError(shown, key_line(text, "planned_chapters"), problem) for problem in problems)
     sweep = settings.get("sweep", True)
     if not isinstance(sweep, bool):
         message = f"'sweep' must be true or false (whether the build tries every lab's values), not {sweep!r}"
@@ -462,7 +476,20 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         build_timeout=timeouts["build_timeout"],
         sweep=sweep,
         hide_python=hidden,
+        planned_chapters=planned,
     ), []
+
+
+def planned_chapters(value: object) -> tuple[tuple[str, ...], list[str]]:
+    """The ``planned_chapters`` of book.toml: slugs of chapters not written yet, which links may name."""
+    if not isinstance(value, list) or not all(isinstance(slug, str) for slug in value):
+        return (), ["'planned_chapters' must be a list of chapter slugs, such as [\"harness\"]"]
+    problems = [
+        f"'planned_chapters' names {slug!r}, which is not a slug (lowercase letters, digits and dashes)"
+        for slug in value
+        if not SLUG.fullmatch(slug)
+    ]
+    return tuple(value), problems
 
 
 def hide_python(value: object) -> tuple[tuple[str, ...], list[str]]:

@@ -141,8 +141,8 @@ def test_the_thesis_figure_follows_the_lede_drawn_at_build_time_at_the_decode_la
         assert f"{count(step_cost(prompt, tokens, mode))} cells" in words, mode
 
 
-def test_missing_chapter_link_is_plain_text(chapter: str) -> None:
-    assert "Compaction (harness chapter) is what you do" in visible_text(chapter)
+def test_the_link_to_the_planned_harness_chapter_is_its_text_marked_coming(chapter: str) -> None:
+    assert "Compaction (harness chapter (coming)) is what you do" in visible_text(chapter)
     assert "chapter:harness" not in chapter
 
 
@@ -220,9 +220,15 @@ def test_index_shows_each_chapters_number_title_lede_and_labs(book: str, request
             assert f'<a href="{page_url(chapter)}#{anchor.group(1)}">{escape(title)}</a>' in index
 
 
-def test_strict_mode_refuses_the_missing_chapter_link(tmp_path: Path) -> None:
+def test_strict_mode_refuses_the_harness_link_unless_the_book_plans_that_chapter(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    toml = (content / "book.toml").read_text(encoding="utf-8")
+    unplanned = "\n".join(line for line in toml.splitlines() if not line.startswith("planned_chapters"))
+    (content / "book.toml").write_text(unplanned, encoding="utf-8")
+    options = pipeline.Options(content=content, out=tmp_path / "site", dist=tmp_path / "dist", strict=True)
     with pytest.raises(pipeline.BuildError, match=r"content/03-cache\.md:\d+: chapter 'harness' is not in this book"):
-        pipeline.build(pipeline.Options(out=tmp_path / "site", dist=tmp_path / "dist", strict=True))
+        pipeline.build(options)
     assert not (tmp_path / "site").exists()
 
 

@@ -8,15 +8,12 @@ the page can draw it at any size.
 
 The rectangles are built from the shape of attention, not from the cost
 formulas, so the tests can hold one against the other. ``grid_picture`` and
-``slots_picture`` draw them as SVG element trees (:mod:`kvpage.tree`), in cell
-units: the page scales the picture, so one rectangle is any number of cells.
-
-The cells take the mode's colour (the page's ``--kv``, ``--kv-held``, ``--recompute``), the
-same in the thesis figure and the chart. A cell paid now and one paid earlier are 1.8:1 at
-best against each other, so they never touch: the lines between cells are drawn in the lab's
-background, and in a dense grid (no lines) a line of background separates this step's row
-from the rows above. The margins carry the token positions (1, the prompt's end, the last),
-and the prompt's square is named on the grid, before any step is taken.
+``slots_picture`` draw them with the picture vocabulary (:func:`kvpage.pictures.block_grid`,
+:func:`kvpage.pictures.slot_strip`), in cell units: the page scales the picture, so one
+rectangle is any number of cells. The cells take the mode's colour (the page's ``--kv``,
+``--kv-held``, ``--recompute``), the same in the thesis figure and the chart; the margins carry
+the token positions (1, the prompt's end, the last), and the prompt's square is named on the
+grid, before any step is taken.
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ from typing import Literal, cast
 
 from kvpage.costs import Mode, context_at_step
 from kvpage.jsonvalue import JSONObject, JSONValue, count
-from kvpage.tree import THIN, Attributes, Node, el, num
+from kvpage.pictures import Rect, block_grid, slot_strip
 
 DENSE_ABOVE = 48
 """Grids with more tokens than this are drawn as shaded areas: a single cell would be a pixel or two."""
@@ -151,114 +148,28 @@ def grid_view(prompt: int, tokens: int, steps: int, mode: Mode) -> JSONObject:
     }
 
 
-def cell_lines(size: int, rows: int) -> str:
-    """The path of the lines between cells: ``size`` columns by ``rows`` rows."""
-    columns = [f"M{i} 0V{rows}" for i in range(1, size)]
-    return "".join(columns + [f"M0 {i}H{size}" for i in range(1, rows)])
-
-
-MARGIN = 0.09
-"""The grid's margin for its position numbers, as a share of its size; their text is a 30th of the whole."""
-
-
-def margin(size: int) -> float:
-    """The room left of and above the grid for the position numbers, in cells."""
-    return size * MARGIN
-
-
-def font(size: int) -> float:
-    """The grid's text size in cells: about 11 px however many cells the grid has."""
-    return (size + margin(size)) / 30
-
-
-def positions(size: int, prompt: int) -> list[int]:
-    """The token positions numbered on the axes: 1, the prompt's last and the grid's last, each at
-    least three text heights from the next (the prompt's is left out when it would crowd one)."""
-    room = 3 * font(size)
-    marks = [1, size] if size > 1 else [1]
-    if all(abs(prompt - mark) >= room for mark in marks):
-        marks.append(prompt)
-    return sorted(set(marks))
-
-
-def _frame(size: int, rows: int, dense: bool, name: str, top: float = 0) -> Attributes:
-    left = margin(size)
-    return {
-        "viewBox": f"{num(-left)} {num(-top)} {num(size + left)} {num(rows + top)}",
-        "class": f"{name} dense" if dense else name,
-        "aria-hidden": "true",
-        "preserveAspectRatio": "none",
-    }
-
-
-def _numbers(size: int, prompt: int) -> list[Node]:
-    """Token positions along the keys (above) and the queries (left), at the middle of their cell."""
-    size_text = num(font(size))
-    shapes: list[Node] = []
-    for mark in positions(size, prompt):
-        across: Attributes = {"class": "grid-number", "x": num(mark - 0.5), "y": num(-font(size) * 0.35)}
-        shapes.append(el("text", across | {"text-anchor": "middle", "font-size": size_text}, str(mark)))
-        down: Attributes = {"class": "grid-number", "x": num(-font(size) * 0.35), "y": num(mark - 0.5)}
-        shapes.append(el("text", down | {"text-anchor": "end", "dy": "0.35em", "font-size": size_text}, str(mark)))
-    return shapes
-
-
-def _prompt_name(size: int, prompt: int) -> Node:
-    """The prompt's square named on the grid: inside it where it fits, else to its right (that corner
-    is never paid with the cache; recomputing, the name has a halo of the background)."""
-    text = f"prefill {prompt} × {prompt}"
-    fits = prompt >= (len(text) * 0.58 + 0.8) * font(size) and prompt >= 1.6 * font(size)
-    x = 0.4 * font(size) if fits else prompt + 0.4 * font(size)
-    place: Attributes = {"class": "grid-prompt-name", "x": num(x), "y": num(1.1 * font(size))}
-    return el("text", place | {"font-size": num(font(size)), "stroke-width": num(font(size) / 4)}, text)
-
-
 def grid_picture(grid: JSONObject) -> list[JSONValue]:
     """The attention grid of ``grid_view``: queries down, keys across, this step's cells over earlier ones,
-    the cells' lines (or, dense, a line over this step's row) in the background's colour between them,
-    the prompt's square outlined and named, the positions numbered."""
-    n, prompt, dense = cast(int, grid["size"]), cast(int, grid["prompt"]), bool(grid["dense"])
-    mode = cast(str, grid["mode"])
-    shapes: list[Node] = [el("rect", {"class": "grid-empty", "x": 0, "y": 0, "width": n, "height": n})]
-    for kind in ("held", "now"):
-        for row, col, rows, cols in cast(list[list[int]], grid[kind]):
-            box: Attributes = {
-                "class": f"grid-{kind} grid-{mode}",
-                "data-kind": kind,
-                "data-mode": mode,
-                "x": col,
-                "y": row,
-                "width": cols,
-                "height": rows,
-            }
-            shapes.append(el("rect", box | (THIN if kind == "now" else {})))
-    if not dense:
-        shapes.append(el("path", {"class": "grid-lines", "d": cell_lines(n, n), **THIN}))
-    elif grid["held"]:
-        for row, col, _, cols in cast(list[list[int]], grid["now"]):
-            shapes.append(el("path", {"class": "grid-gap", "d": f"M{col} {row}H{col + cols}", **THIN}))
-    shapes.append(el("rect", {"class": "grid-prompt", "x": 0, "y": 0, "width": prompt, "height": prompt, **THIN}))
-    shapes.append(el("rect", {"class": "grid-outline", "x": 0, "y": 0, "width": n, "height": n, **THIN}))
-    shapes += _numbers(n, prompt)
-    shapes.append(_prompt_name(n, prompt))
-    frame = _frame(n, n, dense, "attention-grid", top=margin(n))
-    return [el("svg", {**frame, "data-size": n, "data-mode": mode}, *shapes)]
+    the prompt's square outlined and named (:func:`kvpage.pictures.block_grid`)."""
+    prompt = cast(int, grid["prompt"])
+    held, now = ([cast(Rect, tuple(block)) for block in cast(list[list[int]], grid[kind])] for kind in ("held", "now"))
+    return block_grid(
+        cast(int, grid["size"]),
+        held,
+        now,
+        tone=cast(str, grid["mode"]),
+        square=prompt,
+        square_name=f"prefill {prompt} × {prompt}",
+        dense=bool(grid["dense"]),
+        name="attention-grid",
+    )
 
 
 def slots_picture(grid: JSONObject) -> list[JSONValue]:
     """The KV cache's slots under the grid, one per key column: new, held or recomputed, with a line of
-    the background between held and new."""
-    n, dense = cast(int, grid["size"]), bool(grid["dense"])
-    shapes: list[Node] = [el("rect", {"class": "slot-empty", "x": 0, "y": 0, "width": n, "height": 1})]
-    for run in cast(list[dict[str, str | int]], grid["slots"]):
-        kind, length = run["kind"], run["count"]
-        box: Attributes = {"class": f"slot-{kind}", "data-kind": kind, "data-count": length}
-        shapes.append(el("rect", box | {"x": run["start"], "y": 0, "width": length, "height": 1}))
-    if not dense:
-        shapes.append(el("path", {"class": "grid-lines", "d": cell_lines(n, 1), **THIN}))
-    else:
-        for run in cast(list[dict[str, str | int]], grid["slots"]):
-            if run["kind"] == "new" and run["start"]:
-                shapes.append(el("path", {"class": "grid-gap", "d": f"M{run['start']} 0V1", **THIN}))
-    shapes.append(el("rect", {"class": "grid-outline", "x": 0, "y": 0, "width": n, "height": 1, **THIN}))
-    return [el("svg", _frame(n, 1, dense, "kv-slots"), *shapes)]
+    the background between held and new (:func:`kvpage.pictures.slot_strip`)."""
+    runs = [
+        (cast(str, run["kind"]), cast(int, run["start"]), cast(int, run["count"]))
+        for run in cast(list[JSONObject], grid["slots"])
+    ]
+    return slot_strip(cast(int, grid["size"]), runs, parted="new", dense=bool(grid["dense"]), name="kv-slots")

@@ -15,9 +15,10 @@ from __future__ import annotations
 from kvpage.costs import prefill_cost
 from kvpage.jsonvalue import JSONObject, JSONValue, count
 from kvpage.lab import Button, Lab, Output, Text
+from kvpage.pictures import split_bars
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
-from kvpage.tree import THIN, Attributes, Node, el, num
+from kvpage.tree import el
 
 MAX_REQUEST_CHARS = 2_000
 """Longest request the lab accepts; the page states this cap next to the boxes."""
@@ -117,36 +118,9 @@ def bars(cold: int, cached: int) -> list[JSONValue]:
     """Cold prefill against prefill with the prefix cached, on one scale (cold is the longest): one row each.
 
     Both bars are request 2's whole prefill; the cached one is split where request 1's prefix ends:
-    its reused cells on the left (the prefix is on the left), then the cells it pays, with a line
-    of the background between the two (their colours are under 3:1 against each other)."""
-    rows: list[JSONValue] = []
-    for name, value in (("Cold prefill", cold), ("With prefix cache", cached)):
-        reused = cold - value
-        left = 100 * reused / cold if cold > 0 else 0
-        shapes: list[Node] = [el("rect", {"class": "bar-back", "x": 0, "y": 0, "width": 100, "height": 10, **THIN})]
-        if reused:
-            shapes.append(
-                el(
-                    "rect",
-                    {"class": "bar-reused", "data-value": reused, "x": 0, "y": 0, "width": num(left), "height": 10},
-                )
-            )
-        paid: Attributes = {"class": "bar-fill", "data-value": value, "x": num(left), "y": 0, "height": 10}
-        shapes.append(el("rect", paid | {"width": num(100 * value / cold) if cold > 0 else "0"}))
-        if reused and value:
-            shapes.append(el("path", {"class": "bar-gap", "d": f"M{num(left)} 0V10", **THIN}))
-        track = el(
-            "svg",
-            {"viewBox": "0 0 100 10", "class": "bar-track", "aria-hidden": "true", "preserveAspectRatio": "none"},
-            *shapes,
-        )
-        parts: list[Node] = [
-            el("span", {"class": "bar-name"}, name),
-            track,
-            el("span", {"class": "bar-value"}, count(value)),
-        ]
-        rows.append(el("div", {"class": "bar-row"}, *parts))
-    return rows
+    its reused cells on the left (the prefix is on the left), then the cells it pays."""
+    rows = [("Cold prefill", 0, cold, count(cold)), ("With prefix cache", cold - cached, cached, count(cached))]
+    return split_bars(rows, cold)
 
 
 PRESETS = (

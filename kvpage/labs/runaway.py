@@ -3,7 +3,9 @@
 The page runs every lab's Python in a Web Worker and stops a call that takes longer than the
 book's ``call_timeout`` (``static/kvpage/python.js``). This lab is how the tests make such a
 call: "Loop forever" spins until the page terminates its worker, while the slider squares a
-number at once, so the tests can see the lab work before the stop and again after it. "Think
+number at once, so the tests can see the lab work before the stop and again after it, except at
+:data:`STALLS_AT`, the one value whose update spins too: a failure at a value the build's sweep
+never tried (this book's sweep is off), which the page shows with the reader's values kept. "Think
 for a second" is a slow call that returns: while it runs, the page starts its spare Python.
 "Answer with NaN" returns a view that JSON cannot carry, which the bridge refuses as a failure
 naming the action (shown in the lab). It is experimental, and only the test book
@@ -23,11 +25,15 @@ from kvpage.jsonvalue import JSONObject, LabInputError, count
 from kvpage.lab import Button, Lab, Output, Slider
 
 NUMBER = Slider("n", "Number", low=1, high=12, default=3)
+STALLS_AT = 11
+"""The slider's one value whose square never comes: the update spins there until the page stops it."""
 
 
 def compute(args: JSONObject) -> JSONObject:
-    """``n`` and its square."""
+    """``n`` and its square; at :data:`STALLS_AT`, no answer at all."""
     n = NUMBER.read(args)
+    while n == STALLS_AT:
+        pass
     return {"text": {"square": count(n * n)}}
 
 

@@ -1,4 +1,4 @@
-"""kvpage/pictures.py in Chromium, with the page's own stylesheet: at 360 and 1280 pixels the words keep
+"""kvpage/pictures/basic.py in Chromium, with the page's own stylesheet: at 360 and 1280 pixels the words keep
 their size and never overlap, nothing scrolls sideways, and every mark is at least 3:1 against the page
 in light and in dark (WCAG 2.2 SC 1.4.11), from the colours the browser paints."""
 

@@ -78,7 +78,7 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
     page.wait_for_function(SPARE_READY)  # the loop's click below waits in the lab for its answer
 
     # A call that never returns: the page scrolls and the other lab answers meanwhile, from the
-    # spare; after the book's call_timeout the call is stopped, its lab reset.
+    # spare; after the book's call_timeout the call is stopped, the lab's values kept.
     page.set_viewport_size({"width": 360, "height": 400})  # the chapter scrolls
     start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
     stuck.get_by_role("button", name="Loop forever").click()
@@ -92,10 +92,10 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
 
     seconds = shown_seconds(call_timeout())
     expect(stuck.get_by_role("alert")).to_have_text(
-        f"The model took longer than {seconds} s and was stopped; the lab was reset."
+        f"The model took longer than {seconds} s and was stopped; the lab keeps your values."
     )
-    expect(stuck.get_by_label("Its square")).to_have_text(squared(start))
-    expect(stuck.get_by_label("Number")).to_have_value(str(start))
+    expect(stuck.get_by_label("Its square")).to_have_text("—")
+    expect(stuck.get_by_label("Number")).to_have_value("8")  # where the reader left it
     stuck.get_by_label("Number").fill(str(start + 2))
     expect(stuck.get_by_label("Its square")).to_have_text(squared(start + 2))
     expect(stuck.get_by_role("alert")).to_be_hidden()
@@ -110,4 +110,34 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
     expect(stuck.get_by_label("Its square")).to_have_text("—")
     stuck.get_by_label("Number").fill(str(start))
     expect(stuck.get_by_label("Its square")).to_have_text(squared(start))
+    expect(stuck.get_by_role("alert")).to_be_hidden()
+
+
+@pytest.fixture
+def served(runaway_built: Built, page: Page, tmp_path: Path) -> Iterator[Page]:
+    """The runaway chapter over http, Python live, with the audit attached: what a time-out does to
+    the page's state is the page's, the same however its files arrived."""
+    with opened_book("http", runaway_built, "runaway.html", page, tmp_path) as (_, url):
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=PYTHON_READY_MS)
+        yield page
+
+
+def test_an_update_stopped_at_a_value_the_sweep_never_tried_keeps_the_readers_values(served: Page) -> None:
+    """The slider at the one value whose update never returns (this book's sweep is off, as it is
+    for a value the sweep cannot reach): the page stops it after call_timeout and says so in the lab,
+    the slider stays where the reader put it, the URL keeps it, and the next value is computed."""
+    page = served
+    stuck = page.get_by_role("region", name=RUNAWAY)
+    number = stuck.get_by_label("Number")
+    number.fill(str(runaway.STALLS_AT))
+    seconds = shown_seconds(call_timeout())
+    expect(stuck.get_by_role("alert")).to_have_text(
+        f"The model took longer than {seconds} s and was stopped; the lab keeps your values."
+    )
+    expect(number).to_have_value(str(runaway.STALLS_AT))
+    expect(stuck.get_by_label("Its square")).to_have_text("—")
+    page.wait_for_function(f"() => location.hash === '#runaway:n={runaway.STALLS_AT}'")  # a copied link names it
+    number.fill(str(runaway.STALLS_AT - 1))
+    expect(stuck.get_by_label("Its square")).to_have_text(squared(runaway.STALLS_AT - 1))
     expect(stuck.get_by_role("alert")).to_be_hidden()

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,7 @@ EXPECTED: dict[str, list[str]] = {
     "book-toml-fields": [
         "content/book.toml:1: missing 'title', the name of the book (title = \"...\")",
         "content/book.toml:3: unknown field 'titel'; expected title, experimental_labs, call_timeout, build_timeout, "
-        "sweep, hide_python",
+        "sweep, hide_python, planned_chapters",
     ],
     "book-toml-call-timeout": [
         "content/book.toml:3: 'call_timeout' must be a number of seconds from 1 to 600 (how long a lab's call "
@@ -64,6 +65,10 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "book-toml-hide-python": [
         f"content/book.toml:3: 'hide_python' names 'decoder', which is not a lab; labs: {ALL_LABS}"
+    ],
+    "book-toml-planned": [
+        "content/book.toml:3: 'planned_chapters' names 'The Harness', which is not a slug "
+        "(lowercase letters, digits and dashes)"
     ],
     "no-chapters": ["content: no chapters (*.md) found"],
     "not-utf8": ["content/broken.md:8: not UTF-8 text (invalid continuation byte at byte 61)"],
@@ -446,6 +451,38 @@ def test_link_to_a_missing_chapter_is_a_warning(tmp_path: Path, capsys: pytest.C
     page = site.files["broken.html"].decode("utf-8")
     assert "More in the harness chapter." in page
     assert "chapter:harness" not in page
+
+
+def chapter_book(tmp_path: Path, toml: str, body: str) -> pipeline.Options:
+    """The warning-only fixture with its book.toml given ``toml`` and its chapter ``body`` after the front matter."""
+    content = tmp_path / "content"
+    content.mkdir()
+    fixture = INVALID / WARNING_ONLY / "content"
+    (content / "book.toml").write_text((fixture / "book.toml").read_text(encoding="utf-8") + toml, encoding="utf-8")
+    front = (fixture / "broken.md").read_text(encoding="utf-8").split("\n\n", 1)[0]
+    (content / "broken.md").write_text(f"{front}\n\n{body}", encoding="utf-8")
+    return replace(fixture_options(WARNING_ONLY, tmp_path), content=content)
+
+
+def test_a_warning_found_again_is_printed_once_with_a_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = "See [it](chapter:harness) and [it](chapter:harness).\n\nMore in [the tree](chapter:harness).\n"
+    pipeline.build(chapter_book(tmp_path, "", body))
+    message = "chapter 'harness' is not in this book; the link renders as plain text"
+    assert capsys.readouterr().err.splitlines() == [
+        f"warning: content/broken.md:8: {message} (3 times; also at content/broken.md:10)"
+    ]
+
+
+def test_a_link_to_a_planned_chapter_is_marked_coming_with_no_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = "More in [the harness chapter](chapter:harness).\n"
+    options = chapter_book(tmp_path, 'planned_chapters = ["harness"]\n', body)
+    site = pipeline.build(replace(options, strict=True))  # a planned chapter is no warning, so --strict passes too
+    assert capsys.readouterr().err == ""
+    page = site.files["broken.html"].decode("utf-8")
+    coming = '<span class="chapter-planned">the harness chapter <small class="chapter-coming">(coming)</small></span>'
+    assert f"More in {coming}." in page
 
 
 def test_link_to_a_missing_chapter_is_an_error_when_strict(tmp_path: Path) -> None:

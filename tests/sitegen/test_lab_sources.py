@@ -57,6 +57,17 @@ def test_a_lab_shows_its_module_then_the_model_it_imports(tmp_path: Path) -> Non
     assert shown_modules("kvpage.labs.x", tmp_path) == ("kvpage.labs.x", "kvpage.costs", "kvpage.prefix")
 
 
+def test_the_picture_vocabulary_is_left_out_as_the_labs_helpers_are(tmp_path: Path) -> None:
+    """A lab drawing with kvpage.pictures (a package) shows its arithmetic, not the drawing."""
+    (tmp_path / "kvpage" / "labs").mkdir(parents=True)
+    source = (
+        "from kvpage.pictures import bar_chart\nfrom kvpage.pictures.panel import axis\n"
+        "import kvpage.pictures\nfrom kvpage.costs import prefill_cost\n"
+    )
+    (tmp_path / "kvpage" / "labs" / "x.py").write_text(source)
+    assert shown_modules("kvpage.labs.x", tmp_path) == ("kvpage.labs.x", "kvpage.costs")
+
+
 def test_the_decode_lab_shows_its_cost_functions() -> None:
     files = {file.path: file for file in lab_files(find_labs()["decode"])}
     assert next(iter(files)) == "kvpage/labs/decode.py"

@@ -284,7 +284,7 @@ def test_an_empty_book_is_an_error(tmp_path: Path) -> None:
             '\n\ntitle = "x"\n[extra]\nkey = 1\n',
             [
                 "book.toml:4: unknown field 'extra'; expected title, experimental_labs, call_timeout, build_timeout, "
-                "sweep, hide_python"
+                "sweep, hide_python, planned_chapters"
             ],
         ),
         (

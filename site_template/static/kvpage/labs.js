@@ -16,7 +16,10 @@
 // a control since (another update waits): the page never shows numbers for inputs it no longer has.
 // A refusal or a model failure comes back as a value and is shown in the lab, the model's traceback
 // goes to the console; a call that takes longer than the book's call_timeout is stopped (its worker
-// terminated, stage "python") and the lab is reset to how the page started.
+// terminated, stage "python") and says so in the lab the same way. Every failure (a refusal, an
+// exception, a view the page cannot read or draw, a time-out) leaves the controls, the lab's state
+// and so its link where the reader had them: at a value the build's sweep never tried, the reader
+// sees why, and the next move is computed from there.
 //
 // Each lab's state is also a part of the page's URL fragment (stage "links" has its format): a
 // link opened shows its values in the controls at once, and their view once Python is live (the
@@ -63,7 +66,7 @@ function showNote(section, text) {
 }
 
 function timeoutMessage(seconds) {
-  return `The model took longer than ${seconds} s and was stopped; the lab was reset.`;
+  return `The model took longer than ${seconds} s and was stopped; the lab keeps your values.`;
 }
 
 // One lab: `pool.call(request)` answers the JSON text kvpage.bridge.handle takes with the text it
@@ -105,7 +108,7 @@ class WiredLab {
     this.started = { controls: this.values(), state: this.state };
     this.startPart = this.part();
     this.heading = section.getAttribute("aria-labelledby") ?? "";
-    // What the build showed, to put back when the lab is reset.
+    // What the build showed, to put back if Python cannot start after a link set other values.
     /** @type {[Element, Node[]][]} */
     this.outputs = [...section.querySelectorAll("[data-field], [data-part]")].map((element) => [
       element,
@@ -240,15 +243,6 @@ class WiredLab {
     this.showLink();
   }
 
-  reset(message) {
-    this.queue.length = 0;
-    clearTimeout(this.pending);
-    this.putBack();
-    showError(this.section, message);
-    for (const hook of this.updated) hook(false);
-    this.drawn();
-  }
-
   send() {
     if (this.out !== null) return;
     if (this.queue.length === 0) {
@@ -274,8 +268,8 @@ class WiredLab {
       },
       (error) => {
         done();
-        if (error.timedOut) this.reset(timeoutMessage(this.seconds));
-        else this.render({ ok: false, error: `the lab could not reach Python: ${error.message}` });
+        const message = error.timedOut ? timeoutMessage(this.seconds) : `the lab could not reach Python: ${error.message}`;
+        this.render({ ok: false, error: message });
         this.send();
       },
     );

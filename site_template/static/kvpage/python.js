@@ -6,7 +6,8 @@
 // not in Python, so any worker can answer any call: each call waits here until a worker is free,
 // and goes to one worker at a time. A call with no answer after the book's call_timeout fails with
 // {timedOut: true}: its worker is terminated (the only way to stop Python that loops, since a
-// static page has no SharedArrayBuffer to interrupt it) and the lab is reset (stage "labs").
+// static page has no SharedArrayBuffer to interrupt it) and the lab says so, its controls and state
+// kept (stage "labs").
 //
 // One worker serves every lab while calls are quick: a reader who never waits on Python pays for
 // one. When a call has been out for SPARE_AFTER_MS and no worker is free, a spare is started

@@ -6,23 +6,8 @@ from typing import Any
 import pytest
 
 from kvpage.costs import MODES, Mode, cumulative_cost, step_cost
-from kvpage.labs.chart import (
-    BOTTOM,
-    CHAR,
-    HEIGHT,
-    INSET_H,
-    LEFT,
-    LINE,
-    PANELS,
-    TOP,
-    WIDTH,
-    chart_picture,
-    chart_view,
-    crosses,
-    nice_ticks,
-    short,
-    table_part,
-)
+from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
+from kvpage.pictures.panel import BOTTOM, CHAR, HEIGHT, INSET_H, LEFT, LINE, TOP, WIDTH, crosses, nice_ticks, short
 
 
 @pytest.mark.parametrize("top", [1, 7, 10, 99, 256, 961, 9_176, 36_481, 1_650_016])

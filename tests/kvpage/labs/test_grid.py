@@ -10,7 +10,6 @@ from kvpage.labs.grid import (
     DENSE_ABOVE,
     Block,
     cells,
-    font,
     grid_picture,
     grid_size,
     grid_view,
@@ -18,6 +17,7 @@ from kvpage.labs.grid import (
     slots,
     slots_picture,
 )
+from kvpage.pictures.blocks import font
 
 RUNS = [(16, 16), (1, 1), (1, 64), (5, 3), (128, 64), (48, 1)]
 

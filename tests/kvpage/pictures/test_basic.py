@@ -1,5 +1,6 @@
-"""The picture vocabulary (kvpage/pictures.py): every word is HTML text outside the drawing, so the page
-sizes it; marks are placed by their values; what a picture cannot draw is refused with a reason."""
+"""The picture vocabulary's simple words (kvpage/pictures/basic.py): every word is HTML text outside
+the drawing, so the page sizes it; marks are placed by their values; what a picture cannot draw is
+refused with a reason."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Pictures for any lab: a bar chart, a line chart with labelled series, a grid of cells.
 
-Each function returns a lab's *part* (a list of :mod:`kvpage.tree` nodes) for an output of kind
-``"picture"``: ``{"parts": {"shares": bar_chart(...)}}``. What makes them readable anywhere is how
-they are built, not their numbers:
+The simple words of the vocabulary (:mod:`kvpage.pictures`), for an output of kind ``"picture"``:
+``{"parts": {"shares": bar_chart(...)}}``. What makes them readable anywhere is how they are built,
+not their numbers:
 
 - **The page sizes them.** Words and numbers are HTML text beside the drawing, never SVG text
   inside it, so they keep the page's font size whether the column is 360 or 1280 pixels wide; only
