@@ -15,7 +15,7 @@ import io
 import zipfile
 from importlib import metadata
 
-from sitegen.labs import enabled_labs, other_labs
+from sitegen.labs.placements import enabled_labs, other_labs
 from tests.conftest import ROOT, Built
 
 
@@ -40,7 +40,9 @@ def test_the_models_wheel_requires_nothing_and_holds_only_the_model(built: Built
 
 def test_the_generator_has_the_command_and_the_builds_requirements() -> None:
     generator = metadata.distribution("kvpage-book")
-    assert [entry.value for entry in generator.entry_points if entry.name == "kvpage-book"] == ["sitegen.entry:main"]
+    assert [entry.value for entry in generator.entry_points if entry.name == "kvpage-book"] == [
+        "sitegen.cli.entry:main"
+    ]
     required = {requirement.split(">")[0].split("[")[0].lower() for requirement in generator.requires or []}
     assert {"jinja2", "markdown-it-py", "hatchling"} <= required
     assert "kvpage" not in required  # the model comes from this checkout, never from an index

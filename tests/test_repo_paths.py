@@ -133,7 +133,7 @@ def exists(token: str, sites: list[Path]) -> bool:
 def test_the_scan_finds_the_paths_it_should() -> None:
     """A check on the check: the scan sees paths of each kind of source, and would see a rotten one."""
     tokens = {token for _, token in named_paths()}
-    assert {"sitegen/serve_http.py", "docs/authoring.md", "static/kvpage.js"} <= tokens
+    assert {"sitegen/serve/http_server.py", "docs/authoring.md", "static/kvpage.js"} <= tokens
     assert "tests/test_cli.py" in PATH.findall("see ``tests/test_cli.py`` for the wheel")
     assert not checked("kvpage/labs/NAME.py") and not checked("site/cache.html")
 

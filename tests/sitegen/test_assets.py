@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from sitegen.assets import load_assets, media_type
+from sitegen.book.assets import load_assets, media_type
 from tests.sitegen.test_images import png
 
 

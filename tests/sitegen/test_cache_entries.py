@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sitegen.cache_entries import mark_newest, write_entry
+from sitegen.runtime.cache_entries import mark_newest, write_entry
 
 
 def test_an_entry_marked_newest_is_dated_after_every_other_even_within_one_tick(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.cli import make_parser, parse
-from sitegen.commands import options_from, serve_config
+from sitegen.cli.arguments import make_parser, parse
+from sitegen.cli.commands import options_from, serve_config
 from tests.conftest import ROOT
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"

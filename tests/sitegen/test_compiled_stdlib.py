@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.compiled_stdlib import KEEP, compiled_key, compiled_stdlib
+from sitegen.runtime.compiled_stdlib import KEEP, compiled_key, compiled_stdlib
 
 PINNED = {"pyodide.asm.wasm": b"wasm", "python_stdlib.zip": b"stdlib"}
 ENV = {"PYTHONHASHSEED": "0", "TZ": "UTC"}

@@ -7,7 +7,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from sitegen.description import LIMIT, description
+from sitegen.markdown.description import LIMIT, description
 from tests.conftest import Built, book_chapters
 
 

@@ -8,7 +8,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from sitegen.errors import BuildError
-from sitegen.formulas import (
+from sitegen.markdown.mathml import (
     Formula,
     class_name,
     formulas_in,
@@ -17,9 +17,9 @@ from sitegen.formulas import (
     typeset_formulas,
     without_styles,
 )
-from sitegen.plugins.env import new_env
-from sitegen.plugins.formulas import formulas_plugin
-from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.formulas import formulas_plugin
+from sitegen.markdown.plugins.lines import inline_lines_plugin
 
 
 def test_one_batch_gives_mathml_or_a_reason_for_each() -> None:

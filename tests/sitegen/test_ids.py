@@ -8,7 +8,8 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
 
-from sitegen.ids import (
+from sitegen.book.source import ChapterSource, FrontMatter
+from sitegen.markdown.ids import (
     duplicate_ids,
     element_ids,
     prefix_ids,
@@ -16,8 +17,7 @@ from sitegen.ids import (
     single_file_clashes,
     template_line,
 )
-from sitegen.source import ChapterSource, FrontMatter
-from sitegen.toc import Entry
+from sitegen.markdown.toc import Entry
 
 CHAPTERS = {"cache.html": "cache", "intro.html": "intro"}
 

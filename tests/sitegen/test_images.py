@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from sitegen.images import ImageError, raster_size
+from sitegen.book.image_size import ImageError, raster_size
 
 
 def png(width: int, height: int) -> bytes:

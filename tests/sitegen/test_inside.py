@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from sitegen import pipeline
-from sitegen.inside import CIRCLE, LOOP, OUTSIDE, list_files, within
-from sitegen.source import NOT_A_FILE
+from sitegen.book.inside import CIRCLE, LOOP, OUTSIDE, list_files, within
+from sitegen.book.source import NOT_A_FILE
 from tests.sitegen.test_invalid_content import search_only_project
 from tests.sitegen.test_pages import SVG
 

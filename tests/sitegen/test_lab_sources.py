@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from kvpage.catalog import find_labs
-from sitegen.lab_sources import lab_files, shown_modules
+from sitegen.labs.sources import lab_files, shown_modules
 from tests.conftest import Built
 
 FIGURE = re.compile(

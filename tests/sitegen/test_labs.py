@@ -20,7 +20,8 @@ from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, LabInputError
 from kvpage.lab import Button, Checkbox, Choice, DecimalSlider, Lab, Number, Output, Slider, Text, Whole
 from kvpage.labs import decode, next_request
-from sitegen.labs import (
+from sitegen.labs.model_process import CallTimedOut
+from sitegen.labs.placements import (
     LabUse,
     Placement,
     all_labs,
@@ -33,8 +34,7 @@ from sitegen.labs import (
     swept,
     warm_up,
 )
-from sitegen.model_process import CallTimedOut
-from sitegen.templates import make_templates
+from sitegen.site.templates import make_templates
 
 pytestmark = pytest.mark.book
 
@@ -316,9 +316,9 @@ def test_a_button_left_to_the_labs_own_script_has_one(name: str) -> None:
 def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sitegen import labs as build_labs
-    from sitegen.labs import declaration_errors
-    from sitegen.model_lines import declared_at
+    from sitegen.labs import placements as build_labs
+    from sitegen.labs.model_lines import declared_at
+    from sitegen.labs.placements import declaration_errors
 
     broken = Lab(
         "decode",
@@ -335,8 +335,8 @@ def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
 
 
 def test_the_real_declarations_have_no_errors() -> None:
-    from sitegen.labs import declaration_errors
-    from sitegen.site import static_names
+    from sitegen.labs.placements import declaration_errors
+    from sitegen.site.assemble import static_names
 
     assert declaration_errors(ROOT, set(static_names(ROOT / "site_template" / "static"))) == []
 

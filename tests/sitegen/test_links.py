@@ -6,10 +6,10 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
 
-from sitegen.assets import Asset
-from sitegen.links import Targets, check_links, heading_ids, image_problem, link_problem
-from sitegen.plugins.env import new_env
-from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.book.assets import Asset
+from sitegen.markdown.links import Targets, check_links, heading_ids, image_problem, link_problem
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.lines import inline_lines_plugin
 
 TARGETS = Targets(
     anchors={

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model_errors import import_failure
+from sitegen.labs.model_errors import import_failure
 
 
 @pytest.fixture

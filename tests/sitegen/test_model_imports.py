@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitegen.model_imports import Import, imports_of, model_imports
+from sitegen.labs.model_imports import Import, imports_of, model_imports
 from tests.conftest import ROOT
 
 

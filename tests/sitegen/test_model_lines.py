@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kvpage.labs import decode
-from sitegen.model_lines import declared_at, raised_at, raised_note, shown_args
+from sitegen.labs.model_lines import declared_at, raised_at, raised_note, shown_args
 from tests.conftest import ROOT
 
 TRACEBACK = """Traceback (most recent call last):

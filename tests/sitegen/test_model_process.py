@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model_process import CallTimedOut, ModelProcess, ModelStopped
+from sitegen.labs.model_process import CallTimedOut, ModelProcess, ModelStopped
 
 SQUARE = json.dumps({"lab": "square", "action": "compute", "args": {"tokens": 20}})
 LOOP = json.dumps({"lab": "runaway", "action": "loop", "args": {"n": 3}})

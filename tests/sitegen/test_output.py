@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import commands, pipeline
-from sitegen.output import journal_path, publish, recover, zip_bytes
-from sitegen.reproducible import ZIP_DATE
-from sitegen.site import Site
+from sitegen import pipeline
+from sitegen.book.reproducible import ZIP_DATE
+from sitegen.cli import commands
+from sitegen.site.assemble import Site
+from sitegen.site.output import journal_path, publish, recover, zip_bytes
 from tests.conftest import Built
 
 
@@ -111,8 +112,8 @@ def test_build_prints_the_zip_size(tmp_path: Path, capsys: pytest.CaptureFixture
 KILLED_PUBLISH = """
 import os, signal, sys
 from pathlib import Path
-from sitegen import output
-from sitegen.site import Site
+from sitegen.site import output
+from sitegen.site.assemble import Site
 
 root, kill_at, version, exchange = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 calls = 0

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from sitegen import packing
 from sitegen.errors import BuildError
-from sitegen.packing import DECODER_MODULE, pack, pack_gzip, pack_zstd, unpack_zstd, zstd_decoder, zstd_key
+from sitegen.runtime import packing
+from sitegen.runtime.packing import DECODER_MODULE, pack, pack_gzip, pack_zstd, unpack_zstd, zstd_decoder, zstd_key
 from tests.conftest import ROOT
 
 DATA = bytes(range(256)) * 1000 + b"kvpage" * 5000
@@ -89,7 +89,7 @@ def test_the_decoder_is_the_wasm_zstddec_embeds() -> None:
     wasm = zstd_decoder(module)
     assert wasm[:4] == b"\0asm"
     assert base64.b64encode(wasm) in module
-    pins = json.loads((ROOT / "sitegen" / "zstddec-pins.json").read_text(encoding="utf-8"))["files"]
+    pins = json.loads((ROOT / "sitegen" / "runtime" / "zstddec-pins.json").read_text(encoding="utf-8"))["files"]
     assert DECODER_MODULE in pins and "LICENSE" in pins
 
 

@@ -1,4 +1,4 @@
-"""The page's HTML and its script agree on every name between them (sitegen/page_contract.py).
+"""The page's HTML and its script agree on every name between them (sitegen/site/page_contract.py).
 
 The templates and the Markdown plugin print ``data-*`` attributes and the page's config; the
 page's scripts (its modules in static/kvpage/, the labs' own scripts in static/labs/, search's
@@ -16,16 +16,16 @@ import re
 from pathlib import Path
 
 from kvpage.lab import Button, Choice, Output, Slider, Text
-from sitegen.labs import all_labs
-from sitegen.page_contract import ATTRIBUTES, ROLES
-from sitegen.runtime import Loader
-from sitegen.site import PageConfig
+from sitegen.labs.placements import all_labs
+from sitegen.runtime.bundle import Loader
+from sitegen.site.assemble import PageConfig
+from sitegen.site.page_contract import ATTRIBUTES, ROLES
 from tests.conftest import ROOT
 
 TEMPLATES = ROOT / "site_template"
 STAGES = TEMPLATES / "static" / "kvpage"
 LAB_SCRIPTS = TEMPLATES / "static" / "labs"
-PLUGIN = ROOT / "sitegen" / "plugins" / "labs.py"
+PLUGIN = ROOT / "sitegen" / "markdown" / "plugins" / "lab_blocks.py"
 TREE_ATTRIBUTES = {"data-kind", "data-ends-prefix"}
 """Attributes inside a lab's drawings (kvpage/labs/) that the stylesheet styles: not the page's wiring."""
 
@@ -38,7 +38,7 @@ IMPORT = re.compile(r"^import\b[^;]*;", re.MULTILINE)
 
 
 def scripts() -> dict[Path, str]:
-    """Every script of the page, comments and imports left out (they name files, such as sitegen/runtime.py)."""
+    """Every script of the page, comments and imports left out (they name files, such as sitegen/runtime/bundle.py)."""
     paths = [*STAGES.glob("*.js"), *LAB_SCRIPTS.glob("*.js"), TEMPLATES / "static" / "search.js"]
     return {path: COMMENT.sub("", IMPORT.sub("", JSDOC.sub("", path.read_text(encoding="utf-8")))) for path in paths}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.errors import BuildError, ContentError
-from sitegen.page_script import CONFIG_ID, ENTRY, WORKER_ENTRY, contract, page_script, worker_script
+from sitegen.site.page_script import CONFIG_ID, ENTRY, WORKER_ENTRY, contract, page_script, worker_script
 from tests.conftest import ROOT
 
 MODULES = ROOT / "site_template" / "static" / "kvpage"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitegen.assets import load_assets
-from sitegen.formulas import STYLESHEET
-from sitegen.labs import starting_views
-from sitegen.pages import Pages, parse_chapters, render_pages
-from sitegen.source import load_source
-from sitegen.templates import make_templates
+from sitegen.book.assets import load_assets
+from sitegen.book.source import load_source
+from sitegen.labs.placements import starting_views
+from sitegen.markdown.mathml import STYLESHEET
+from sitegen.markdown.pages import Pages, parse_chapters, render_pages
+from sitegen.site.templates import make_templates
 from tests.conftest import ROOT
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"/>'

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from sitegen.progress import SILENT, Progress
+from sitegen.cli.progress import SILENT, Progress
 
 
 def test_a_step_says_what_it_does_then_how_long_it_took() -> None:

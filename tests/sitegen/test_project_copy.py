@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sitegen.project_copy import COMPILED_CACHE, PACKED_CACHE, PROJECT, RUNTIME_CACHE, project_copy
+from tests.project_copy import COMPILED_CACHE, PACKED_CACHE, PROJECT, RUNTIME_CACHE, project_copy
 
 
 def fake_project(root: Path) -> Path:

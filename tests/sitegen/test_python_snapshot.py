@@ -16,9 +16,9 @@ import zstandard
 
 from sitegen import pipeline
 from sitegen.errors import BuildError
-from sitegen.python_snapshot import build_id, check_header, check_restored, shows_model_source
-from sitegen.runtime import Runtime
-from sitegen.snapshot_format import decode
+from sitegen.runtime.bundle import Runtime
+from sitegen.runtime.snapshot import build_id, check_header, check_restored, shows_model_source
+from sitegen.runtime.snapshot_format import decode
 from tests.conftest import ROOT, Built
 from tests.sitegen.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
 

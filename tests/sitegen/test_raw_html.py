@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.raw_html import HIDES, NO_CODE, raw_html_problems
+from sitegen.markdown.html_rules import HIDES, NO_CODE, raw_html_problems
 
 
 @pytest.mark.parametrize(

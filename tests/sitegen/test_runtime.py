@@ -18,17 +18,17 @@ import pytest
 import zstandard
 
 from sitegen.errors import BuildError
-from sitegen.labs import all_labs, enabled_labs
-from sitegen.model_imports import module_file
-from sitegen.npm import declared_version
-from sitegen.packing import zstd_decoder
-from sitegen.project_copy import project_copy
-from sitegen.runtime import build_wheel, classic_module, read_pinned, with_new_wheel
-from sitegen.runtime_cache import cached_runtime
+from sitegen.labs.model_imports import module_file
+from sitegen.labs.placements import all_labs, enabled_labs
+from sitegen.runtime.bundle import build_wheel, classic_module, read_pinned, with_new_wheel
+from sitegen.runtime.cache import cached_runtime
+from sitegen.runtime.npm import declared_version
+from sitegen.runtime.packing import zstd_decoder
 from tests.conftest import ROOT, Built
+from tests.project_copy import project_copy
 from tests.sitegen.test_python_snapshot import unpacked
 
-PINS = ROOT / "sitegen" / "pyodide-pins.json"
+PINS = ROOT / "sitegen" / "runtime" / "pyodide-pins.json"
 DECLARED = declared_version(ROOT, "pyodide")
 NO_IO = {"os", "io", "sys", "socket", "subprocess", "pathlib", "shutil", "tempfile", "urllib", "http", "asyncio"}
 

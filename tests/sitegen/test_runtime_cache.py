@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from kvpage.lab import Lab
-from sitegen import runtime_cache
-from sitegen.labs import all_labs, enabled_labs
-from sitegen.project_copy import COMPILED_CACHE
-from sitegen.runtime import Runtime
-from sitegen.runtime_cache import CACHE_DIR, KEEP, cached_runtime, runtime_key
+from sitegen.labs.placements import all_labs, enabled_labs
+from sitegen.runtime import cache as runtime_cache
+from sitegen.runtime.bundle import Runtime
+from sitegen.runtime.cache import CACHE_DIR, KEEP, cached_runtime, runtime_key
 from tests.conftest import ROOT
+from tests.project_copy import COMPILED_CACHE
 
 LABS = enabled_labs()
 """A book's labs: the runtime is made for them."""
@@ -126,7 +126,7 @@ def test_the_labs_are_part_of_the_key(project: Path) -> None:
 
 
 def test_another_labs_module_is_no_input_of_a_book_without_it(project: Path) -> None:
-    """The book's wheel holds only its labs (sitegen/runtime.py build_wheel): an edit to a lab it
+    """The book's wheel holds only its labs (sitegen/runtime/bundle.py build_wheel): an edit to a lab it
     leaves out keeps its runtime, and changes that of a book that enables the lab."""
     with_turns = {**LABS, "turns": all_labs()["turns"]}
     before, before_turns = runtime_key(project, LABS), runtime_key(project, with_turns)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from sitegen.runtime_names import IMMUTABLE, REVALIDATE, cache_control, content_name, is_content_addressed
+from sitegen.runtime.names import IMMUTABLE, REVALIDATE, cache_control, content_name, is_content_addressed
 from tests.conftest import Built
 
 

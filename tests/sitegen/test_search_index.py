@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from sitegen import pipeline, search_index
+from sitegen import pipeline
 from sitegen.errors import BuildError
-from sitegen.npm import declared_version
-from sitegen.search_text import Section
-from sitegen.site import inline_script
+from sitegen.runtime.npm import declared_version
+from sitegen.search import index as search_index
+from sitegen.search.text import Section
+from sitegen.site.assemble import inline_script
 from tests.conftest import ROOT
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"

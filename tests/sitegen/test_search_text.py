@@ -11,12 +11,12 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from sitegen.labs import starting_views
-from sitegen.pages import make_markdown, parse_chapters, render_pages
-from sitegen.plugins.env import new_env
-from sitegen.search_text import Section, html_text, sections
-from sitegen.source import load_source
-from sitegen.templates import make_templates
+from sitegen.book.source import load_source
+from sitegen.labs.placements import starting_views
+from sitegen.markdown.pages import make_markdown, parse_chapters, render_pages
+from sitegen.markdown.plugins.env import new_env
+from sitegen.search.text import Section, html_text, sections
+from sitegen.site.templates import make_templates
 from tests.conftest import ROOT, book_chapters
 
 pytestmark = pytest.mark.book

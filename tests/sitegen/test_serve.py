@@ -19,11 +19,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from sitegen.project_copy import project_copy
-from sitegen.serve import Rebuilds
-from sitegen.serve_builder import Report
-from sitegen.serve_http import Hub
+from sitegen.serve.builder import Report
+from sitegen.serve.http_server import Hub
+from sitegen.serve.server import Rebuilds
 from tests.conftest import ROOT
+from tests.project_copy import project_copy
 
 
 def test_serve_reports_a_looping_lab_over_the_page_and_builds_again_on_the_next_save(tmp_path: Path) -> None:

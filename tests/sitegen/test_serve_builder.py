@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from sitegen.serve_builder import Builder, Report, worker_loop
+from sitegen.serve.builder import Builder, Report, worker_loop
 
 
 def test_the_worker_answers_one_report_per_request() -> None:

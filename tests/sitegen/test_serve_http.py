@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.serve_http import Hub, Server, Status, host_allowed, inject, make_server, site_name
+from sitegen.serve.http_server import Hub, Server, Status, host_allowed, inject, make_server, site_name
 
 
 def test_the_reload_script_goes_at_the_end_of_the_head() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitegen.serve_watcher import Watcher, change_kind, changed_names, touches_code
+from sitegen.serve.watcher import Watcher, change_kind, changed_names, touches_code
 
 
 def test_what_changed_says_how_the_open_page_takes_the_build(tmp_path: Path) -> None:

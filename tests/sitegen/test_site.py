@@ -14,8 +14,8 @@ from urllib.parse import unquote
 import pytest
 
 from sitegen import pipeline
-from sitegen.assets import Asset
-from sitegen.site import inline_assets
+from sitegen.book.assets import Asset
+from sitegen.site.assemble import inline_assets
 from tests.conftest import ROOT
 from tests.pagetext import Elements
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from sitegen.errors import BuildError
-from sitegen.python_snapshot import PYODIDE_MAGIC, check_header
-from sitegen.snapshot_format import HEAD, MAGIC, base_image, data_segments, decode, encode
+from sitegen.runtime.snapshot import PYODIDE_MAGIC, check_header
+from sitegen.runtime.snapshot_format import HEAD, MAGIC, base_image, data_segments, decode, encode
 
 BUILD_ID = "0123456789abcdef" * 4
 IMAGE_STAGE = Path(__file__).with_name("image_stage.mjs")

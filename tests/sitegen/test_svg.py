@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.svg import read_svg
+from sitegen.book.svg import read_svg
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 

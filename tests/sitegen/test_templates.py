@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.labs import LabUse, Placement, all_labs, starting_view
-from sitegen.templates import TemplateFailed, make_templates
+from sitegen.labs.placements import LabUse, Placement, all_labs, starting_view
+from sitegen.site.templates import TemplateFailed, make_templates
 from tests.conftest import ROOT
 
 FILES = {

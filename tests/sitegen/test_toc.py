@@ -5,8 +5,8 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
 
-from sitegen.plugins.formulas import formulas_plugin
-from sitegen.toc import Entry, table_of_contents
+from sitegen.markdown.plugins.formulas import formulas_plugin
+from sitegen.markdown.toc import Entry, table_of_contents
 
 
 def toc(markdown: str) -> tuple[Entry, ...]:

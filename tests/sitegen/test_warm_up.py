@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 from kvpage.labs import decode
-from sitegen.model_imports import Import
-from sitegen.model_lines import declared_at
-from sitegen.npm import declared_version
-from sitegen.project_copy import project_copy
-from sitegen.warm_up import missing_errors, warm_up_errors
+from sitegen.labs.model_imports import Import
+from sitegen.labs.model_lines import declared_at
+from sitegen.labs.warm_up import missing_errors, warm_up_errors
+from sitegen.runtime.npm import declared_version
 from tests.conftest import ROOT
+from tests.project_copy import project_copy
 from tests.sitegen.test_model_lines import TRACEBACK
 
 

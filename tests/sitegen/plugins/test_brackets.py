@@ -6,8 +6,8 @@ import pytest
 from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
-from sitegen.pages import make_markdown
-from sitegen.plugins.env import new_env
+from sitegen.markdown.pages import make_markdown
+from sitegen.markdown.plugins.env import new_env
 
 UNCLOSED = 3_000
 """Brackets on one line. markdown-it looked for a label's end from each, about 21 steps of its

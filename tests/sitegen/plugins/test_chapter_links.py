@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from sitegen.plugins.chapter_links import chapter_links_plugin
-from sitegen.plugins.env import new_env
-from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.markdown.plugins.chapter_links import chapter_links_plugin
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.lines import inline_lines_plugin
 
 
 def test_links_resolve_or_become_plain_text_with_a_warning() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from sitegen.plugins.callouts import callouts_plugin
-from sitegen.plugins.containers import unknown_containers_plugin
-from sitegen.plugins.env import new_env
+from sitegen.markdown.plugins.callouts import callouts_plugin
+from sitegen.markdown.plugins.containers import unknown_containers_plugin
+from sitegen.markdown.plugins.env import new_env
 
 NESTED = (
     "'::: keep' is not closed inside the block around it: close it there with ':::' "

@@ -7,10 +7,10 @@ import re
 from markdown_it import MarkdownIt
 
 from kvpage.figures import FIGURES
-from sitegen.plugins.containers import unknown_containers_plugin
-from sitegen.plugins.env import new_env
-from sitegen.plugins.figures import figures_plugin
-from sitegen.trees import to_html
+from sitegen.labs.trees import to_html
+from sitegen.markdown.plugins.containers import unknown_containers_plugin
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.figures import figures_plugin
 
 
 def render(text: str) -> tuple[list[str], str]:

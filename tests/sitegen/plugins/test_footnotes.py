@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from sitegen.plugins.env import new_env
-from sitegen.plugins.footnotes import footnotes_plugin
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.footnotes import footnotes_plugin
 
 
 def render(text: str) -> tuple[str, list[str]]:

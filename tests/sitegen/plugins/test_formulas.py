@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from sitegen.plugins.formulas import formulas_plugin
+from sitegen.markdown.plugins.formulas import formulas_plugin
 
 
 def parse(text: str) -> list[tuple[str, str]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from sitegen.plugins.env import new_env
-from sitegen.plugins.images import images_plugin
-from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.images import images_plugin
+from sitegen.markdown.plugins.lines import inline_lines_plugin
 
 
 def render(text: str, size: tuple[int, int] | None = None) -> tuple[str, list[str]]:
@@ -16,7 +16,7 @@ def render(text: str, size: tuple[int, int] | None = None) -> tuple[str, list[st
     for block in tokens:
         for child in block.children or ():
             if child.type == "image" and size is not None:
-                child.meta["size"] = size  # what sitegen.links records from the file
+                child.meta["size"] = size  # what sitegen.markdown.links records from the file
     return md.renderer.render(tokens, md.options, env), [str(error) for error in env["errors"]]
 
 

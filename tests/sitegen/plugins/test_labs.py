@@ -14,9 +14,9 @@ from mdit_py_plugins.anchors import anchors_plugin
 from kvpage import bridge
 from kvpage.lab import Lab, Output, Whole
 from kvpage.labs import decode
-from sitegen.labs import LabUse, Placement, all_labs, starting_views
-from sitegen.plugins.env import new_env
-from sitegen.plugins.labs import labs_plugin
+from sitegen.labs.placements import LabUse, Placement, all_labs, starting_views
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.lab_blocks import labs_plugin
 
 
 def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from sitegen.plugins.env import line_of
-from sitegen.plugins.lines import inline_lines_plugin
+from sitegen.markdown.plugins.env import line_of
+from sitegen.markdown.plugins.lines import inline_lines_plugin
 
 TEXT = """Intro line.
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from markdown_it.token import Token
 
-from sitegen.pages import make_markdown
-from sitegen.plugins.env import new_env
-from sitegen.plugins.nesting import BLOCK_LIMIT
+from sitegen.markdown.pages import make_markdown
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.nesting import BLOCK_LIMIT
 
 
 def parse(text: str) -> tuple[list[Token], list[str]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from sitegen.plugins.env import new_env
-from sitegen.plugins.lines import inline_lines_plugin
-from sitegen.plugins.raw_html import UNCLOSED_PRE, raw_html_plugin
-from sitegen.raw_html import NO_CODE
+from sitegen.markdown.html_rules import NO_CODE
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.lines import inline_lines_plugin
+from sitegen.markdown.plugins.raw_html import UNCLOSED_PRE, raw_html_plugin
 
 
 def errors_of(text: str) -> list[str]:

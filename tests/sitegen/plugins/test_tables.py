@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from sitegen.plugins.tables import tables_plugin
+from sitegen.markdown.plugins.tables import tables_plugin
 
 TABLE = "| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n"
 
