@@ -34,7 +34,7 @@ def test_the_models_wheel_requires_nothing_and_holds_only_the_model(built: Built
     shipped = {name for name in names if not name.startswith("kvpage-")}
     model = {path.relative_to(ROOT).as_posix() for path in (ROOT / "kvpage").rglob("*.py")}
     # Every module of the model but the labs this book does not enable, and nothing else (no
-    # pyproject.toml, no sitegen): tests/sitegen/test_runtime.py checks which labs a wheel holds.
+    # pyproject.toml, no sitegen): tests/sitegen/runtime/test_bundle.py checks which labs a wheel holds.
     assert shipped == model - other_labs(enabled_labs())
 
 

@@ -1,8 +1,8 @@
 """Every repository path the docs and the code's own explanations name exists.
 
 A path written in prose rots silently when a file moves: the model's old command line named the command
-line's test at the top of tests/ long after it went to ``tests/sitegen/test_cli.py``. So every path-like token of
-README.md and docs/*.md, and of the docstrings and comments of the project's Python (kvpage/,
+line's test at the top of tests/ long after it went to ``tests/sitegen/cli/test_arguments.py``. So every
+path-like token of README.md and docs/*.md, and of the docstrings and comments of the project's Python (kvpage/,
 sitegen/, tests/, bench/, build.py) and the comments of the test books' TOML, must name a file or
 folder that exists: in the repository, under ``site_template/`` (where ``static/…`` and
 ``labs/….html`` live), or in a built site (``static/kvpage.js``, ``search/index.js``, the

@@ -8,7 +8,7 @@ shares (the declaration, JSON and tree vocabularies) are left out: they draw and
 do not compute them, and the reader would scroll past a page of them to reach the arithmetic.
 
 The text is read here, at build time, from the very files ``sitegen.runtime.bundle.build_wheel`` packs into
-the wheel, never from a copy kept by hand (``tests/sitegen/test_lab_sources.py`` holds the page's
+the wheel, never from a copy kept by hand (``tests/sitegen/labs/test_sources.py`` holds the page's
 text to the built wheel's), and highlighted by Pygments like a chapter's code blocks
 (``sitegen/markdown/plugins/code.py``), so it reads without JavaScript, from file:// and printed. The page's
 script turns the same text into an editor; the reader's edit runs in that page's Python only

@@ -260,7 +260,7 @@ class Loader:
     """What the page's loader reads to start Python: the "python" object of the page's config.
 
     Its keys are these fields' names, and the page's script reads exactly these
-    (``tests/sitegen/test_page_contract.py`` holds the two together). The asset names
+    (``tests/sitegen/site/test_page_contract.py`` holds the two together). The asset names
     (``code``, ``wasm``, …) are keys of ``packed`` and ``unpacked``.
     """
 

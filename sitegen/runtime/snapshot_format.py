@@ -24,7 +24,7 @@ offset`` bytes) with every record written over it. ``encode`` merges differing r
 
 Two readers follow this: ``decode`` here (the build checks each container decodes to the
 snapshot it came from) and ``snapshotImage`` in the page's stage ``static/kvpage/image.js``.
-``tests/sitegen/test_snapshot_format.py`` runs the JavaScript one under Node on containers
+``tests/sitegen/runtime/test_snapshot_format.py`` runs the JavaScript one under Node on containers
 written here and checks both give the same bytes.
 """
 

@@ -46,7 +46,7 @@ class PageConfig:
     """What a page with labs tells its script, once, as JSON: the labs it shows and how to start their Python.
 
     Its keys are these fields' names, and ``static/kvpage/`` reads exactly these
-    (``tests/sitegen/test_page_contract.py`` holds the two together).
+    (``tests/sitegen/site/test_page_contract.py`` holds the two together).
     """
 
     labs: dict[str, JSONObject]

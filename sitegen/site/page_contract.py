@@ -2,7 +2,7 @@
 
 The templates and the Markdown plugin print these; ``static/kvpage/`` and the labs' own scripts
 find elements by them. They are listed once, here, each with what it means, and
-``tests/sitegen/test_page_contract.py`` holds the templates, the plugin and the scripts to exactly
+``tests/sitegen/site/test_page_contract.py`` holds the templates, the plugin and the scripts to exactly
 this list (a name one side uses and the other does not is a dead attribute or a broken wire). The
 other half of the contract is typed in Python and read by name: the page's config
 (``sitegen.site.assemble.PageConfig``, with ``sitegen.runtime.bundle.Loader``) and each lab's schema

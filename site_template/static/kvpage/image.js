@@ -1,6 +1,6 @@
 // Stage "image" (in Python's worker): our snapshot container → the memory image Pyodide restores.
 //
-// Pure functions of bytes (no DOM, no globals), so tests/sitegen/test_snapshot_format.py runs this
+// Pure functions of bytes (no DOM, no globals), so tests/sitegen/runtime/test_snapshot_format.py runs this
 // very file under Node against the Python writer. The container's format is specified once, in
 // sitegen/runtime/snapshot_format.py; this is its reader.
 

@@ -2,7 +2,7 @@
 //   node image_stage.mjs CONTAINER WASM SIZE OUT
 // writes the memory image snapshotImage builds from CONTAINER into OUT, or exits 1 with its error.
 import { readFileSync, writeFileSync } from "node:fs";
-import { snapshotImage } from "../../site_template/static/kvpage/image.js";
+import { snapshotImage } from "../../../site_template/static/kvpage/image.js";
 
 const [container, wasm, size, out] = process.argv.slice(2);
 const image = new Uint8Array(Number(size));

@@ -17,7 +17,7 @@ from sitegen.labs.warm_up import missing_errors, warm_up_errors
 from sitegen.runtime.npm import declared_version
 from tests.conftest import ROOT
 from tests.project_copy import project_copy
-from tests.sitegen.test_model_lines import TRACEBACK
+from tests.sitegen.labs.test_model_lines import TRACEBACK
 
 
 def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:

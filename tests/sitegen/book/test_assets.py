@@ -6,7 +6,7 @@ import base64
 from pathlib import Path
 
 from sitegen.book.assets import load_assets, media_type
-from tests.sitegen.test_images import png
+from tests.sitegen.book.test_image_size import png
 
 
 def test_every_file_but_chapters_settings_and_hidden_ones_is_an_asset(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ from sitegen.runtime.npm import declared_version
 from sitegen.runtime.packing import zstd_decoder
 from tests.conftest import ROOT, Built
 from tests.project_copy import project_copy
-from tests.sitegen.test_python_snapshot import unpacked
+from tests.sitegen.runtime.test_snapshot import unpacked
 
 PINS = ROOT / "sitegen" / "runtime" / "pyodide-pins.json"
 DECLARED = declared_version(ROOT, "pyodide")

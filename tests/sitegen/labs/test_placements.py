@@ -38,7 +38,7 @@ from sitegen.site.templates import make_templates
 
 pytestmark = pytest.mark.book
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LABS = find_labs()
 DECODE = decode.LAB
 NEXT_REQUEST = next_request.LAB

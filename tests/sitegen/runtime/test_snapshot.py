@@ -20,7 +20,7 @@ from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.snapshot import build_id, check_header, check_restored, shows_model_source
 from sitegen.runtime.snapshot_format import decode
 from tests.conftest import ROOT, Built
-from tests.sitegen.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
+from tests.sitegen.runtime.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
 
 
 def unpacked(built: Built, name: str) -> bytes:

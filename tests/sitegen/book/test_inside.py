@@ -21,8 +21,8 @@ import pytest
 from sitegen import pipeline
 from sitegen.book.inside import CIRCLE, LOOP, OUTSIDE, list_files, within
 from sitegen.book.source import NOT_A_FILE
+from tests.sitegen.markdown.test_pages import SVG
 from tests.sitegen.test_invalid_content import search_only_project
-from tests.sitegen.test_pages import SVG
 
 CHAPTER = "---\nnumber: {number}\npart: Tests\ntitle: {slug}\nslug: {slug}\n---\n\n{body}\n"
 PASSWD = Path("/etc/passwd")
