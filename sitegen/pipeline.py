@@ -10,6 +10,9 @@ runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
 enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
 when its inputs are unchanged) → search (every section indexed by the pinned
 MiniSearch) → site (every file in memory) → files (written atomically).
+Each stage's code is the package named for it: source in :mod:`sitegen.book`, chapters and
+pages in :mod:`sitegen.markdown`, labs in :mod:`sitegen.labs`, runtime in :mod:`sitegen.runtime`,
+search in :mod:`sitegen.search`, site and files in :mod:`sitegen.site`.
 Content errors of the stages up to pages are collected across the whole book
 and reported together; nothing touches ``site/`` or ``dist/`` until every
 stage has succeeded.

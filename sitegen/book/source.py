@@ -1,4 +1,4 @@
-"""Stage 1, source: read the book and every chapter's front matter, write nothing.
+"""Stage "source": read the book and every chapter's front matter, write nothing.
 
 Front matter is a YAML mapping between ``---`` lines, read with PyYAML's safe
 loader (no tags that run code), so ``title: "Cache"`` means Cache, as every

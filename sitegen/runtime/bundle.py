@@ -1,4 +1,4 @@
-"""Stage: the in-browser runtime, Pyodide plus our wheel, checked and packed.
+"""Stage "runtime": the in-browser runtime, Pyodide plus our wheel, checked and packed.
 
 Pyodide arrives as the npm package pinned in ``package.json``. Every file we
 take from it must match the sha256 in ``pyodide-pins.json``, so a changed

@@ -1,4 +1,4 @@
-"""Stage: the book's search index, made at build time and shipped as one classic script.
+"""Stage "search": the book's search index, made at build time and shipped as one classic script.
 
 Search runs in the reader's browser with MiniSearch, from the npm package pinned in
 ``package.json``; the files we take from it must match the sha256 in ``search-pins.json``, as

@@ -1,4 +1,4 @@
-"""Stage 3, site: every output file as bytes in memory, keyed by its path.
+"""Stage "site": every output file as bytes in memory, keyed by its path.
 
 Nothing is written here; the whole site exists in memory before the first byte
 reaches disk, so a failure anywhere leaves the previous build untouched.

@@ -1,4 +1,4 @@
-"""Stage 4, files: put the in-memory site, its zip and the single file on disk, whole or not at all.
+"""Stage "files": put the in-memory site, its zip and the single file on disk, whole or not at all.
 
 Each is first written in full next to its target (a hidden sibling folder ``.site-new-*``, hidden
 sibling files ``.kvpage-site.zip-*`` and ``.kvpage.html-*``); a build that fails while writing
