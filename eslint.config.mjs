@@ -19,12 +19,12 @@ export default [
     },
   },
   {
-    // The page's ES modules (bundled by sitegen/page_script.py) and Python's worker, in a browser.
+    // The page's ES modules (bundled by sitegen/site/page_script.py) and Python's worker, in a browser.
     files: ["site_template/static/kvpage/*.js", "bench/stock_spawn.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.browser, ...globals.worker } },
   },
   {
-    // What the build defines for contract.js (sitegen/page_script.py; their types: globals.d.ts).
+    // What the build defines for contract.js (sitegen/site/page_script.py; their types: globals.d.ts).
     files: ["site_template/static/kvpage/contract.js"],
     languageOptions: {
       globals: {

@@ -35,15 +35,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sitegen import commands, pipeline  # noqa: E402
-from sitegen.progress import SILENT  # noqa: E402
+from sitegen import pipeline  # noqa: E402
+from sitegen.cli import commands  # noqa: E402
+from sitegen.cli.progress import SILENT  # noqa: E402
 
 STEPS = {
     "runtime": re.compile(r"building the in-browser runtime[^\n…]*… (\d+\.\d) s"),
     "zip": re.compile(r"zipping the site into [^\n…]*… (\d+\.\d) s"),
     "single": re.compile(r"assembling the single-file book [^\n…]*… (\d+\.\d) s"),
 }
-"""The build's own progress lines (sitegen.progress), one per long step."""
+"""The build's own progress lines (sitegen.cli.progress), one per long step."""
 
 
 def edit(chapter: Path, run: int) -> None:

@@ -56,8 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-from sitegen.output import stage_file  # noqa: E402
-from sitegen.page_script import page_script  # noqa: E402
+from sitegen.site.output import stage_file  # noqa: E402
+from sitegen.site.page_script import page_script  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from harness import add_also, add_options, also_sites, workspace  # noqa: E402
@@ -71,7 +71,8 @@ Key = tuple[str, str]
 """(page, mode): ("ours" or "stock", "http" or "file")."""
 SINGLE_FILE = "kvpage.html"
 MODULES = ROOT / "site_template" / "static" / "kvpage"
-"""The page's modules (sitegen/page_script.py): the stock page's script is bundled from them, its loader replaced."""
+"""The page's modules (sitegen/site/page_script.py): the stock page's script is bundled from them,
+its loader replaced."""
 DECODE = "Lab · prefill once, then decode"
 NEXT = "Lab · the next request"
 

@@ -48,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from serving import serve  # noqa: E402  (bench/serving.py: the site on 127.0.0.1 at a free port)
 
-from sitegen import pipeline, search_index  # noqa: E402
+from sitegen import pipeline  # noqa: E402
+from sitegen.search import index as search_index  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]

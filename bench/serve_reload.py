@@ -11,7 +11,7 @@ and compiled-stdlib caches copied) to a temporary folder, serves the copy (port 
 - **model**: a label changed in the model (``kvpage/labs/decode.py``; a new version each time)
   with the decode lab's Mode set to Recompute → the open page, not reloaded, shows the lab computed
   again by the new model at that Mode (serve restarts its build process, which builds only the
-  wheel; the page fetches it and swaps it into its running Python: ``sitegen/livereload.js``).
+  wheel; the page fetches it and swaps it into its running Python: ``sitegen/serve/livereload.js``).
 
 Each time runs from the moment the file is written (``time.time()``) to the page's
 ``performance.timeOrigin`` + the entry's ``startTime`` (for a model edit, a mark the page makes
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from kvpage.costs import MODE_NAMES, context_at_step  # noqa: E402
 from kvpage.labs import decode as decode_lab  # noqa: E402
-from sitegen.project_copy import project_copy  # noqa: E402
+from tests.project_copy import project_copy  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 DECODE = "Lab · prefill once, then decode"

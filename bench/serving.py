@@ -7,8 +7,8 @@ it with this, so what they measure is what a reader of the published site gets:
   accepts it: the suffixes of ``PAGES_GZIPS``. Binary types are sent as they are (our packed
   ``.bin`` files are gzip already; stock Pyodide's wasm and zip are not compressed by such a host).
   What GitHub Pages compresses is an assumption (nothing here reaches GitHub), stated once, here.
-- **caching** as ``sitegen/serve_http.py`` does it: the runtime's content-addressed files
-  (``sitegen/runtime_names.py``) for a year, ``immutable``; everything else ``no-cache`` with an
+- **caching** as ``sitegen/serve/http_server.py`` does it: the runtime's content-addressed files
+  (``sitegen/runtime/names.py``) for a year, ``immutable``; everything else ``no-cache`` with an
   ETag, answered 304 when it matches. (GitHub Pages itself sends ``max-age=600`` for every file.)
 - **quiet**: no request log, and a browser that leaves while a file is sent is not an error.
 
@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sitegen.runtime_names import cache_control  # noqa: E402
+from sitegen.runtime.names import cache_control  # noqa: E402
 
 PAGES_GZIPS = frozenset({".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"})
 """What GitHub Pages sends gzipped (it compresses by content type): text types, scripts, JSON, SVG.

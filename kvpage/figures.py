@@ -2,7 +2,7 @@
 
 A figure is drawn at build time, once, by the same model and the same tree format as the labs'
 pictures (:mod:`kvpage.tree`), and needs no Python in the page: ``::: figure NAME key=value``
-in a chapter (``sitegen/plugins/figures.py``) writes the tree as HTML inside a ``<figure>``.
+in a chapter (``sitegen/markdown/plugins/figures.py``) writes the tree as HTML inside a ``<figure>``.
 Its parameters are read by a lab's own controls, so a figure at the decode lab's values is
 checked against the same ranges as the lab.
 

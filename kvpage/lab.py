@@ -295,7 +295,7 @@ class Checkbox:
 TEXT_LENGTH = "code points"
 """What a Text's ``limit`` counts: Unicode code points (Python's ``len``), so "😀" is one, not the two
 UTF-16 units JavaScript's ``length`` counts. The page's link reader counts the same way because its
-count is written from this declaration (``sitegen/page_script.py``'s ``contract``): a text the model
+count is written from this declaration (``sitegen/site/page_script.py``'s ``contract``): a text the model
 takes is a text its link gives back."""
 
 

@@ -2,7 +2,7 @@
 
 A lab draws by returning data, never markup: a node is a text (``str``) or an element
 ``[tag, {attribute: value}, *children]``. One generic pair of renderers shows a tree: at build
-time ``sitegen/trees.py`` writes it as HTML for the reader who has no JavaScript (or whose Python
+time ``sitegen/labs/trees.py`` writes it as HTML for the reader who has no JavaScript (or whose Python
 has not started yet), and in the page ``static/kvpage/draw.js`` builds the same DOM from each
 reply with ``createElementNS`` and ``textContent``, never ``innerHTML``
 (``tests/e2e/test_trees.py`` holds the two to the same DOM). So a picture has one definition, in

@@ -10,12 +10,15 @@ runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
 enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
 when its inputs are unchanged) → search (every section indexed by the pinned
 MiniSearch) → site (every file in memory) → files (written atomically).
+Each stage's code is the package named for it: source in :mod:`sitegen.book`, chapters and
+pages in :mod:`sitegen.markdown`, labs in :mod:`sitegen.labs`, runtime in :mod:`sitegen.runtime`,
+search in :mod:`sitegen.search`, site and files in :mod:`sitegen.site`.
 Content errors of the stages up to pages are collected across the whole book
 and reported together; nothing touches ``site/`` or ``dist/`` until every
 stage has succeeded.
 
 The command line that runs it (``kvpage-book build|serve``, or ``python build.py``) is
-:mod:`sitegen.commands`; ``serve`` lives in :mod:`sitegen.serve`.
+:mod:`sitegen.cli.commands`; ``serve`` lives in :mod:`sitegen.serve.server`.
 """
 
 from __future__ import annotations
@@ -24,18 +27,18 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.assets import load_assets
+from sitegen.book.assets import load_assets
+from sitegen.book.source import BUILD_TIMEOUT, Book, build_timeout, load_book, load_source
+from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, ContentError, sorted_unique, tallied
-from sitegen.labs import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
-from sitegen.output import publish, recover, zip_bytes
-from sitegen.pages import Pages, parse_chapters, render_pages
-from sitegen.progress import SILENT, Progress
-from sitegen.runtime import Runtime
-from sitegen.runtime_cache import cached_runtime, hot_runtime
-from sitegen.search_index import SearchIndex, search_index
-from sitegen.site import Download, Site, assemble_single_file, assemble_site, static_names
-from sitegen.source import BUILD_TIMEOUT, Book, build_timeout, load_book, load_source
-from sitegen.templates import Templates, make_templates
+from sitegen.labs.placements import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
+from sitegen.markdown.pages import Pages, parse_chapters, render_pages
+from sitegen.runtime.bundle import Runtime
+from sitegen.runtime.cache import cached_runtime, hot_runtime
+from sitegen.search.index import SearchIndex, search_index
+from sitegen.site.assemble import Download, Site, assemble_single_file, assemble_site, static_names
+from sitegen.site.output import publish, recover, zip_bytes
+from sitegen.site.templates import Templates, make_templates
 
 ROOT = Path(__file__).resolve().parent.parent
 """The project: its ``kvpage/``, ``content/``, ``site_template/`` and ``node_modules/``."""
@@ -56,7 +59,7 @@ class Options:
     dist: Path = ROOT / "dist"
     strict: bool = False
     sweep: bool = True
-    """Call every placed lab at each value its controls reach and each button (``sitegen.labs.swept``):
+    """Call every placed lab at each value its controls reach and each button (``sitegen.labs.placements.swept``):
     off (``--no-sweep``) for a quicker preview, which then checks only the starting values."""
     single_file: bool = False
     """Also write dist/kvpage.html: the whole book in one file."""
@@ -66,7 +69,7 @@ class Options:
     """Reuse the runtime stage from .cache/runtime/ when kvpage/, Pyodide and the build code are unchanged."""
     hot_base: str = ""
     """``serve`` after a model edit: the cache key of the runtime whose snapshot the new wheel may run
-    on (``sitegen.runtime_cache.hot_runtime``), so only the wheel is built; "" builds as usual."""
+    on (``sitegen.runtime.cache.hot_runtime``), so only the wheel is built; "" builds as usual."""
 
 
 @dataclass(frozen=True)
@@ -133,14 +136,14 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
     """Run every stage; raise BuildError (and write nothing) if any fails.
 
     First of all, a swap a killed build committed is finished and its leftovers removed
-    (:func:`sitegen.output.recover`), even when this build then fails.
+    (:func:`sitegen.site.output.recover`), even when this build then fails.
     """
     recover(options.out, dist_files(options))
     rendered = render(options, progress)
     site = rendered.site
     zip_name = f"{ZIP_TOP}.zip"
     with progress.step(f"zipping the site into {zip_name}"):
-        # Read only over http (sitegen/runtime.py): from disk the page loads their scripts.
+        # Read only over http (sitegen/runtime/bundle.py): from disk the page loads their scripts.
         fetched_only = set(rendered.runtime.fetched_only if rendered.runtime else ())
         archive = zip_bytes(
             Site({name: data for name, data in site.files.items() if name not in fetched_only}), ZIP_TOP

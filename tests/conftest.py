@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from sitegen import pipeline
-from sitegen.source import ChapterSource, load_source
+from sitegen.book.source import ChapterSource, load_source
 from tests import scheduling
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +63,8 @@ class Built:
 
     @property
     def runtime(self) -> dict[str, Any]:
-        """The chapter's loader config (``sitegen.runtime.Loader``): what names Python's files have in this build."""
+        """The chapter's loader config (``sitegen.runtime.bundle.Loader``): what names Python's files have
+        in this build."""
         (config,) = page_configs(self.files["cache.html"].decode("utf-8"))
         return dict(config["python"])
 
@@ -136,7 +137,7 @@ def runaway_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 
 CONFIG = re.compile(r'<script type="application/json" id="kvpage-config">(.*?)</script>', re.DOTALL)
-"""The page's config (sitegen.site.PageConfig), as the built HTML holds it."""
+"""The page's config (sitegen.site.assemble.PageConfig), as the built HTML holds it."""
 
 
 def page_configs(html: str) -> list[dict[str, Any]]:

@@ -13,10 +13,11 @@ import pytest
 from kvpage.costs import MODE_NAMES, MODES, cumulative_cost, step_cost
 from kvpage.jsonvalue import count
 from kvpage.tokenizer import tokenize
-from sitegen import commands, pipeline
-from sitegen.labs import all_labs
-from sitegen.pages import page_url
-from sitegen.source import ChapterSource, load_book
+from sitegen import pipeline
+from sitegen.book.source import ChapterSource, load_book
+from sitegen.cli import commands
+from sitegen.labs.placements import all_labs
+from sitegen.markdown.pages import page_url
 from tests.chapter_labs import lab_params
 from tests.conftest import CONTENT, ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text

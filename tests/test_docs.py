@@ -16,8 +16,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from kvpage import bridge
-from sitegen.pages import parse_chapters
-from sitegen.source import load_source
+from sitegen.book.source import load_source
+from sitegen.markdown.pages import parse_chapters
 from tests.conftest import ROOT
 
 GUIDE = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")

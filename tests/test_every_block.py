@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.assets import load_assets
-from sitegen.labs import enabled_labs, lab_stage
-from sitegen.pages import Pages, parse_chapters, render_pages
-from sitegen.site import static_names
-from sitegen.source import load_book, load_source
-from sitegen.templates import make_templates
+from sitegen.book.assets import load_assets
+from sitegen.book.source import load_book, load_source
+from sitegen.labs.placements import enabled_labs, lab_stage
+from sitegen.markdown.pages import Pages, parse_chapters, render_pages
+from sitegen.site.assemble import static_names
+from sitegen.site.templates import make_templates
 from tests.conftest import ROOT
 
 BOOKS = [*sorted((ROOT / "tests" / "books").glob("*/content")), ROOT / "content"]

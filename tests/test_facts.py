@@ -20,9 +20,9 @@ import pytest
 from bench.figures_blocks import DOCUMENTS, blocks_in
 from kvpage.costs import MODE_NAMES
 from kvpage.lab import LABS_PACKAGE
-from sitegen.labs import LAB_SCRIPTS
-from sitegen.npm import declared_version
-from sitegen.reproducible import SOURCE_DATE_EPOCH, ZIP_DATE
+from sitegen.book.reproducible import SOURCE_DATE_EPOCH, ZIP_DATE
+from sitegen.labs.placements import LAB_SCRIPTS
+from sitegen.runtime.npm import declared_version
 from tests.conftest import ROOT
 
 CODE = (".py", ".mjs", ".js", ".html", ".json", ".toml")
@@ -105,12 +105,12 @@ def test_an_npm_packages_version_is_only_in_package_json(package: str) -> None:
         for name in tracked()
         if name not in records and not name.startswith("tests/invalid/") and version in without_measurements(name)
     ]
-    assert found == [], f"{package} {version} is written in {found}: read it from package.json (sitegen/npm.py)"
+    assert found == [], f"{package} {version} is written in {found}: read it from package.json (sitegen/runtime/npm.py)"
 
 
 def test_the_build_date_is_only_in_sitegen_reproducible() -> None:
     everywhere = code_files("")
-    assert holders(str(ZIP_DATE[0]), everywhere) == ["sitegen/reproducible.py"]
+    assert holders(str(ZIP_DATE[0]), everywhere) == ["sitegen/book/reproducible.py"]
     assert holders(str(SOURCE_DATE_EPOCH), everywhere) == []  # derived from ZIP_DATE, written nowhere
 
 
@@ -123,7 +123,7 @@ def test_the_mode_labels_are_only_in_kvpage_costs() -> None:
 def test_where_the_labs_are_is_said_once() -> None:
     model_and_site = code_files("kvpage/", "sitegen/", "site_template/", "bench/", "build.py")
     assert holders(f'"{LABS_PACKAGE}', model_and_site) == ["kvpage/lab.py"]
-    assert holders(f'"{LAB_SCRIPTS}', model_and_site) == ["sitegen/labs.py"]
+    assert holders(f'"{LAB_SCRIPTS}', model_and_site) == ["sitegen/labs/placements.py"]
 
 
 def test_the_search_finds_a_second_copy() -> None:

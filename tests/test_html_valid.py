@@ -8,7 +8,7 @@ one whose chapters share headings has its ids prefixed, the kitchen sink's has
 its images as data: URIs).
 
 A single file is ~10 MB, nearly all of it the runtime's packed binaries as inline
-scripts (``sitegen/runtime.py``), and the checker takes seconds to read each. Such a
+scripts (``sitegen/runtime/bundle.py``), and the checker takes seconds to read each. Such a
 script is one call with a name and base64 text: nothing in it can be markup. The real
 book's single file is checked whole, and the fixture books' (whose snapshots hold
 their experimental labs too, so their bytes differ), once each packed script is shown
@@ -23,7 +23,7 @@ import subprocess
 from pathlib import Path
 
 from sitegen import pipeline
-from sitegen.runtime import PACKED as PACKED_SUFFIX
+from sitegen.runtime.bundle import PACKED as PACKED_SUFFIX
 from tests.conftest import ROOT, Built
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -37,14 +37,14 @@ CSS_NEWER = (
 )
 """The messages filtered out: the checker's CSS grammar predates MathML Core's CSS (the properties
 ``math-shift``, ``math-depth``, ``math-style`` and ``display: block math``), which Temml's stylesheet
-uses and the single file's inline stylesheet therefore holds (sitegen/formulas.py); nor does it know
+uses and the single file's inline stylesheet therefore holds (sitegen/markdown/mathml.py); nor does it know
 CSS Basic User Interface 4's ``field-sizing`` (Chromium 123 on), which the print stylesheet uses so a
 text area prints its whole text, nor SVG 2's ``paint-order`` (the labels' halo over the charts'
 lines) (site_template/static/kvpage.css). Every other
 message about CSS, and every one about HTML, still fails the test."""
 
 PACKED = re.compile(r"(?<=<script>)\(globalThis\.kvpageAssets\?\?=new Map\(\)\)\.set\([^<]*(?=</script>)")
-"""The body of a packed binary's inline script (``sitegen.runtime.asset_script``)."""
+"""The body of a packed binary's inline script (``sitegen.runtime.bundle.asset_script``)."""
 
 
 def packed_scripts(page: Path) -> list[str]:
@@ -62,7 +62,7 @@ def with_packed_scripts_emptied(page: Path, out: Path) -> Path:
     """A copy of ``page`` whose packed-binary scripts are empty, once each is shown to be of the inert form."""
     text = page.read_text(encoding="utf-8")
     scripts = PACKED.findall(text)
-    assert scripts, f"{page}: no packed binaries found; has sitegen.runtime.asset_script changed?"
+    assert scripts, f"{page}: no packed binaries found; has sitegen.runtime.bundle.asset_script changed?"
     differing = [script[:80] for script in scripts if not INERT.fullmatch(script)]
     assert not differing, f"{page}: these runtime scripts are not a name and base64 text: {differing}"
     out.write_text(PACKED.sub("", text), encoding="utf-8")

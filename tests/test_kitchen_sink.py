@@ -20,8 +20,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from sitegen.runtime_names import RUNTIME_DIR
-from sitegen.search_text import SEARCH_DIR
+from sitegen.runtime.names import RUNTIME_DIR
+from sitegen.search.text import SEARCH_DIR
 from tests.conftest import KITCHEN_SINK, Built
 from tests.pagetext import Elements
 

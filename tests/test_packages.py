@@ -15,7 +15,7 @@ import io
 import zipfile
 from importlib import metadata
 
-from sitegen.labs import enabled_labs, other_labs
+from sitegen.labs.placements import enabled_labs, other_labs
 from tests.conftest import ROOT, Built
 
 
@@ -34,13 +34,15 @@ def test_the_models_wheel_requires_nothing_and_holds_only_the_model(built: Built
     shipped = {name for name in names if not name.startswith("kvpage-")}
     model = {path.relative_to(ROOT).as_posix() for path in (ROOT / "kvpage").rglob("*.py")}
     # Every module of the model but the labs this book does not enable, and nothing else (no
-    # pyproject.toml, no sitegen): tests/sitegen/test_runtime.py checks which labs a wheel holds.
+    # pyproject.toml, no sitegen): tests/sitegen/runtime/test_bundle.py checks which labs a wheel holds.
     assert shipped == model - other_labs(enabled_labs())
 
 
 def test_the_generator_has_the_command_and_the_builds_requirements() -> None:
     generator = metadata.distribution("kvpage-book")
-    assert [entry.value for entry in generator.entry_points if entry.name == "kvpage-book"] == ["sitegen.entry:main"]
+    assert [entry.value for entry in generator.entry_points if entry.name == "kvpage-book"] == [
+        "sitegen.cli.entry:main"
+    ]
     required = {requirement.split(">")[0].split("[")[0].lower() for requirement in generator.requires or []}
     assert {"jinja2", "markdown-it-py", "hatchling"} <= required
     assert "kvpage" not in required  # the model comes from this checkout, never from an index

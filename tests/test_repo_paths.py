@@ -1,7 +1,7 @@
 """Every repository path the docs and the code's own explanations name exists.
 
 A path written in prose rots silently when a file moves: the model's old command line named the command
-line's test at the top of tests/ long after it went to ``tests/sitegen/test_cli.py``. So every path-like token
+line's test at the top of tests/ long after it went to ``tests/sitegen/cli/test_arguments.py``. So every path-like token
 of README.md, tests/README.md and docs/ (its decisions too), and of the docstrings and comments of the
 project's Python (kvpage/, sitegen/, tests/, bench/, build.py) and the comments of the test books' TOML, must
 name a file or folder that exists: in the repository, under ``site_template/`` (where ``static/…`` and
@@ -135,7 +135,7 @@ def test_the_scan_finds_the_paths_it_should() -> None:
     """A check on the check: the scan sees paths of each kind of source, and would see a rotten one."""
     found = named_paths()
     tokens = {token for _, token in found}
-    assert {"sitegen/serve_http.py", "docs/authoring.md", "static/kvpage.js"} <= tokens
+    assert {"sitegen/serve/http_server.py", "docs/authoring.md", "static/kvpage.js"} <= tokens
     places = {where.split(":", 1)[0] for where, _ in found}
     assert {"tests/README.md", "docs/decisions/0003-python-restored-from-a-memory-snapshot.md"} <= places
     assert "tests/test_cli.py" in PATH.findall("see ``tests/test_cli.py`` for the wheel")

@@ -6,9 +6,9 @@ from two folders (absolute paths) whose files have different times (the second i
 in time zones 26 hours apart (a local build date or time), one after the other (the clock).
 Both build their runtime (wheel, Python snapshot): the first from nothing (``--no-cache``), the
 second from the compiled stdlib and the zstd output this checkout's build kept
-(``sitegen/compiled_stdlib.py``, ``sitegen/packing.py``), so a kept compile or packing must make
+(``sitegen/runtime/compiled_stdlib.py``, ``sitegen/runtime/packing.py``), so a kept compile or packing must make
 the same bytes as a fresh one. And the session's own build, which
-reads its runtime back from this checkout's runtime cache (``sitegen/runtime_cache.py``; stored by
+reads its runtime back from this checkout's runtime cache (``sitegen/runtime/cache.py``; stored by
 an earlier build process, under ``make test`` the site built before pytest), must hold the same
 runtime as the build from nothing: what the cache returns is what the stage makes.
 """
@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 
 from sitegen import pipeline
-from sitegen.project_copy import COMPILED_CACHE, PACKED_CACHE, project_copy
-from sitegen.reproducible import ZIP_DATE
+from sitegen.book.reproducible import ZIP_DATE
 from tests.conftest import ROOT, Built
+from tests.project_copy import COMPILED_CACHE, PACKED_CACHE, project_copy
 
 BUILD_S = 900
 """A bound on one build's hang, not a wait. A build from nothing is about 37 CPU-s on a 2-core

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from sitegen.cli import parse
+from sitegen.cli.arguments import parse
 from tests.conftest import ROOT
 
 WORKFLOW = (ROOT / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")

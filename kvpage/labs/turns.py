@@ -39,7 +39,7 @@ def view(args: JSONObject, turns: int) -> JSONObject:
     turn, cache = TURN.read(args), CACHE.read(args)
     context = system + turns * turn
     # Imported here, not at the top, on purpose: no other lab imports it, so the page's Python has
-    # it only because the build reads every import of the model (sitegen/model_imports.py).
+    # it only because the build reads every import of the model (sitegen/labs/model_imports.py).
     import statistics
 
     paid = [

@@ -8,7 +8,7 @@
 // says how many sections matched.
 //
 // The index (search/index.js: MiniSearch and the book's sections, indexed at build time by
-// sitegen/search_index.py) is a classic script, loaded the first time the box is used, so it
+// sitegen/search/index.py) is a classic script, loaded the first time the box is used, so it
 // loads from disk (file://) as over http; the single file holds it inline. It needs no Python
 // and no network. A query is only ever text here: results are built with createElement and
 // textContent, and nothing of the query becomes markup or a regular expression.

@@ -1,6 +1,6 @@
 """bench/rebuild.py reads the build's own step times from its progress lines.
 
-No timing is asserted: the step lines are written by sitegen.progress with made-up durations.
+No timing is asserted: the step lines are written by sitegen.cli.progress with made-up durations.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import sys
 
-from sitegen.progress import Progress
+from sitegen.cli.progress import Progress
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -20,7 +20,7 @@ TITLES = (
     "zipping the site into kvpage-site.zip",
     "assembling the single-file book kvpage.html",
 )
-"""The long steps as build.py and sitegen.runtime_cache announce them."""
+"""The long steps as build.py and sitegen.runtime.cache announce them."""
 
 
 def test_the_steps_are_read_from_the_progress_lines() -> None:
@@ -41,7 +41,7 @@ def test_exact_values_and_missing_steps() -> None:
 
 def test_the_titles_are_the_builds_own() -> None:
     sources = "".join(
-        (ROOT / "sitegen" / name).read_text(encoding="utf-8") for name in ("pipeline.py", "runtime_cache.py")
+        (ROOT / "sitegen" / name).read_text(encoding="utf-8") for name in ("pipeline.py", "runtime/cache.py")
     )
     for title in ("building the in-browser runtime (", "zipping the site into ", "assembling the single-file book "):
         assert title in sources

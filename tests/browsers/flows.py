@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kvpage.labs import decode, next_request, runaway, square
-from sitegen.source import load_book
+from sitegen.book.source import load_book
 from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed, seed_readout
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, edited_views
 from tests.reader_model import SQUARE as SQUARE_LINE

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, Request, expect
 
-from sitegen.pages import page_url
+from sitegen.markdown.pages import page_url
 from tests.conftest import TWO_CHAPTERS, Built, book_chapters, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
 from kvpage.lab import Button, Checkbox, Choice, Lab, Output, Slider, Text, Whole
-from sitegen.page_script import page_script
+from sitegen.site.page_script import page_script
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
@@ -102,7 +102,7 @@ window.release = (index) => { const [call] = held.splice(index, 1); call.send(wi
 
 
 def packed_script(name: str, data: bytes) -> str:
-    """The asset script the build writes for a binary (sitegen.runtime.asset_script)."""
+    """The asset script the build writes for a binary (sitegen.runtime.bundle.asset_script)."""
     payload = base64.b64encode(gzip.compress(data, mtime=0)).decode("ascii")
     return f'(globalThis.kvpageAssets??=new Map()).set("{name}",{{type:"application/gzip",base64:"{payload}"}});'
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from kvpage.pictures import Series, bar_chart, cell_grid, line_chart
-from sitegen.trees import to_html
+from sitegen.labs.trees import to_html
 from tests.conftest import ROOT
 from tests.e2e.test_figure import contrast
 

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from sitegen.project_copy import project_copy
 from tests.conftest import ROOT
 from tests.e2e.conftest import PYTHON_READY_MS
+from tests.project_copy import project_copy
 
 pytestmark = pytest.mark.e2e
 

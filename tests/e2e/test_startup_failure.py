@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, Worker, expect
 
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
-from sitegen.packing import pack_zstd
+from sitegen.runtime.packing import pack_zstd
 from tests.chapter_labs import DECODE, NEXT
 from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, Server

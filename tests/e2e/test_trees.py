@@ -1,7 +1,7 @@
 """The two renderers of a lab's trees give the same DOM: the build's HTML and the page's builder.
 
 A view's pictures, tables and lists are element trees (kvpage/tree.py). The build writes the
-starting view's as HTML (sitegen/trees.py), for the reader before Python starts and without
+starting view's as HTML (sitegen/labs/trees.py), for the reader before Python starts and without
 JavaScript; the page builds every later view's with createElementNS (static/kvpage/draw.js).
 Here, in Chromium, on the chapter page and the single file (``DOCUMENTS``): each part the build
 printed is rebuilt in place from the same view by the page's builder, and must come out the same
@@ -20,8 +20,8 @@ from playwright.sync_api import Page, expect
 
 from kvpage.labs import decode, next_request
 from sitegen import pipeline
-from sitegen.ids import prefixed
-from sitegen.trees import to_html
+from sitegen.labs.trees import to_html
+from sitegen.markdown.ids import prefixed
 from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, Where
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]

@@ -1,6 +1,6 @@
 """Whether the kvpage under test has a lab: in Pyodide it is a book's wheel, which may not.
 
-A book's wheel holds only the labs the book may show (``sitegen/runtime.py``, ``build_wheel``), and
+A book's wheel holds only the labs the book may show (``sitegen/runtime/bundle.py``, ``build_wheel``), and
 ``make pyodide-test`` runs these tests against the published book's, which enables no experimental
 lab. The tests of a lab it lacks are skipped there, saying so; in CPython (``kvpage/`` itself)
 every lab is present and they all run. Only a lab's own module being absent skips: a lab whose

@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..", "..");
 const PYODIDE_DIR = join(REPO, "node_modules", "pyodide");
-const PINS = join(REPO, "sitegen", "pyodide-pins.json");
+const PINS = join(REPO, "sitegen", "runtime", "pyodide-pins.json");
 const REQUIREMENTS = join(HERE, "requirements.txt");
 /** Where the tests live inside Pyodide's (in-memory) file system. */
 const WORKDIR = "/home/pyodide/kvpage";

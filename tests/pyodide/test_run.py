@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from sitegen.npm import declared_version
+from sitegen.runtime.npm import declared_version
 from tests.conftest import ROOT, Built, page_configs
 
 RUNNER = ROOT / "tests" / "pyodide" / "run.mjs"
 WHEELS = ROOT / ".cache" / "pyodide-wheels"
-PINS = json.loads((ROOT / "sitegen" / "pyodide-pins.json").read_text(encoding="utf-8"))
+PINS = json.loads((ROOT / "sitegen" / "runtime" / "pyodide-pins.json").read_text(encoding="utf-8"))
 
 PROBE = """
 import importlib

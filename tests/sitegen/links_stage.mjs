@@ -2,7 +2,7 @@
 //   node links_stage.mjs < CALL.json
 // CALL is [function, [arguments…], ids, defines]: the function's JSON result goes to stdout. `ids`
 // are the element ids the page has, for parseFragment's isId; `defines` are the constants the page
-// script is bundled with (sitegen/page_script.py's contract(), e.g. KVPAGE_TEXT_LENGTH).
+// script is bundled with (sitegen/site/page_script.py's contract(), e.g. KVPAGE_TEXT_LENGTH).
 import { readFileSync } from "node:fs";
 
 const [name, args, ids, defines] = JSON.parse(readFileSync(0, "utf8"));

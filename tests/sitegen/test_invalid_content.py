@@ -29,13 +29,14 @@ from pathlib import Path
 import pytest
 
 from kvpage.labs import decode
-from sitegen import commands, pipeline
-from sitegen.assets import ACTIVE_MESSAGE
-from sitegen.labs import all_labs, enabled_labs
-from sitegen.project_copy import project_copy
-from sitegen.raw_html import ALLOWED as RAW_ALLOWED
-from sitegen.raw_html import HIDES, NO_CODE
+from sitegen import pipeline
+from sitegen.book.assets import ACTIVE_MESSAGE
+from sitegen.cli import commands
+from sitegen.labs.placements import all_labs, enabled_labs
+from sitegen.markdown.html_rules import ALLOWED as RAW_ALLOWED
+from sitegen.markdown.html_rules import HIDES, NO_CODE
 from tests.conftest import ROOT
+from tests.project_copy import project_copy
 
 KNOWN = ", ".join(sorted(enabled_labs()))
 """The labs a book has without enabling any: messages list them, and a new lab joins the list."""
@@ -204,7 +205,7 @@ EXPECTED: dict[str, list[str]] = {
         "content/img/layout.svg:3: the SVG holds a <script> element; an SVG that can run code is refused "
         "(a browser opening the file on its own would run it): remove it"
     ],
-    # Raw HTML (sitegen/raw_html.py) and the book's pages and scripts (sitegen/assets.py).
+    # Raw HTML (sitegen/markdown/html_rules.py) and the book's pages and scripts (sitegen/book/assets.py).
     "book-file-script": [
         f"content/broken.md:8: raw HTML <script> is refused: {NO_CODE}, and its text hides the rest of the page "
         "if unclosed",

@@ -25,7 +25,7 @@ from kvpage.labs.softmax import LAB as SOFTMAX
 from kvpage.labs.softmax import SCORES, TEMPERATURE
 from kvpage.labs.turns import CACHE, TURN, TURNS
 from kvpage.labs.turns import LAB as TURNS_LAB
-from sitegen.page_script import contract
+from sitegen.site.page_script import contract
 
 LINKS_STAGE = Path(__file__).with_name("links_stage.mjs")
 NOT_DEFAULT_MODE = next(value for value, _ in MODE.options if value != MODE.default)

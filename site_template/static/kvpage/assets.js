@@ -1,10 +1,10 @@
 // Stage "assets": the packed (gzip or zstd) bytes of each binary Python's worker needs (Pyodide's
 // JavaScript, the wasm, the snapshot, the wheel; no standard library besides what is in the
-// snapshot's memory, sitegen/python_snapshot.py), however the page was opened, each as an
+// snapshot's memory, sitegen/runtime/snapshot.py), however the page was opened, each as an
 // ArrayBuffer (stage "spawn" unpacks them, off the page for the big ones, and lends them to every
-// worker it makes), and the Cache Storage that keeps them unpacked for a second visit. The build packs each (sitegen/runtime.py and
-// sitegen/packing.py: the same transfer on every host, and a smaller zip and single file) and names each file after its
-// content (sitegen/runtime_names.py). Over http and from a folder they are requested once the page
+// worker it makes), and the Cache Storage that keeps them unpacked for a second visit. The build packs each (sitegen/runtime/bundle.py and
+// sitegen/runtime/packing.py: the same transfer on every host, and a smaller zip and single file) and names each file after its
+// content (sitegen/runtime/names.py). Over http and from a folder they are requested once the page
 // has drawn its first frame, at low priority (firstPaint below). They arrive
 //   "fetch"   over http(s): each fetched as NAME.HASH.bin, counted for the progress bar as it
 //             streams in (a host sends them as they are: they are packed already), unless an
@@ -15,7 +15,7 @@
 //             leaves them out);
 //   "inline"  the single-file book: those scripts are inline in the page, after this one, so each
 //             binary arrives while the browser still reads the rest of the file; arrived() waits.
-// The build writes the names and sizes into the page's config (sitegen.runtime.Loader).
+// The build writes the names and sizes into the page's config (sitegen.runtime.bundle.Loader).
 //
 // With stage "spawn" this is the loader, which bench/run.py replaces with stock Pyodide's
 // (bench/stock_spawn.js): its whole interface with the modules after it is spawn.js's exports.

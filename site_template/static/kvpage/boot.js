@@ -19,7 +19,7 @@ const wired = new Promise((resolve) => {
   if (document.readyState === "complete") wire();
   else document.addEventListener("DOMContentLoaded", wire, { once: true });
 });
-// `build.py serve` after a model edit (sitegen/livereload.js): the new model in every worker, then
+// `build.py serve` after a model edit (sitegen/serve/livereload.js): the new model in every worker, then
 // every lab computed again with it, at its current values. Not called in a published page.
 globalThis.kvpageLabs.swapModel = async (python, wheel) => {
   await pool.swap(python, wheel);

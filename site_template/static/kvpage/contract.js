@@ -1,6 +1,6 @@
-// What the build generates for the page (sitegen/page_script.py fills these in when it bundles):
+// What the build generates for the page (sitegen/site/page_script.py fills these in when it bundles):
 // the constants it shares with the Python that owns them (the tree vocabulary of kvpage/tree.py,
-// the output kinds of kvpage/lab.py, the config's id of sitegen/page_script.py), and the text of
+// the output kinds of kvpage/lab.py, the config's id of sitegen/site/page_script.py), and the text of
 // Python's worker, the bundle of worker.js, which stage "spawn" runs as each worker's code.
 // Their types are in globals.d.ts.
 
@@ -8,7 +8,7 @@
 export const TREE = KVPAGE_TREE;
 /** The output kinds that are texts, not element trees (kvpage/lab.py). */
 export const TEXT_KINDS = KVPAGE_TEXT_KINDS;
-/** The id of the page's config, a <script type="application/json"> (sitegen.site.PageConfig). */
+/** The id of the page's config, a <script type="application/json"> (sitegen.site.assemble.PageConfig). */
 export const CONFIG_ID = KVPAGE_CONFIG_ID;
 /** How the page counts a text's length, as kvpage/lab.py's TEXT_LENGTH declares: by its name,
  * "code points" (Array.from walks code points, a lone surrogate being one, as Python's len does).

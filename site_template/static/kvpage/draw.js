@@ -2,7 +2,7 @@
 //
 // A lab's view carries its pictures, tables and lists as plain data: a node is a text or
 // [tag, {attribute: value}, ...children]. The build wrote the starting view's trees into the page
-// as HTML (sitegen/trees.py); this builds every later view's with createElementNS and
+// as HTML (sitegen/labs/trees.py); this builds every later view's with createElementNS and
 // textContent, never innerHTML, so reader text is only ever a text node or an attribute value.
 // Both halves refuse what kvpage.tree refuses (TREE, generated from it) and add nothing of their
 // own, so the DOM built here is the DOM the browser parsed from the build's HTML

@@ -1,4 +1,4 @@
-// What the build defines for the page's modules (sitegen/page_script.py, esbuild's define; read
+// What the build defines for the page's modules (sitegen/site/page_script.py, esbuild's define; read
 // only by contract.js), and the text modules it imports (esbuild's text loader).
 
 declare const KVPAGE_TREE: {
@@ -24,5 +24,5 @@ interface Uint8ArrayConstructor {
 }
 
 // The search box's script (static/search.js, a classic script beside the bundle, type-checked with
-// it): MiniSearch's loader, which the index's own script brings in (sitegen/search_index.py).
+// it): MiniSearch's loader, which the index's own script brings in (sitegen/search/index.py).
 declare const MiniSearch: { loadJS(index: unknown, options: unknown): any };

@@ -5,8 +5,8 @@
 // that instantiateStreaming recognises and answers with the module stage "worker" compiled
 // already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
 // (every module the labs use is in the snapshot's memory: the site has no stdlib zip, see
-// sitegen/python_snapshot.py). Any other request goes to the network as usual. Relies on private
-// Pyodide behaviour, checked for the pinned files only (sitegen/pyodide-pins.json).
+// sitegen/runtime/snapshot.py). Any other request goes to the network as usual. Relies on private
+// Pyodide behaviour, checked for the pinned files only (sitegen/runtime/pyodide-pins.json).
 
 // Installs the hooks; returns the function that removes them again.
 export function interceptPyodide(wasmURL, stdlibURL, compiled) {

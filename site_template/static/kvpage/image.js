@@ -1,8 +1,8 @@
 // Stage "image" (in Python's worker): our snapshot container → the memory image Pyodide restores.
 //
-// Pure functions of bytes (no DOM, no globals), so tests/sitegen/test_snapshot_format.py runs this
+// Pure functions of bytes (no DOM, no globals), so tests/sitegen/runtime/test_snapshot_format.py runs this
 // very file under Node against the Python writer. The container's format is specified once, in
-// sitegen/snapshot_format.py; this is its reader.
+// sitegen/runtime/snapshot_format.py; this is its reader.
 
 function leb128(bytes, at) {
   let value = 0;
@@ -15,7 +15,7 @@ function leb128(bytes, at) {
 }
 
 // The wasm's active data segments as [memory offset, start in wasm, length]: the memory a fresh
-// instance starts from. The same parser, in Python, is sitegen/snapshot_format.py data_segments.
+// instance starts from. The same parser, in Python, is sitegen/runtime/snapshot_format.py data_segments.
 function* dataSegments(wasm) {
   let at = 8;
   while (at < wasm.length) {
@@ -40,7 +40,7 @@ function* dataSegments(wasm) {
 }
 
 // Writes into `image` (a fresh, zeroed buffer of the size the build recorded) Pyodide's memory snapshot from our
-// container (sitegen/snapshot_format.py): "KVSNAP01", u32 size, u32 heap offset, u32 record
+// container (sitegen/runtime/snapshot_format.py): "KVSNAP01", u32 size, u32 heap offset, u32 record
 // count, Pyodide's header, then records (u32 offset, u32 length, bytes) that overwrite the
 // wasm's initial memory.
 export function snapshotImage(image, encoded, wasm) {

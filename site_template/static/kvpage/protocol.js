@@ -3,11 +3,11 @@
 // that one side sends and the other does not read. Both sides send only through toWorker and
 // toPage, and read `event.data` as the union for their direction.
 //
-// The worker is built from this module too (a second entry, sitegen/page_script.py): the page and
+// The worker is built from this module too (a second entry, sitegen/site/page_script.py): the page and
 // the worker never share a scope, only these definitions.
 
 /**
- * The page config's "python" (sitegen.runtime.Loader): how to start Python, and what each binary is.
+ * The page config's "python" (sitegen.runtime.bundle.Loader): how to start Python, and what each binary is.
  * @typedef {object} Runtime
  * @property {string} index_url
  * @property {string} code

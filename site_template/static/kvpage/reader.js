@@ -1,6 +1,6 @@
 // Stage "reader": each lab's "Python" disclosure (site_template/labs/python.html), made the reader's.
 //
-// The build printed the model's files that compute the lab, highlighted (sitegen/lab_sources.py);
+// The build printed the model's files that compute the lab, highlighted (sitegen/labs/sources.py);
 // their text is the book's model, read back from the page (textContent), never a second copy. Once
 // the labs are live the disclosure's buttons appear: Edit turns each file into a text box with line
 // numbers, Run sends the files the reader changed to the page's Python (stage "python", model) with

@@ -1,7 +1,7 @@
 // Stage "spawn": Python's workers, and the binaries unpacked for them. Each worker is made from one
 // Blob: a part of the asset "code" (un-gzipped here once) followed by WORKER_SCRIPT (worker.js and
-// its imports, bundled by sitegen/page_script.py into one classic script). The code is the zstd
-// decoder's script (its first python.decoder_size bytes, sitegen/runtime.py) and then Pyodide's
+// its imports, bundled by sitegen/site/page_script.py into one classic script). The code is the zstd
+// decoder's script (its first python.decoder_size bytes, sitegen/runtime/bundle.py) and then Pyodide's
 // JavaScript: Python's workers run Pyodide's part, and the unpacker, the one worker that decodes
 // the zstd binaries (and keeps what was unpacked in Cache Storage), the decoder's. A page opened from disk, or the single file, has no URL a worker
 // could be loaded from; a Blob's works from every origin, under the page's own

@@ -4,7 +4,7 @@
 // script (stage "spawn"), so it may import nothing from the page's modules but the protocol.
 //
 // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
-// shipped its memory (sitegen/python_snapshot.py), as a patch over the wasm's data segments
+// shipped its memory (sitegen/runtime/snapshot.py), as a patch over the wasm's data segments
 // (stage "image"). The page lends the binaries unpacked (the wasm, the snapshot, the wheel), the
 // same ones to every worker it makes; the wasm is compiled here unless the page has it compiled
 // already, and Pyodide's own requests are answered from memory (stage "hooks").
@@ -12,7 +12,7 @@
 // The same function also runs as an unpacker: a worker the page makes, with only the zstd
 // decoder's script before it (no Pyodide), to decode the zstd binaries off the page, one after
 // another as they arrive, and keep them in Cache Storage (stage "spawn"; the decoder is the
-// build's, sitegen/packing.py).
+// build's, sitegen/runtime/packing.py).
 //
 // The messages, all the page and this worker say to each other, are typed once, in protocol.js.
 // Each handler below is one message type. The page sends calls only once the worker is ready, one at a time: a worker that
@@ -21,7 +21,7 @@
 //
 // This relies on private Pyodide API (_loadSnapshot, the instantiateStreaming call, the snapshot
 // layout): the build refuses any Pyodide but the files it was written for (their sha256 in
-// sitegen/pyodide-pins.json), and the worker checks the version it started.
+// sitegen/runtime/pyodide-pins.json), and the worker checks the version it started.
 
 import { snapshotImage } from "./image.js";
 import { interceptPyodide } from "./hooks.js";
@@ -96,7 +96,7 @@ function runReader(current, sources, labs) {
   }
 }
 
-// The zstd decoder (sitegen/packing.py): the wasm the build put in the decoder's script as base64
+// The zstd decoder (sitegen/runtime/packing.py): the wasm the build put in the decoder's script as base64
 // (globalThis.kvpageZstd, before this function in an unpacker's code), instantiated on first use.
 let zstd = null;
 function zstdDecoder() {

@@ -1,0 +1,22 @@
+"""The command's entry point: ``kvpage-book`` and ``python build.py`` start here.
+
+The command line imports the build, and the build imports the model (``kvpage/lab.py``, say): a
+model file that does not import must be said at its line, as every other mistake is, not as a
+traceback through the build's imports. So the command line is imported here, inside that guard.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitegen.labs.model_errors import exit_if_model_failed
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    try:
+        from sitegen.cli.commands import main as run
+    except Exception as failed:  # noqa: BLE001 - only a model failure is caught; anything else is raised again
+        exit_if_model_failed(failed, ROOT)
+    return run(argv, prog)

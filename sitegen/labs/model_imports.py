@@ -1,0 +1,93 @@
+"""What the model imports, read from its source: the page's Python must have every one of them.
+
+The page's Python is a memory snapshot made at build time, and its standard
+library is only what that snapshot imported (docs/performance.md). A lab that
+imports a module inside a function (``import statistics`` in an action) would
+build, pass CPython's tests, and fail in the reader's browser. So the build
+reads every ``import`` of ``kvpage/`` (at any depth, inside functions too),
+refuses third-party ones here with their ``path:line``, and the snapshot
+imports every standard-library one before it is saved (what a lab imports is
+shipped, whenever it imports it); one the page's Python cannot import fails
+the build at its line.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Import:
+    """One module a model file imports, and where (``path`` relative to the project)."""
+
+    module: str
+    path: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def module_file(module: str) -> str:
+    """A model module's source file, relative to the project: ``kvpage.labs.decode`` → ``kvpage/labs/decode.py``."""
+    return "/".join(module.split(".")) + ".py"
+
+
+def model_tree(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
+    """Every file of ``project``'s ``kvpage/`` but those of ``leave_out`` (relative to the project:
+    ``kvpage/labs/square.py``) and Python's bytecode caches, in a fixed order.
+
+    What a book's wheel is built from, its snapshot imports for and the runtime's cache key hashes:
+    ``leave_out`` is the other labs' modules (:func:`sitegen.labs.placements.other_labs`), so one list of files
+    serves all three and none of them can see a module the wheel lacks.
+    """
+    folder = project / "kvpage"
+    found = (path for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    return sorted(path for path in found if path.relative_to(project).as_posix() not in leave_out)
+
+
+def model_files(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
+    """The ``.py`` files of :func:`model_tree`: the modules the browser's wheel holds."""
+    return [path for path in model_tree(project, leave_out) if path.suffix == ".py"]
+
+
+def imports_of(source: str, path: str) -> list[Import]:
+    """Every absolute import in ``source`` (``from x.y import z`` imports ``x.y``)."""
+    found: list[Import] = []
+    for node in ast.walk(ast.parse(source, filename=path)):
+        if isinstance(node, ast.Import):
+            found += [Import(alias.name, path, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append(Import(node.module, path, node.lineno))
+    return sorted(found)
+
+
+def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[Import], list[str]]:
+    """The standard-library imports of the model (but the files ``leave_out``, as :func:`model_tree`), and
+    errors for imports the page can never have."""
+    stdlib: list[Import] = []
+    errors: list[str] = []
+    for file in model_files(project, leave_out):
+        shown = file.relative_to(project).as_posix()
+        try:
+            found = imports_of(file.read_text(encoding="utf-8"), shown)
+        except SyntaxError as error:
+            errors.append(f"{shown}:{error.lineno or 0}: {error.msg}")
+            continue
+        for item in found:
+            top = item.module.partition(".")[0]
+            if top in ("kvpage", "__future__"):
+                continue
+            if top in sys.stdlib_module_names:
+                stdlib.append(item)
+            else:
+                errors.append(
+                    f"{item.where}: imports {item.module!r}, which is not in the standard library: "
+                    "the page's Python has only the standard library and kvpage"
+                )
+    return stdlib, errors

@@ -1,0 +1,174 @@
+"""``::: lab NAME key=value`` blocks and ``[[field]]`` live numbers in their prose.
+
+The plugin only parses. A core rule checks every lab after parsing (unknown lab,
+bad parameter, no heading, unknown field) and hangs its :class:`Placement` (the
+lab, its starting values, its line) on the tokens and in ``env["placements"]``.
+The labs stage (``sitegen.labs.placements.starting_views``) computes the starting views; the
+pages stage renders with them in ``env["labs"]`` (by ``Placement.key``), and
+the renderers here print the region, each ``[[field]]``'s starting text and, through
+the ``widget`` callable the build passes in, the lab's template.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+
+from kvpage.lab import Lab
+from sitegen.labs.placements import LabUse, Placement, parse_params, split_info
+from sitegen.markdown.plugins.containers import container
+from sitegen.markdown.plugins.env import line_of, report
+from sitegen.markdown.plugins.lines import line_offset
+
+Widget = Callable[[LabUse, MutableMapping[str, Any]], str]
+"""Renders a lab's controls as HTML; reports its own failures in the env it is given."""
+
+FIELD = re.compile(r"\[\[([a-z0-9_]+)\]\]")
+
+
+def _field_rule(state: StateInline, silent: bool) -> bool:
+    match = FIELD.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("lab_field", "output", 0)
+        token.content = match.group(1)
+        token.meta["line_offset"] = line_offset(state, state.pos)
+    state.pos = match.end()
+    return True
+
+
+def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: Collection[str] = ()) -> None:
+    """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML.
+
+    ``off`` names labs that exist but this book has not enabled (experimental
+    ones): using one is an error that says how to turn it on.
+    """
+
+    def resolve(state: StateCore) -> None:
+        env = state.env
+        kind: Lab | None = None
+        current: Placement | None = None
+        open_token: Token | None = None
+        placements: list[Placement] = env.setdefault("placements", [])
+        for index, token in enumerate(state.tokens):
+            if token.type == "container_lab_open":
+                open_token = token
+                kind, current = _resolve_lab(token, state.tokens, index, kinds, off, env)
+                token.meta["lab"] = current
+                if current is not None:
+                    placements.append(current)
+            elif token.type == "container_lab_close":
+                token.meta["lab"] = current
+                kind = current = open_token = None
+            elif token.type == "inline" and token.children:
+                _place_fields(token, open_token is not None, kind, current, env)
+
+    def render(
+        self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
+    ) -> str:
+        token = tokens[idx]
+        use = _use(token, env)
+        if use is None:
+            return "<section>\n" if token.nesting == 1 else "</section>\n"
+        if token.nesting == 1:
+            state = f' data-state="{html.escape(use.state, quote=True)}"' if use.state else ""
+            return (
+                f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}"{state} '
+                f'aria-labelledby="{use.heading_id}">\n'
+            )
+        return widget(use, env) + "</section>\n"
+
+    container(md, "lab", validate=lambda params, _markup: params.split()[:1] == ["lab"], render=render)
+    md.inline.ruler.before("link", "lab_field", _field_rule)
+    md.add_render_rule("lab_field", _render_field)
+    md.core.ruler.push("labs", resolve)
+
+
+def _place_fields(
+    token: Token, in_lab: bool, kind: Lab | None, current: Placement | None, env: MutableMapping[str, Any]
+) -> None:
+    """Tie each ``[[field]]`` of an inline ``token`` to the lab it is in, or report why it cannot be."""
+    for child in token.children or ():
+        if child.type != "lab_field":
+            continue
+        if not in_lab:
+            message = f"[[{child.content}]] shows a lab's number and must be inside a lab"
+            report(env, token, message, child=child)
+        elif kind is not None and child.content not in kind.fields:
+            known = ", ".join(sorted(kind.fields))
+            message = f"lab {kind.name!r} has no field {child.content!r}; fields: {known}"
+            report(env, token, message, child=child)
+        elif current is not None:
+            child.meta["lab"] = current
+
+
+def _render_field(
+    self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: MutableMapping[str, Any]
+) -> str:
+    token = tokens[idx]
+    text = html.escape(field_text(token, env))
+    return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
+
+
+def field_text(token: Token, env: Mapping[str, Any]) -> str:
+    """What a ``[[field]]`` shows before Python is live: its lab's starting text ("" if it has none)."""
+    use = _use(token, env)
+    return use.text[token.content] if use is not None else ""
+
+
+def _use(token: Token, env: Mapping[str, Any]) -> LabUse | None:
+    """The lab (with its starting view) that ``token`` belongs to, if the labs stage computed one."""
+    placement: Placement | None = token.meta.get("lab")
+    if placement is None:
+        return None
+    uses: Mapping[tuple[str, int], LabUse] = env.get("labs", {})
+    return uses.get(placement.key)
+
+
+def _resolve_lab(
+    token: Token,
+    tokens: Sequence[Token],
+    index: int,
+    kinds: Mapping[str, Lab],
+    off: Collection[str],
+    env: MutableMapping[str, Any],
+) -> tuple[Lab | None, Placement | None]:
+    """The lab's kind (if known: its fields can be checked even when it fails) and its placement."""
+    try:
+        words = split_info(token.info.strip())[1:]
+    except ValueError as error:
+        report(env, token, f"cannot read the lab line: {error}")
+        return None, None
+    name = words[0] if words else ""
+    kind = kinds.get(name)
+    if kind is None and name in off:
+        report(env, token, f'lab {name!r} is experimental: enable it in book.toml with experimental_labs = ["{name}"]')
+        return None, None
+    if kind is None:
+        known = ", ".join(sorted(kinds))
+        report(
+            env,
+            token,
+            f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}",
+        )
+        return None, None
+    params, problems = parse_params(kind, words[1:])
+    heading = tokens[index + 1] if index + 1 < len(tokens) else None
+    if heading is None or heading.type != "heading_open":
+        problems.append(f"lab {name!r} must start with a heading that names it (e.g. '## Lab · ...')")
+    for problem in problems:
+        report(env, token, problem)
+    if problems or heading is None:
+        return kind, None
+    heading_id = str(heading.attrs.get("id") or f"lab-{name}")
+    heading.attrSet("id", heading_id)
+    return kind, Placement(kind, params, heading_id, str(env["path"]), line_of(token))

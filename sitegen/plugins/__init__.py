@@ -1,5 +1,0 @@
-"""markdown-it-py plugins: each is a function ``plugin(md, ...)`` that adds rules.
-
-Plugins keep no state of their own; per-document data (the chapter's path, the
-errors found) travels in markdown-it's ``env``, see :mod:`sitegen.plugins.env`.
-"""

@@ -1,0 +1,221 @@
+// Build-time Pyodide, run under Node by sitegen/runtime/snapshot.py: the page's Python made ahead.
+//
+//   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
+//   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --imports JSON
+//                                     --labs JSON --out FILE
+//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --wheel WHEEL --wheel-path PATH --labs JSON
+//
+// compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
+//                 unchecked hash-based .pyc files: the snapshot's imports then unmarshal instead of
+//                 compiling, which is faster and leaves no compiler garbage in the memory we ship.
+// snapshot        boots Python from that zip, imports kvpage from its wheel and every stdlib module the
+//                 model's source imports (--imports), calls every action of every lab (so whatever they
+//                 import lazily is imported too), forgets the zips' cached directories, and writes
+//                 Pyodide's memory snapshot. stdout: {"modules": the stdlib files it imported, "stdlib":
+//                 where Pyodide keeps the stdlib zip, "missing": imports that failed, "failures": lab
+//                 actions that failed}; with any missing or failure it writes no snapshot.
+// check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip (the
+//                 page has none), and proves it works: every lab action answers, a module that is not in
+//                 memory raises ModuleNotFoundError, and a traceback through the model shows its source
+//                 lines (read from the wheel). stdout: {"failures", "missing", "traceback"}.
+//
+// Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
+// runs only on the files sitegen/runtime/pyodide-pins.json pins (sitegen/runtime/snapshot.py checks them first, and
+// package.json is the one place Pyodide's version is written). Everything that could make two
+// builds differ is pinned while it runs: the clock, the monotonic clock, the time zone, random
+// bytes, Math.random and Python's hash seed. So the snapshot is a function of its inputs, byte for
+// byte (tests/test_reproducible.py builds twice, in different zones and with different seeds).
+
+import crypto from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { devNull } from "node:os";
+import { join } from "node:path";
+
+// The build's one date (sitegen/book/reproducible.py), in seconds, from sitegen/runtime/snapshot.py's environment.
+const EPOCH_S = Number(process.env.SOURCE_DATE_EPOCH);
+if (!Number.isInteger(EPOCH_S)) throw new Error("SOURCE_DATE_EPOCH is not set: run this through sitegen/runtime/snapshot.py");
+// Under Node, Emscripten names the program after this script's path, and Python keeps it
+// (sys.executable, sys.argv): use the name a browser gets instead.
+const PROGRAM = "./this.program";
+
+function pinNondeterminism() {
+  // Python's time module records the zone it starts in (time.timezone, time.tzname).
+  process.env.TZ = "UTC";
+  Date.now = () => EPOCH_S * 1000;
+  // Monotonic time only moves forward, by a microsecond a call, so that it stays far below any
+  // page's performance.now() after the restore: Python's clocks never run backwards.
+  let now = 0;
+  performance.now = () => (now += 0.001);
+  let state = 0x9e3779b9;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return state >>> 0;
+  };
+  crypto.randomFillSync = (view) => {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = next() & 0xff;
+    return view;
+  };
+  Math.random = () => next() / 2 ** 32;
+}
+
+function parseArgs(argv) {
+  const [command, ...rest] = argv;
+  const options = { command };
+  while (rest.length > 0) {
+    const flag = rest.shift();
+    if (!flag.startsWith("--") || rest.length === 0) throw new Error(`bad argument ${flag}`);
+    options[flag.slice(2).replace(/-(.)/g, (_, c) => c.toUpperCase())] = rest.shift();
+  }
+  return options;
+}
+
+async function pyodideModule(dir) {
+  return import(join(dir, "pyodide.mjs"));
+}
+
+const COMPILE_PY = `
+import importlib.util, sys, time, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+source = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w") as dst:
+    for name in sorted(src.namelist()):
+        if not name.endswith(".py"):
+            continue
+        data = src.read(name)
+        # The file name zipimport would give the code if it compiled the .py itself.
+        code = compile(data, f"{source}/{name}", "exec", dont_inherit=True)
+        info = zipfile.ZipInfo(name + "c", date_time=time.gmtime(${EPOCH_S})[:6])
+        info.external_attr = 0o644 << 16
+        dst.writestr(info, _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+`;
+
+async function compileStdlib(options) {
+  const { loadPyodide } = await pyodideModule(options.pyodide);
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+  });
+  pyodide.runPython(COMPILE_PY);
+  writeFileSync(options.out, pyodide.FS.readFile("/tmp/stdlib-pyc.zip"));
+}
+
+const SNAPSHOT_PY = `
+import gc, importlib, json, linecache, sys, zipimport
+sys.path.append(WHEEL_PATH)
+import kvpage.bridge, kvpage.catalog
+
+# Every standard-library module the model's source imports, wherever it imports it (the build
+# read them: sitegen/labs/model_imports.py), then every action of every lab (kvpage.catalog.warm_up):
+# whatever they import is in the memory the page restores.
+missing = []
+for name in json.loads(IMPORTS):
+    try:
+        importlib.import_module(name)
+    except Exception as error:
+        missing.append({"module": name, "error": f"{type(error).__name__}: {error}"})
+failures = kvpage.catalog.warm_up(json.loads(LABS))
+
+stdlib = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip/"
+modules = sorted({
+    file.removeprefix(stdlib).removesuffix("c")
+    for file in (getattr(module, "__file__", None) for module in list(sys.modules.values()))
+    if isinstance(file, str) and file.startswith(stdlib)
+})
+# The page has other files at these paths (an empty stdlib zip, the same wheel): no cached
+# zip directory, file-finder listing or source line may survive from this process into the page.
+# (importlib.invalidate_caches() alone is not enough: it re-reads the stdlib zip's directory.)
+importlib.invalidate_caches()
+zipimport._zip_directory_cache.clear()
+linecache.clearcache()
+result = json.dumps({"modules": modules, "stdlib": stdlib.removesuffix("/"), "missing": missing, "failures": failures})
+del WHEEL_PATH, IMPORTS, LABS, missing, failures, name
+gc.collect()
+assert not zipimport._zip_directory_cache, list(zipimport._zip_directory_cache)
+result
+`;
+
+async function makeSnapshot(options) {
+  const { loadPyodide } = await pyodideModule(options.pyodide);
+  const wheel = readFileSync(options.wheel);
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    stdLibURL: options.stdlib,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+    fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
+    _makeSnapshot: true,
+  });
+  pyodide.globals.set("WHEEL_PATH", options.wheelPath);
+  pyodide.globals.set("IMPORTS", options.imports);
+  pyodide.globals.set("LABS", options.labs);
+  const result = pyodide.runPython(SNAPSHOT_PY);
+  const { missing, failures } = JSON.parse(result);
+  // A lab that fails here fails in the page: no snapshot, the build reports it (sitegen/labs/warm_up.py).
+  if (missing.length === 0 && failures.length === 0) writeFileSync(options.out, pyodide.makeMemorySnapshot());
+  process.stdout.write(`${result}\n`);
+}
+
+function writeInto(FS, path, bytes) {
+  FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+  FS.writeFile(path, bytes);
+}
+
+// The page restores Python with an empty stdlib zip, and never writes another: every module the
+// labs use is in memory (docs/performance.md, "The standard library").
+const CHECK_PY = `
+import json, traceback
+import kvpage.catalog, kvpage.jsonvalue
+failures = kvpage.catalog.warm_up(json.loads(LABS))
+shown, missing = "", False
+try:
+    kvpage.jsonvalue.field({}, "absent", str)
+except kvpage.jsonvalue.LabInputError:
+    shown = traceback.format_exc()
+try:
+    import this_module_is_not_there
+except ModuleNotFoundError:
+    missing = True
+json.dumps({"failures": failures, "traceback": shown, "missing": missing})
+`;
+
+async function check(options) {
+  const { loadPyodide } = await pyodideModule(options.pyodide);
+  const wheel = readFileSync(options.wheel);
+  const pyodide = await loadPyodide({
+    indexURL: options.pyodide,
+    stdLibURL: devNull,
+    env: env(options),
+    _sysExecutable: PROGRAM,
+    stdout: () => {},
+    fsInit: (FS) => writeInto(FS, options.wheelPath, wheel),
+    _loadSnapshot: readFileSync(options.snapshot),
+  });
+  pyodide.globals.set("LABS", options.labs);
+  process.stdout.write(`${pyodide.runPython(CHECK_PY)}\n`);
+}
+
+function env(options) {
+  // Python's environment, from sitegen/runtime/snapshot.py: the page restores with the same.
+  return JSON.parse(options.env);
+}
+
+const COMMANDS = { "compile-stdlib": compileStdlib, snapshot: makeSnapshot, check };
+
+try {
+  const options = parseArgs(process.argv.slice(2));
+  const command = COMMANDS[options.command];
+  if (!command) throw new Error(`unknown command ${options.command}; expected one of ${Object.keys(COMMANDS)}`);
+  pinNondeterminism();
+  await command(options);
+} catch (error) {
+  // Only the message: Pyodide's errors otherwise print a megabyte of minified source.
+  process.stderr.write(`python_snapshot.mjs: ${error?.stack ?? error}\n`.slice(0, 4000));
+  process.exitCode = 1;
+}

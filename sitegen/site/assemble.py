@@ -1,0 +1,263 @@
+"""Stage "site": every output file as bytes in memory, keyed by its path.
+
+Nothing is written here; the whole site exists in memory before the first byte
+reaches disk, so a failure anywhere leaves the previous build untouched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import posixpath
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from kvpage.jsonvalue import JSONObject
+from kvpage.lab import Lab
+from sitegen.book.assets import Asset
+from sitegen.book.source import Book
+from sitegen.errors import BuildError, ContentError
+from sitegen.labs.placements import lab_script
+from sitegen.markdown.ids import Attributes, prefix_ids, prefix_toc, rewrite_attributes, single_file_clashes
+from sitegen.markdown.pages import INDEX, Page, Pages
+from sitegen.runtime.bundle import Loader, Runtime
+from sitegen.search.index import SCRIPT as SEARCH_INDEX
+from sitegen.search.index import SearchIndex
+from sitegen.site.csp import policy
+from sitegen.site.page_script import CONFIG_ID, SCRIPT, STAGE_DIR, page_script
+from sitegen.site.templates import TemplateFailed, Templates
+
+SEARCH_SCRIPT = "static/search.js"
+"""The search box's script, on every page; it loads the index (sitegen/search/index.py) when first used."""
+
+
+def page_scripts(labs: Iterable[str], static: Collection[str]) -> tuple[str, ...]:
+    """The scripts of a page showing ``labs``, in the order they run: the page's own (the labs' wiring,
+    the drawing and Python's worker, bundled by sitegen/site/page_script.py), then each lab's that has one."""
+    own = [lab_script(name) for name in sorted(set(labs)) if lab_script(name) in static]
+    return (SCRIPT, *own)
+
+
+@dataclass(frozen=True)
+class PageConfig:
+    """What a page with labs tells its script, once, as JSON: the labs it shows and how to start their Python.
+
+    Its keys are these fields' names, and ``static/kvpage/`` reads exactly these
+    (``tests/sitegen/site/test_page_contract.py`` holds the two together).
+    """
+
+    labs: dict[str, JSONObject]
+    """Each lab's schema (``kvpage.lab.Lab.schema``) by name: the one description of its controls,
+    buttons and outputs that the templates printed the lab from."""
+    call_timeout: float
+    """Seconds a lab's call may take before the page stops its Python and resets the lab (book.toml)."""
+    inline: bool
+    """The single-file book: every binary's script is in the page already, after the page's own."""
+    python: Loader
+
+    def to_json(self) -> str:
+        """The config as JSON, safe to embed inside a <script> element."""
+        data: dict[str, Any] = dataclasses.asdict(self)
+        return json.dumps(data, sort_keys=True).replace("<", "\\u003c")
+
+
+def page_config(labs: Iterable[Lab], book: Book, runtime: Runtime, inline: bool = False) -> str:
+    """The JSON config of a page that shows ``labs``."""
+    schemas = {lab.name: lab.schema() for lab in sorted(labs, key=lambda lab: lab.name)}
+    return PageConfig(schemas, book.call_timeout, inline, runtime.loader).to_json()
+
+
+@dataclass(frozen=True)
+class Site:
+    """Every file of the site: relative path → content."""
+
+    files: dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class Download:
+    """The zip of the site, published beside it and linked from the index page (``--publish-zip``).
+
+    The copy of the index inside the zip has no such link: whoever reads it
+    already holds the zip, and the zip cannot contain itself.
+    """
+
+    href: str
+    data: bytes
+
+    @property
+    def size(self) -> str:
+        return f"{len(self.data) / 1e6:.1f} MB"
+
+
+def static_names(folder: Path) -> dict[str, Path]:
+    """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path.
+
+    The modules of the page's script (``static/kvpage/``) are one file in the site, ``static/kvpage.js``,
+    named here by their folder.
+    """
+    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    names = {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+    stages = folder.parent / STAGE_DIR
+    if stages.is_dir():
+        names = {name: path for name, path in names.items() if not name.startswith(f"{STAGE_DIR}/")}
+        names[SCRIPT] = stages
+    return dict(sorted(names.items()))
+
+
+def static_files(folder: Path) -> dict[str, bytes]:
+    """The template's static files, as ``static/...`` paths, with the page's script bundled from its modules."""
+    return {
+        name: page_script(path) if name == SCRIPT and path.is_dir() else path.read_bytes()
+        for name, path in static_names(folder).items()
+    }
+
+
+def assemble_site(
+    pages: Pages,
+    runtime: Runtime | None,
+    search: SearchIndex,
+    book: Book,
+    templates: Templates,
+    download: Download | None = None,
+) -> Site:
+    """Render the index and every chapter through the templates, add static, search and runtime files.
+
+    With ``download``, the zip is one of the site's files and the index links it.
+
+    ``runtime`` is needed (and only given) when some page has a lab. Every
+    template failure is collected; one failing in many pages is reported once,
+    naming the pages.
+    """
+    ordered = pages.pages
+    csp = policy()
+    files: dict[str, bytes] = {}
+    failures: dict[ContentError, list[str]] = {}
+    static = static_names(templates.folder / "static")
+
+    def render(url: str, name: str, **context: object) -> None:
+        try:
+            files[url] = templates.render(name, search_index=SEARCH_INDEX, **context).encode("utf-8")
+        except TemplateFailed as failed:
+            failures.setdefault(failed.error, []).append(url)
+
+    render(INDEX, "index.html", book=book, pages=ordered, csp=csp, download=download)
+    for index, page in enumerate(ordered):
+        previous: Page | None = ordered[index - 1] if index > 0 else None
+        following: Page | None = ordered[index + 1] if index + 1 < len(ordered) else None
+        context = {
+            "book": book,
+            "page": page,
+            "previous": previous,
+            "next": following,
+            "config_id": CONFIG_ID,
+            "page_config": page_config((use.kind for use in page.labs), book, runtime) if runtime and page.labs else "",
+            "page_scripts": page_scripts((use.kind.name for use in page.labs), static),
+            "csp": csp,
+        }
+        render(page.url, "chapter.html", **context)
+    if failures:
+        raise BuildError(
+            sorted(
+                ContentError(error.path, error.line, f"{error.message} (rendering {', '.join(urls)})")
+                for error, urls in failures.items()
+            )
+        )
+    files |= static_files(templates.folder / "static")
+    files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
+    files |= {path: asset.data for path, asset in pages.assets.items()}
+    files[SEARCH_INDEX] = search.script()
+    if runtime is not None:
+        files |= runtime.files
+    if download is not None:
+        files[download.href] = download.data
+    return Site(files=dict(sorted(files.items())))
+
+
+def inline_script(code: bytes, name: str) -> str:
+    """``code`` as the text of an inline <script>; refuse what would end the element early."""
+    text = code.decode("utf-8")
+    lowered = text.lower()
+    if "</script" in lowered or "<!--" in lowered:
+        raise BuildError([f"{name}: contains '</script' or '<!--' and cannot be inlined in the single-file page"])
+    return text
+
+
+def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
+    """A chapter's HTML with every image and link to a file of the book made a ``data:`` URI, for the
+    single file; a link gets ``download`` with the file's name (browsers open no ``data:`` page)."""
+
+    def rewrite(tag: str, attrs: Attributes) -> Attributes | None:
+        name = {"img": "src", "a": "href", "area": "href"}.get(tag)
+        value = next((value for key, value in attrs if key == name), None) if name else None
+        parts = urlsplit(value or "")
+        if value is None or parts.scheme or parts.netloc or not parts.path:
+            return None
+        asset = assets.get(posixpath.normpath(unquote(parts.path)))
+        if asset is None:
+            return None
+        changed = [(key, asset.data_uri() if key == name else value) for key, value in attrs]
+        if tag != "img" and not any(key == "download" for key, _ in attrs):
+            changed.append(("download", posixpath.basename(asset.path)))
+        return changed
+
+    return rewrite_attributes(body, rewrite)
+
+
+def assemble_single_file(
+    pages: Pages, runtime: Runtime | None, search: SearchIndex, book: Book, templates: Templates
+) -> bytes:
+    """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
+
+    Each chapter is an ``<article id=SLUG>`` whose ids are prefixed with its slug
+    (sitegen.markdown.ids), so chapters never share an id; links between chapters become
+    in-page links, and each chapter keeps its table of contents. The runtime's
+    scripts are inline, the binaries' after the page's own (the loader waits for
+    each), so it loads nothing; the CSP allows exactly these inline scripts and
+    styles by hash. Search comes first, its index inline too, so the box works while the
+    runtime still loads.
+    """
+    static = templates.folder / "static"
+    css = "\n".join([(static / "kvpage.css").read_text(encoding="utf-8"), *pages.stylesheets.values()])
+    scripts = [
+        inline_script(search.script(single_file=True), SEARCH_INDEX),
+        inline_script((templates.folder / SEARCH_SCRIPT).read_bytes(), SEARCH_SCRIPT),
+    ]
+    config = ""
+    uses = [use for page in pages.pages for use in page.labs]
+    if runtime is not None and uses:
+        # The page's own scripts first, then the binaries in the order the worker needs them: the
+        # loader takes each as soon as its script has run, while the browser still reads the rest.
+        static_code = static_files(static)
+        names = page_scripts((use.kind.name for use in uses), static_code)
+        scripts += [inline_script(static_code[src], src) for src in names]
+        scripts += [inline_script(runtime.files[path], path) for path in runtime.scripts]
+        config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, inline=True)
+    slugs = {page.url: page.source.meta.slug for page in pages.pages}
+    chapters = [
+        replace(
+            page, body=inline_assets(prefix_ids(page.body, slug, slugs), pages.assets), toc=prefix_toc(page.toc, slug)
+        )
+        for page, slug in zip(pages.pages, slugs.values(), strict=True)
+    ]
+    try:
+        html = templates.render(
+            "single.html",
+            book=book,
+            pages=chapters,
+            css=css,
+            scripts=scripts,
+            config_id=CONFIG_ID,
+            page_config=config,
+            search_index="",
+            csp=policy(inline_scripts=scripts, inline_styles=[css]),
+        )
+    except TemplateFailed as failed:
+        raise BuildError([failed.error]) from None
+    clashes = single_file_clashes(html, {page.source.meta.slug: page.source for page in pages.pages}, templates.folder)
+    if clashes:
+        raise BuildError(clashes)
+    return html.encode("utf-8")

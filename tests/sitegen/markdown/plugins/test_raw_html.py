@@ -1,0 +1,43 @@
+"""A chapter's raw HTML is checked where Markdown hands it over, block or inline, each problem at its line."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.tasklists import tasklists_plugin
+
+from sitegen.markdown.html_rules import NO_CODE
+from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.lines import inline_lines_plugin
+from sitegen.markdown.plugins.raw_html import UNCLOSED_PRE, raw_html_plugin
+
+
+def errors_of(text: str) -> list[str]:
+    md = MarkdownIt("commonmark").use(tasklists_plugin, label=True).use(inline_lines_plugin).use(raw_html_plugin)
+    env = new_env("content/a.md")
+    md.parse(text, env)
+    return [str(error) for error in env["errors"]]
+
+
+def test_inline_and_block_html_are_reported_at_their_lines() -> None:
+    text = (
+        'A paragraph\nwith <b>bold</b> text\nand <span onclick="x">a handler</span>.\n\n'
+        "- item\n\n  <script>\n  x\n  </script>\n"
+    )
+    assert errors_of(text) == [
+        f"content/a.md:3: raw HTML <span> has the event-handler attribute 'onclick': {NO_CODE}",
+        f"content/a.md:7: raw HTML <script> is refused: {NO_CODE}, and its text hides the rest of the page if unclosed",
+    ]
+
+
+def test_an_unclosed_pre_block_takes_the_rest_of_the_chapter() -> None:
+    assert errors_of("Text.\n\n<pre>\nkept as written\n\n## Later\n") == [f"content/a.md:3: {UNCLOSED_PRE}"]
+    assert errors_of("<pre>\nkept as written\n</pre>\n\n## Later\n") == []
+
+
+def test_markdown_that_only_looks_like_html_is_text() -> None:
+    assert errors_of("2 < 3 and `<script>` and\n\n```html\n<iframe>\n```\n") == []
+
+
+def test_html_other_plugins_make_is_not_the_authors() -> None:
+    """The task list's checkbox is a <label> and an <input>, made after inline parsing by mdit-py-plugins."""
+    assert errors_of("- [x] Write the chapter\n- [ ] Add the harness chapter\n") == []

@@ -1,0 +1,69 @@
+"""Raw HTML in a chapter: the allow-list, the refused elements and attributes, and what never closes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitegen.markdown.html_rules import HIDES, NO_CODE, raw_html_problems
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        '<div class="note" id="n1" role="note" aria-label="A note">Text</div>',
+        "<details open><summary>More</summary>\n<p>Inside.</p>\n</details>",
+        '<a href="files/costs.csv" download title="The numbers">costs</a> <abbr title="key-value">KV</abbr>',
+        '<img src="img/x.svg" alt="A box" width="40" height="20" loading="lazy">',
+        '<table><caption>C</caption><tr><th scope="col" colspan="2">h</th></tr><tr><td>1</td><td>2</td></tr></table>',
+        "<kbd>Ctrl</kbd>+<kbd>C</kbd>, H<sub>2</sub>O, x<sup>2</sup>, <mark>new</mark>, line<br>break<wbr>",
+        '<video controls src="files/run.webm"><track kind="captions" src="files/run.vtt" srclang="en"></video>',
+        "<!-- a note to myself, closed -->",
+        '<a href="https://example.org/?q=javascript:x">a search for it</a>',
+    ],
+)
+def test_html_that_marks_up_text_passes(fragment: str) -> None:
+    assert raw_html_problems(fragment) == []
+
+
+@pytest.mark.parametrize(
+    ("fragment", "message"),
+    [
+        ('<script src="files/evil.js"></script>', f"raw HTML <script> is refused: {NO_CODE}"),
+        ("<SCRIPT>alert(1)", f"raw HTML <script> is refused: {NO_CODE}"),
+        ('<meta http-equiv="refresh" content="0;url=https://example.com/">', "raw HTML <meta> is refused: "),
+        ('<base href="https://example.com/">', "raw HTML <base> is refused: it would change where every link"),
+        ('<object data="x.swf"></object>', "raw HTML <object> is refused: it would load another document"),
+        ('<svg onload="alert(1)"></svg>', "raw HTML <svg> is refused: not an element a chapter may use"),
+        (
+            '<img src="x.png" alt="" onerror="alert(1)">',
+            f"raw HTML <img> has the event-handler attribute 'onerror': {NO_CODE}",
+        ),
+        ('<a href="JaVaScRiPt:alert(1)">x</a>', "raw HTML <a> href= holds a javascript: URL"),
+        ('<a href="&#x6A;avascript:alert(1)">x</a>', "raw HTML <a> href= holds a javascript: URL"),
+        ('<a href="\njava\tscript:alert(1)">x</a>', "raw HTML <a> href= holds a javascript: URL"),
+        ('<a xlink:href="javascript:alert(1)">x</a>', "raw HTML <a> xlink:href= holds a javascript: URL"),
+        (
+            '<a href="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;">x</a>',
+            "raw HTML <a> href= holds a data: URL",
+        ),
+        ('<q cite="vbscript:msgbox(1)">x</q>', "raw HTML <q> cite= holds a vbscript: URL"),
+        ('<a ping="https://example.com/" href="x.csv">x</a>', "raw HTML <a> may not have the attribute 'ping'"),
+        ('<div data-field="paid">x</div>', "raw HTML <div> may not have the attribute 'data-field'"),
+        ("<textarea>", f"raw HTML <textarea> is refused: {HIDES}"),
+        ("<plaintext>", f"raw HTML <plaintext> is refused: {HIDES}"),
+        ("<noscript>", f"raw HTML <noscript> is refused: {HIDES}"),
+        ("<!-- never closed", "raw HTML comment '<!--' is not closed"),
+        ('<span title="never closed>', "raw HTML '<span title=\"never closed>' is not closed"),
+        ("<!DOCTYPE html>", "raw HTML <!DOCTYPE html> is refused"),
+        ("</body>", "raw HTML </body> is refused"),
+    ],
+)
+def test_html_that_runs_loads_leaves_or_hides_is_refused(fragment: str, message: str) -> None:
+    ((offset, found),) = raw_html_problems(fragment)
+    assert offset == 0
+    assert found.startswith(message)
+
+
+def test_each_problem_is_at_its_line_in_the_fragment() -> None:
+    fragment = '<div>\n<p>Fine</p>\n<p onclick="x">Not</p>\n\n<iframe src="x.html"></iframe>\n<!-- open\n'
+    assert [offset for offset, _ in raw_html_problems(fragment)] == [2, 4, 5]

@@ -1,0 +1,108 @@
+"""The memory snapshot's header and build id, its check, the pins; the site's snapshot.
+
+The container format itself is tested in test_snapshot_format.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+import zstandard
+
+from sitegen import pipeline
+from sitegen.errors import BuildError
+from sitegen.runtime.bundle import Runtime
+from sitegen.runtime.snapshot import build_id, check_header, check_restored, shows_model_source
+from sitegen.runtime.snapshot_format import decode
+from tests.conftest import ROOT, Built
+from tests.sitegen.runtime.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
+
+
+def unpacked(built: Built, name: str) -> bytes:
+    """A binary of the site as the page gets it: its packed ``.bin``, unpacked (gzip or zstd)."""
+    packed = built.files[built.packed(name)]
+    if built.runtime["encoding"][name] == "zstd":
+        return zstandard.ZstdDecompressor().decompress(packed)
+    return gzip.decompress(packed)
+
+
+def test_the_header_must_name_the_page_s_pyodide_build() -> None:
+    snapshot = pyodide_snapshot(b"\0" * 64)
+    assert check_header(snapshot, BUILD_ID) == 80  # 48-byte header, then the JSON padded to 16
+    with pytest.raises(BuildError, match=r"is not pyodide\.js's"):
+        check_header(snapshot, "f" * 64)
+    with pytest.raises(BuildError, match="magic"):
+        check_header(b"\0" * 4 + snapshot[4:], BUILD_ID)
+
+
+def test_build_id_is_read_from_pyodide_js() -> None:
+    assert build_id(b'x={BUILD_ID:"' + BUILD_ID.encode() + b'"}') == BUILD_ID
+    with pytest.raises(BuildError, match="expected one BUILD_ID"):
+        build_id(b"no id here")
+
+
+def test_the_site_s_snapshot_restores_to_the_page_s_pyodide_build(built: Built) -> None:
+    wasm, encoded = unpacked(built, "pyodide.asm.wasm"), unpacked(built, "python.snapshot")
+    # The worker runs the pyodide.js of the asset "pyodide.js" (with pyodide.asm.mjs after it).
+    check_header(decode(encoded, wasm), build_id(unpacked(built, "pyodide.js")))
+
+
+def test_the_page_restores_the_site_s_snapshot_to_python_s_bytes(built: Built, tmp_path: Path) -> None:
+    wasm, encoded = unpacked(built, "pyodide.asm.wasm"), unpacked(built, "python.snapshot")
+    snapshot = decode(encoded, wasm)
+    assert page_reader(encoded, wasm, len(snapshot), tmp_path) == snapshot
+
+
+def test_the_site_ships_no_stdlib_zip_the_snapshot_holds_the_modules(built: Built, rendered: pipeline.Rendered) -> None:
+    assert not [name for name in built.files if "python_stdlib" in name]
+    runtime = rendered.runtime
+    assert runtime is not None
+    assert {"json/decoder.py", "re/__init__.py", "dataclasses.py", "typing.py"} <= set(runtime.modules)
+    assert "turtle.py" not in runtime.modules
+
+
+def test_a_traceback_must_show_the_model_s_own_line(tmp_path: Path) -> None:
+    (tmp_path / "kvpage").mkdir()
+    (tmp_path / "kvpage" / "m.py").write_text("x = 1\nraise ValueError(x)\n", encoding="utf-8")
+    frame = 'Traceback (most recent call last):\n  File "<exec>", line 3, in <module>\n'
+    frame += '  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/m.py", line 2, in <module>\n'
+    assert shows_model_source(frame + "    raise ValueError(x)\nValueError: 1\n", tmp_path)
+    assert not shows_model_source(frame + "ValueError: 1\n", tmp_path)  # no source line: no wheel source
+    assert not shows_model_source(frame.replace("line 2", "line 1") + "    raise ValueError(x)\n", tmp_path)
+    assert not shows_model_source('  File "/lib/python314.zip/json/decoder.py", line 2, in f\n    x\n', tmp_path)
+
+
+def test_the_check_requires_source_lines_and_a_missing_module_error(tmp_path: Path) -> None:
+    report = {"failures": [], "traceback": "Traceback (most recent call last):\nE: x\n", "missing": False}
+    with pytest.raises(BuildError) as raised:
+        check_restored(json.dumps(report), {}, tmp_path)
+    assert [problem.split(":")[1].strip() for problem in raised.value.errors] == [
+        "a traceback from the restored snapshot shows no source line of the model",
+        "importing a module that does not exist did not raise ModuleNotFoundError",
+    ]
+
+
+def test_the_snapshot_and_the_wheel_hold_the_book_s_labs_and_what_only_they_import(rendered: pipeline.Rendered) -> None:
+    # The turns lab (experimental) imports statistics inside a function; the book enables it.
+    book = rendered.runtime
+    turns = pipeline.render(pipeline.Options(content=ROOT / "tests" / "books" / "turns" / "content")).runtime
+    assert book is not None and turns is not None
+    assert "turns" not in book.labs and "square" not in book.labs
+    assert "statistics.py" not in book.modules
+    assert "turns" in turns.labs and "statistics.py" in turns.modules
+    assert set(book.labs) < set(turns.labs)
+    # Nor is it a module of the published book's wheel, which the snapshot imported from.
+    assert "kvpage/labs/turns.py" not in wheel_modules(book)
+    assert "kvpage/labs/turns.py" in wheel_modules(turns)
+    assert "kvpage/labs/square.py" not in wheel_modules(turns)  # not enabled there either
+
+
+def wheel_modules(runtime: Runtime) -> set[str]:
+    """The files of a runtime's kvpage wheel, as the site ships it."""
+    with zipfile.ZipFile(io.BytesIO(runtime.files[f"pyodide/{runtime.wheel}"])) as wheel:
+        return set(wheel.namelist())
