@@ -18,6 +18,7 @@ from sitegen.book.source import ChapterSource, load_book
 from sitegen.cli import commands
 from sitegen.labs.placements import all_labs
 from sitegen.markdown.pages import page_url
+from sitegen.markdown.plugins.chapter_links import COMING
 from tests.chapter_labs import lab_params
 from tests.conftest import CONTENT, ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
@@ -142,8 +143,9 @@ def test_the_thesis_figure_follows_the_lede_drawn_at_build_time_at_the_decode_la
         assert f"{count(step_cost(prompt, tokens, mode))} cells" in words, mode
 
 
-def test_the_link_to_the_planned_harness_chapter_is_its_text_marked_coming(chapter: str) -> None:
-    assert "Compaction (harness chapter (coming)) is what you do" in visible_text(chapter)
+def test_the_link_to_the_planned_harness_chapter_is_its_text_as_the_seed_has_it(chapter: str) -> None:
+    assert "Compaction (harness chapter) is what you do" in visible_text(chapter)
+    assert f'<span class="chapter-planned" title="{COMING}">harness chapter</span>' in chapter
     assert "chapter:harness" not in chapter
 
 

@@ -35,6 +35,7 @@ from sitegen.cli import commands
 from sitegen.labs.placements import all_labs, enabled_labs
 from sitegen.markdown.html_rules import ALLOWED as RAW_ALLOWED
 from sitegen.markdown.html_rules import HIDES, NO_CODE
+from sitegen.markdown.plugins.chapter_links import COMING
 from tests.conftest import ROOT
 from tests.project_copy import project_copy
 
@@ -482,7 +483,7 @@ def test_a_link_to_a_planned_chapter_is_marked_coming_with_no_warning(
     site = pipeline.build(replace(options, strict=True))  # a planned chapter is no warning, so --strict passes too
     assert capsys.readouterr().err == ""
     page = site.files["broken.html"].decode("utf-8")
-    coming = '<span class="chapter-planned">the harness chapter <small class="chapter-coming">(coming)</small></span>'
+    coming = f'<span class="chapter-planned" title="{COMING}">the harness chapter</span>'
     assert f"More in {coming}." in page
 
 

@@ -5,8 +5,10 @@ A link to a chapter the book has becomes a relative link to its page (its
 to one it does not have yet renders as plain text (never a dead link) and is
 reported as a warning, which ``--strict`` turns into an error. A chapter the
 book's ``planned_chapters`` names is one the author knows is still to come: its
-links render as their text marked "(coming)", with no warning, so that a warning
-every build repeats does not bury the new ones.
+links render as their text, exactly as written (a chapter's text is the author's,
+never added to), in a ``span.chapter-planned`` whose title says the chapter is
+coming, with no warning, so that a warning every build repeats does not bury the
+new ones.
 """
 
 from __future__ import annotations
@@ -21,23 +23,13 @@ from markdown_it.token import Token
 from sitegen.markdown.plugins.env import report
 
 SCHEME = "chapter:"
-COMING = "(coming)"
-"""What follows the text of a link to a planned chapter."""
-
-
-def planned_mark() -> list[Token]:
-    """`` <small class="chapter-coming">(coming)</small>``, after a planned chapter's link text."""
-    return [
-        Token("text", "", 0, content=" "),
-        Token("chapter_coming_open", "small", 1, attrs={"class": "chapter-coming"}),
-        Token("text", "", 0, content=COMING),
-        Token("chapter_coming_close", "small", -1),
-    ]
+COMING = "A chapter still to come in this book"
+"""The title of a planned chapter's link text (its tooltip): the text itself stays as written."""
 
 
 def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Collection[str] = ()) -> None:
     """Resolve ``chapter:SLUG`` links against ``pages`` (slug → relative URL); a link to a slug in
-    ``planned`` (a chapter not written yet) becomes its text in a ``span.chapter-planned``, marked coming."""
+    ``planned`` (a chapter not written yet) becomes its text in a ``span.chapter-planned`` titled :data:`COMING`."""
 
     def resolve(state: StateCore) -> None:
         for block in state.tokens:
@@ -54,7 +46,11 @@ def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Coll
                         child.meta["written"] = unquote(href)
                         child.attrSet("href", pages[slug] + (f"#{anchor}" if anchor else ""))
                     elif slug in planned:
-                        kept.append(Token("chapter_planned_open", "span", 1, attrs={"class": "chapter-planned"}))
+                        kept.append(
+                            Token(
+                                "chapter_planned_open", "span", 1, attrs={"class": "chapter-planned", "title": COMING}
+                            )
+                        )
                         coming = True
                         continue
                     else:
@@ -72,7 +68,7 @@ def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Coll
                     continue
                 if coming and child.type == "link_close":
                     coming = False
-                    kept += [*planned_mark(), Token("chapter_planned_close", "span", -1)]
+                    kept.append(Token("chapter_planned_close", "span", -1))
                     continue
                 kept.append(child)
             block.children = kept
