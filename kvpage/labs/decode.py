@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 from kvpage.costs import MODE_NAMES, MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
-from kvpage.jsonvalue import JSONObject, LabInputError, count, field
+from kvpage.jsonvalue import JSONObject, LabInputError, count, field, times
 from kvpage.lab import Button, Choice, Lab, Output, Slider, Whole
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
 from kvpage.labs.grid import grid_picture, grid_view, slots_picture
@@ -101,7 +101,7 @@ def ratio(run: DecodeRun) -> str:
         return "—"
     kv = cumulative_cost(run.prompt, run.steps, "kv")
     recompute = recompute_baseline(run.prompt, run.steps)
-    return "none fewer yet" if kv == recompute else f"{recompute / kv:.1f}×{NO_BREAK}fewer cells"
+    return "none fewer yet" if kv == recompute else f"{times(recompute, kv)}{NO_BREAK}fewer cells"
 
 
 def recomputed(run: DecodeRun) -> str:
