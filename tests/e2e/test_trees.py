@@ -46,11 +46,11 @@ BOTH = f"""([html, nodes]) => {{
 
 
 def later_views() -> list[tuple[str, dict[str, Any]]]:
-    run = {"prompt": 16, "tokens": 16, "steps": 0}
+    run = {"prompt": 16, "tokens": 16, "state": {"steps": 0}}
     hostile = '<script>alert(1)</script> & "quotes" \u202e 👩‍👩‍👧 <b>'
     return [
-        ("decode finished with the cache", decode.finish({"state": {**run, "mode": "kv"}})),
-        ("decode finished recomputing", decode.finish({"state": {**run, "mode": "recompute"}})),
+        ("decode finished with the cache", decode.finish({**run, "mode": "kv"})),
+        ("decode finished recomputing", decode.finish({**run, "mode": "recompute"})),
         ("decode dense, three steps in", decode.view(decode.DecodeRun(128, 64, "kv", 3))),
         ("next-request, hostile text", next_request.compare({"request1": hostile, "request2": hostile + "x"})),
         ("next-request, empty", next_request.compare({"request1": "", "request2": ""})),
