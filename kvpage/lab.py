@@ -376,7 +376,6 @@ OutputKind: TypeAlias = Literal["text", "status", "progress", "picture", "table"
 label), a line saying what the lab is doing, how far a run has come. The others are element trees
 (:mod:`kvpage.tree`) in ``view["parts"][name]``: a drawing, a table's contents, a list's items."""
 TEXT_KINDS: tuple[OutputKind, ...] = ("text", "status", "progress")
-TREE_KINDS: tuple[OutputKind, ...] = ("picture", "table", "list")
 
 
 @dataclass(frozen=True)
