@@ -32,8 +32,9 @@ from sitegen.ids import prefixed
 from sitegen.labs import LabUse, starting_views
 from sitegen.pages import parse_chapters
 from sitegen.source import load_book, load_source
+from tests.browser_fixtures import Where
 from tests.conftest import CONTENT
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH, Where
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
 
 pytestmark = [pytest.mark.e2e, pytest.mark.book, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
 

@@ -22,7 +22,8 @@ from kvpage.labs import decode, next_request
 from sitegen import pipeline
 from sitegen.ids import prefixed
 from sitegen.trees import to_html
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, Where
+from tests.browser_fixtures import DOCUMENTS, Where
+from tests.e2e.conftest import PYTHON_READY_MS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
