@@ -256,17 +256,22 @@ class Choice:
         """Every option, the default first."""
         return unique((self.default, *(value for value, _ in self.options)))
 
+    def refusal(self, subject: str, value: object) -> str | None:
+        """Why ``value`` is not one of the options, said of ``subject`` (as :func:`out_of_range`), or None."""
+        values = [option for option, _ in self.options]
+        return None if value in values else f"{subject} must be one of {', '.join(values)}, not {value!r}"
+
     def read(self, args: JSONObject) -> str:
         value = args.get(self.name)
-        values = [option for option, _ in self.options]
-        if value not in values:
-            raise LabInputError(f"{self.label} must be one of {', '.join(values)}, not {value!r}")
+        refusal = self.refusal(self.label, value)
+        if refusal is not None:
+            raise LabInputError(refusal)
         return str(value)
 
     def parse(self, text: str) -> str:
-        values = [option for option, _ in self.options]
-        if text not in values:
-            raise ValueError(f"{self.name} ({self.label}) must be one of {', '.join(values)}, not {text!r}")
+        refusal = self.refusal(f"{self.name} ({self.label})", text)
+        if refusal is not None:
+            raise ValueError(refusal)
         return text
 
 
@@ -503,7 +508,7 @@ class Lab:
                 found.append(
                     f"{what} {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
                 )
-            if isinstance(control, Choice) and control.default not in [value for value, _ in control.options]:
+            if isinstance(control, Choice) and control.refusal("default", control.default) is not None:
                 found.append(f"control {control.name!r}: default {control.default!r} is not one of its options")
         found += [
             f"control {control.name!r}: example {example!r} is refused: {refusal}"
