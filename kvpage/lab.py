@@ -73,8 +73,9 @@ def number_schema(control: Whole | DecimalSlider) -> JSONObject:
 def out_of_range(subject: str, control: Whole | DecimalSlider, value: float) -> str | None:
     """Why ``value`` is not one of ``control``'s values, said of ``subject`` (the reader's label, or a
     chapter's ``name (label)``), or None if it is one. The one range check of a number control and its
-    one wording: the model, a chapter's ``key=value`` and the declaration's own default all ask here,
-    and the page's link reader words it alike from the schema's range (``static/kvpage/links.js``)."""
+    one wording: the model, a chapter's ``key=value`` and the declaration's own default all ask here.
+    The page's link reader checks a link's value against the same range, which the build wrote into
+    the schema from this declaration (``static/kvpage/links.js``), in a note's words of its own."""
     shown = control.shown if isinstance(control, DecimalSlider) else str
     grid = f" in steps of {shown(control.step)}" if isinstance(control, DecimalSlider) else ""
     on_grid = not isinstance(control, DecimalSlider) or control.on_grid(value) is not None
@@ -215,7 +216,7 @@ class DecimalSlider:
         refusal = out_of_range(f"{self.name} ({self.label})", self, float(text))
         if refusal is not None:
             raise ValueError(refusal)
-        return self.check(float(text))
+        return cast(float, self.on_grid(float(text)))
 
     def problems(self) -> list[str]:
         """What is wrong with the declaration itself (its step, its range, its default)."""
