@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from kvpage.costs import MODE_NAMES, Mode, context_at_step, cumulative_cost, step_cost
-from kvpage.jsonvalue import JSONValue, count
+from kvpage.jsonvalue import JSONValue, count, times
 from kvpage.lab import Whole
 from kvpage.labs.decode import PROMPT, TOKENS
 from kvpage.labs.grid import paid_blocks
@@ -54,11 +54,6 @@ class Figure:
                 except ValueError as error:
                     errors.append(str(error))
         return {name: values.get(name, control.default) for name, control in controls.items()}, errors
-
-
-def ratio(more: int, fewer: int) -> str:
-    """How many times ``fewer`` goes into ``more``, to one decimal: ``14.9×``."""
-    return f"{more / fewer:.1f}×"
 
 
 def square_picture(prompt: int, tokens: int, mode: Mode) -> list[JSONValue]:
@@ -125,7 +120,7 @@ def thesis(values: Mapping[str, int]) -> list[JSONValue]:
                 "p",
                 {"class": "thesis-ratio"},
                 f"A cell is one token's query against one key. After a {count(prompt)}-token prompt, "
-                f"the KV cache pays {ratio(recompute, kv)} fewer cells.",
+                f"the KV cache pays {times(recompute, kv)} fewer cells.",
             ),
         )
     ]

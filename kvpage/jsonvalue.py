@@ -25,3 +25,9 @@ def field(data: JSONObject, name: str, kind: type) -> JSONValue:
 def count(n: int) -> str:
     """A cell count as the page prints it: thousands separated by commas."""
     return f"{n:,}"
+
+
+def times(more: int, fewer: int) -> str:
+    """How many times ``fewer`` goes into ``more``, to one decimal, as the page prints it: ``14.9×``
+    (the decode lab's readout and the chapter's thesis figure say it alike)."""
+    return f"{more / fewer:.1f}×"

@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeAlias, TypeVar, get_args
+from typing import ClassVar, Literal, TypeAlias, TypeVar, cast, get_args
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
 from kvpage.tree import TreeError, check
@@ -57,6 +57,33 @@ def module_of(name: str) -> str:
     return f"{LABS_PACKAGE}.{name.replace('-', '_')}"
 
 
+def number_schema(control: Whole | DecimalSlider) -> JSONObject:
+    """What the page knows of a number control (its range and default): one shape for whole numbers
+    and decimals, a decimal slider adding its step."""
+    return {
+        "name": control.name,
+        "kind": control.widget,
+        "label": control.label,
+        "low": control.low,
+        "high": control.high,
+        "default": control.default,
+    }
+
+
+def out_of_range(subject: str, control: Whole | DecimalSlider, value: float) -> str | None:
+    """Why ``value`` is not one of ``control``'s values, said of ``subject`` (the reader's label, or a
+    chapter's ``name (label)``), or None if it is one. The one range check of a number control and its
+    one wording: the model, a chapter's ``key=value`` and the declaration's own default all ask here.
+    The page's link reader checks a link's value against the same range, which the build wrote into
+    the schema from this declaration (``static/kvpage/links.js``), in a note's words of its own."""
+    shown = control.shown if isinstance(control, DecimalSlider) else str
+    grid = f" in steps of {shown(control.step)}" if isinstance(control, DecimalSlider) else ""
+    on_grid = not isinstance(control, DecimalSlider) or control.on_grid(value) is not None
+    if control.low <= value <= control.high and on_grid:
+        return None
+    return f"{subject} must be between {shown(control.low)} and {shown(control.high)}{grid}, not {value}"
+
+
 @dataclass(frozen=True)
 class Whole:
     """A whole number between ``low`` and ``high``; the page shows it as a slider or a number box."""
@@ -71,9 +98,10 @@ class Whole:
     widget: ClassVar[str] = "slider"
 
     def check(self, value: int) -> int:
-        """``value`` if in range, else the message the reader sees."""
-        if not self.low <= value <= self.high:
-            raise LabInputError(f"{self.label} must be between {self.low} and {self.high}, not {value}")
+        """``value`` if in range, else the message the reader sees (:func:`out_of_range`)."""
+        refusal = out_of_range(self.label, self, value)
+        if refusal is not None:
+            raise LabInputError(refusal)
         return value
 
     def read(self, args: JSONObject) -> int:
@@ -85,14 +113,7 @@ class Whole:
 
     def schema(self) -> JSONObject:
         """What the page knows of this control."""
-        return {
-            "name": self.name,
-            "kind": self.widget,
-            "label": self.label,
-            "low": self.low,
-            "high": self.high,
-            "default": self.default,
-        }
+        return number_schema(self)
 
     def tried(self) -> tuple[int, ...]:
         """What the sweep tries (:data:`BETWEEN`): the default, the ends, the examples and a few values between."""
@@ -105,8 +126,9 @@ class Whole:
         if not INTEGER.match(text):
             raise ValueError(f"{self.name} ({self.label}) must be a whole number, not {text!r}")
         value = int(text)
-        if not self.low <= value <= self.high:
-            raise ValueError(f"{self.name} ({self.label}) must be between {self.low} and {self.high}, not {value}")
+        refusal = out_of_range(f"{self.name} ({self.label})", self, value)
+        if refusal is not None:
+            raise ValueError(refusal)
         return value
 
 
@@ -162,14 +184,11 @@ class DecimalSlider:
         return f"{value:.{self.places}f}"
 
     def check(self, value: float) -> float:
-        """``value`` on the grid, if in range; else the message the reader sees."""
-        snapped = self.on_grid(value)
-        if not self.low <= value <= self.high or snapped is None:
-            raise LabInputError(
-                f"{self.label} must be between {self.shown(self.low)} and {self.shown(self.high)} "
-                f"in steps of {self.shown(self.step)}, not {value}"
-            )
-        return snapped
+        """``value`` on the grid, if in range; else the message the reader sees (:func:`out_of_range`)."""
+        refusal = out_of_range(self.label, self, value)
+        if refusal is not None:
+            raise LabInputError(refusal)
+        return cast(float, self.on_grid(value))
 
     def read(self, args: JSONObject) -> float:
         """This control's value from the JSON the page sent (a whole number is a number too)."""
@@ -179,16 +198,7 @@ class DecimalSlider:
         return self.check(value)
 
     def schema(self) -> JSONObject:
-        return {
-            "name": self.name,
-            "kind": self.widget,
-            "label": self.label,
-            "low": self.low,
-            "high": self.high,
-            "default": self.default,
-            "step": self.step,
-            "places": self.places,
-        }
+        return {**number_schema(self), "step": self.step, "places": self.places}
 
     def tried(self) -> tuple[float, ...]:
         """The default, the ends, the examples and :data:`BETWEEN` values between, each on the grid."""
@@ -203,10 +213,10 @@ class DecimalSlider:
             raise ValueError(
                 f"{self.name} ({self.label}) must be a number such as {self.shown(self.default)}, not {text!r}"
             )
-        try:
-            return self.check(float(text))
-        except LabInputError as error:
-            raise ValueError(f"{self.name}: {error}") from None
+        refusal = out_of_range(f"{self.name} ({self.label})", self, float(text))
+        if refusal is not None:
+            raise ValueError(refusal)
+        return cast(float, self.on_grid(float(text)))
 
     def problems(self) -> list[str]:
         """What is wrong with the declaration itself (its step, its range, its default)."""
@@ -216,7 +226,7 @@ class DecimalSlider:
         if self.step <= 0 or not self.low < self.high:
             return [f"needs low < high and a step above 0, not {self.low}..{self.high} by {self.step}"]
         found = [] if self.on_grid(self.high) is not None else [f"high {self.high} is not low plus whole steps"]
-        if not self.low <= self.default <= self.high or self.on_grid(self.default) is None:
+        if out_of_range("default", self, self.default) is not None:
             found.append(f"default {self.default} is not in {self.low}..{self.high} in steps of {self.step}")
         return found  # its examples are checked as every control's are (example_refusals)
 
@@ -247,17 +257,22 @@ class Choice:
         """Every option, the default first."""
         return unique((self.default, *(value for value, _ in self.options)))
 
+    def refusal(self, subject: str, value: object) -> str | None:
+        """Why ``value`` is not one of the options, said of ``subject`` (as :func:`out_of_range`), or None."""
+        values = [option for option, _ in self.options]
+        return None if value in values else f"{subject} must be one of {', '.join(values)}, not {value!r}"
+
     def read(self, args: JSONObject) -> str:
         value = args.get(self.name)
-        values = [option for option, _ in self.options]
-        if value not in values:
-            raise LabInputError(f"{self.label} must be one of {', '.join(values)}, not {value!r}")
+        refusal = self.refusal(self.label, value)
+        if refusal is not None:
+            raise LabInputError(refusal)
         return str(value)
 
     def parse(self, text: str) -> str:
-        values = [option for option, _ in self.options]
-        if text not in values:
-            raise ValueError(f"{self.name} ({self.label}) must be one of {', '.join(values)}, not {text!r}")
+        refusal = self.refusal(f"{self.name} ({self.label})", text)
+        if refusal is not None:
+            raise ValueError(refusal)
         return text
 
 
@@ -367,7 +382,6 @@ OutputKind: TypeAlias = Literal["text", "status", "progress", "picture", "table"
 label), a line saying what the lab is doing, how far a run has come. The others are element trees
 (:mod:`kvpage.tree`) in ``view["parts"][name]``: a drawing, a table's contents, a list's items."""
 TEXT_KINDS: tuple[OutputKind, ...] = ("text", "status", "progress")
-TREE_KINDS: tuple[OutputKind, ...] = ("picture", "table", "list")
 
 
 @dataclass(frozen=True)
@@ -491,11 +505,11 @@ class Lab:
             if isinstance(control, DecimalSlider):
                 found += [f"control {control.name!r}: {problem}" for problem in control.problems()]
                 continue
-            if isinstance(control, Whole) and not control.low <= control.default <= control.high:
+            if isinstance(control, Whole) and out_of_range("default", control, control.default) is not None:
                 found.append(
                     f"{what} {control.name!r}: default {control.default} is outside {control.low}..{control.high}"
                 )
-            if isinstance(control, Choice) and control.default not in [value for value, _ in control.options]:
+            if isinstance(control, Choice) and control.refusal("default", control.default) is not None:
                 found.append(f"control {control.name!r}: default {control.default!r} is not one of its options")
         found += [
             f"control {control.name!r}: example {example!r} is refused: {refusal}"
@@ -588,10 +602,6 @@ class Lab:
     def defaults(self) -> dict[str, JSONValue]:
         """Every control at its default (a Text without one is empty)."""
         return {control.name: "" if control.default is None else control.default for control in self.controls}
-
-    def read(self, args: JSONObject) -> JSONObject:
-        """``args`` with every control's value checked: the readers' messages are what the page shows."""
-        return {**args, **{control.name: control.read(args) for control in self.controls}}
 
     def sweep_calls(self, start: Mapping[str, JSONValue], state: JSONValue | None) -> list[tuple[str, JSONObject]]:
         """What the build's sweep calls for a lab placed at ``start`` whose starting view has ``state``:

@@ -6,7 +6,6 @@ import fcntl
 import json
 import os
 import pickle
-import re
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,10 +15,15 @@ from typing import Any
 import pytest
 
 from sitegen import pipeline
+from sitegen.site.page_script import CONFIG_ID
 from sitegen.book.source import ChapterSource, load_source
 from tests import scheduling
+from tests.pagetext import json_scripts
 
 ROOT = Path(__file__).resolve().parent.parent
+
+pytest_plugins = ["tests.browser_fixtures"]
+"""Fixtures every browser suite shares (tests/e2e/, tests/browsers/): one module, listed here once."""
 
 BOOK_ENVIRONMENT = "KVPAGE_CONTENT"
 """The environment variable that points the tests at another book's folder: the book's own tests
@@ -136,13 +140,9 @@ def runaway_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     return shared_book(tmp_path_factory, "runaway", RUNAWAY_BOOK, strict=True)
 
 
-CONFIG = re.compile(r'<script type="application/json" id="kvpage-config">(.*?)</script>', re.DOTALL)
-"""The page's config (sitegen.site.assemble.PageConfig), as the built HTML holds it."""
-
-
 def page_configs(html: str) -> list[dict[str, Any]]:
-    """Every config in a page (a page with labs has exactly one), as JSON."""
-    return [json.loads(found) for found in CONFIG.findall(html)]
+    """Every config in a page (sitegen.site.PageConfig; a page with labs has one), as JSON, read by an HTML parser."""
+    return [json.loads(found) for found in json_scripts(html, CONFIG_ID)]
 
 
 @pytest.fixture(scope="session")

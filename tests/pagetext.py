@@ -57,3 +57,34 @@ class Elements(HTMLParser):
 
     def attribute(self, name: str, tag: str | None = None) -> list[str]:
         return [attrs[name] for found, attrs in self.elements if name in attrs and tag in (None, found)]
+
+
+class _JSONScripts(HTMLParser):
+    """The text of each ``<script type="application/json" id=ID>`` (a script's text is never parsed as markup)."""
+
+    def __init__(self, wanted: str) -> None:
+        super().__init__()
+        self.wanted = wanted
+        self.found: list[str] = []
+        self.inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        given = dict(attrs)
+        self.inside = tag == "script" and given.get("type") == "application/json" and given.get("id") == self.wanted
+        if self.inside:
+            self.found.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.inside = False
+
+    def handle_data(self, data: str) -> None:
+        if self.inside:
+            self.found[-1] += data
+
+
+def json_scripts(html: str, wanted: str) -> list[str]:
+    """The text of every JSON ``<script>`` whose id is ``wanted``, in document order."""
+    parser = _JSONScripts(wanted)
+    parser.feed(html)
+    parser.close()
+    return parser.found

@@ -26,7 +26,7 @@ from xdist.scheduler import LoadScopeScheduling
 BROWSER_MODULES = ("tests/browsers/test_webkit.py", "tests/browsers/test_firefox.py")
 """Modules whose tests are spread by the way the book is opened, not as one unit."""
 WAYS = ("single-file", "http", "file")
-"""How a browser test's parameters name the way (``tests/browsers/conftest.py``); "single-file" before
+"""How a browser test's parameters name the way (``WAYS`` of ``tests/browser_fixtures.py``); "single-file" before
 "file", which it ends with."""
 LONGEST = (
     "tests/test_added_chapter.py",  # one test: a build and the book's tests, in a pytest of its own

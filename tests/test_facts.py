@@ -14,6 +14,7 @@ import io
 import re
 import subprocess
 import tokenize
+from pathlib import Path
 
 import pytest
 
@@ -61,9 +62,9 @@ def python_code(text: str) -> str:
     return " ".join(kept)
 
 
-def code_of(name: str) -> str:
-    """What the file says as code: its text without comments (nor docstrings, in Python)."""
-    text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+def code_of(name: str, root: Path = ROOT) -> str:
+    """What the file ``name`` under ``root`` says as code: its text without comments (nor docstrings, in Python)."""
+    text = (root / name).read_text(encoding="utf-8", errors="replace")
     if name.endswith(".py"):
         return python_code(text)
     if name.endswith((".js", ".mjs")):
@@ -75,8 +76,8 @@ def code_of(name: str) -> str:
     return text
 
 
-def holders(pattern: str, names: list[str]) -> list[str]:
-    return [name for name in names if pattern in code_of(name)]
+def holders(pattern: str, names: list[str], root: Path = ROOT) -> list[str]:
+    return [name for name in names if pattern in code_of(name, root)]
 
 
 def code_files(*roots: str) -> list[str]:
@@ -126,14 +127,14 @@ def test_where_the_labs_are_is_said_once() -> None:
     assert holders(f'"{LAB_SCRIPTS}', model_and_site) == ["sitegen/labs/placements.py"]
 
 
-def test_the_search_finds_a_second_copy() -> None:
-    """The searches above can fail: a copy in code is found, one in a docstring or comment is not."""
+def test_the_search_finds_a_second_copy(tmp_path: Path) -> None:
+    """The searches above can fail: a copy in code is found, one in a docstring or comment is not.
+    The copy is written under a folder of its own, never into the checkout (other test workers read
+    and hash kvpage/ while this runs)."""
     name = "kvpage/_copy_for_test.py"
-    copy = ROOT / name
-    assert not copy.exists()
-    copy.write_text(f'"""{LAB_SCRIPTS} in a docstring."""\n\nWHERE = "{LAB_SCRIPTS}/x.js"  # {LAB_SCRIPTS}\n')
-    try:
-        assert code_of(name).count(LAB_SCRIPTS) == 1
-        assert holders(f'"{LAB_SCRIPTS}', [name]) == [name]
-    finally:
-        copy.unlink()
+    (tmp_path / "kvpage").mkdir()
+    (tmp_path / name).write_text(
+        f'"""{LAB_SCRIPTS} in a docstring."""\n\nWHERE = "{LAB_SCRIPTS}/x.js"  # {LAB_SCRIPTS}\n'
+    )
+    assert code_of(name, tmp_path).count(LAB_SCRIPTS) == 1
+    assert holders(f'"{LAB_SCRIPTS}', [name], tmp_path) == [name]

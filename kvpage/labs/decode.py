@@ -1,8 +1,11 @@
 """Lab · prefill once, then decode.
 
 A run is immutable: ``prompt`` tokens, ``tokens`` to generate, a mode, and how
-many steps were taken. The page holds the JSON of a run and asks for the next
-one, so the browser never computes a number itself.
+many steps were taken. The first three are the lab's controls; the view's state
+is only what the controls do not say, the steps taken, and whether the run is
+done (the page's Generate and Forward read it rather than count for themselves).
+Every call sends the controls and that state back and gets the next view, so the
+browser never computes a number itself.
 """
 
 from __future__ import annotations
@@ -10,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import cast
 
-from kvpage.costs import MODE_NAMES, MODES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
-from kvpage.jsonvalue import JSONObject, LabInputError, count, field
+from kvpage.costs import MODE_NAMES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
+from kvpage.jsonvalue import JSONObject, count, field, times
 from kvpage.lab import Button, Choice, Lab, Output, Slider, Whole
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
 from kvpage.labs.grid import grid_picture, grid_view, slots_picture
@@ -33,12 +36,11 @@ class DecodeRun:
     steps: int = 0
 
     def __post_init__(self) -> None:
+        """Each value checked by its declaration (the steps by STEPS, up to this run's tokens)."""
         PROMPT.check(self.prompt)
         TOKENS.check(self.tokens)
-        if self.mode not in MODES:
-            raise LabInputError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
-        if not 0 <= self.steps <= self.tokens:
-            raise LabInputError(f"steps taken must be between 0 and {self.tokens}, not {self.steps}")
+        MODE.read({MODE.name: self.mode})
+        replace(STEPS, high=self.tokens).check(self.steps)
 
     @property
     def done(self) -> bool:
@@ -57,20 +59,16 @@ class DecodeRun:
         """The run with every step taken: where Generate ends, reached in one call."""
         return replace(self, steps=self.tokens)
 
-    def to_json(self) -> JSONObject:
-        return {"prompt": self.prompt, "tokens": self.tokens, "mode": self.mode, "steps": self.steps}
+    def state(self) -> JSONObject:
+        """What a view carries beside the controls: the steps taken, and whether the run is done."""
+        return {"steps": self.steps, "done": self.done}
 
     @classmethod
-    def from_json(cls, data: JSONObject) -> DecodeRun:
-        mode = field(data, "mode", str)
-        if mode not in MODES:
-            raise LabInputError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        return cls(
-            prompt=cast(int, field(data, "prompt", int)),
-            tokens=cast(int, field(data, "tokens", int)),
-            mode=mode,
-            steps=cast(int, field(data, "steps", int)),
-        )
+    def of(cls, args: JSONObject, steps: int | None = None) -> DecodeRun:
+        """The run a call names: the controls' values, and ``steps`` or else ``args["state"]["steps"]``."""
+        if steps is None:
+            steps = cast(int, field(cast(JSONObject, field(args, "state", dict)), "steps", int))
+        return cls(PROMPT.read(args), TOKENS.read(args), cast(Mode, MODE.read(args)), steps)
 
 
 def status(run: DecodeRun) -> str:
@@ -101,7 +99,7 @@ def ratio(run: DecodeRun) -> str:
         return "—"
     kv = cumulative_cost(run.prompt, run.steps, "kv")
     recompute = recompute_baseline(run.prompt, run.steps)
-    return "none fewer yet" if kv == recompute else f"{recompute / kv:.1f}×{NO_BREAK}fewer cells"
+    return "none fewer yet" if kv == recompute else f"{times(recompute, kv)}{NO_BREAK}fewer cells"
 
 
 def recomputed(run: DecodeRun) -> str:
@@ -118,7 +116,7 @@ def view(run: DecodeRun) -> JSONObject:
     chosen = next(line for line in cast(list[JSONObject], chart["series"]) if line["current"])
     other = next(line for line in cast(list[JSONObject], chart["series"]) if not line["current"])
     return {
-        "state": run.to_json(),
+        "state": run.state(),
         "text": {
             "this_step": "—" if this_step is None else cells(this_step),
             "paid": cells(cumulative_cost(run.prompt, run.steps, run.mode)),
@@ -142,25 +140,22 @@ def view(run: DecodeRun) -> JSONObject:
 
 def start(args: JSONObject) -> JSONObject:
     """A fresh, cold run for the chosen prompt, token count and mode."""
-    return view(DecodeRun.from_json({**args, "steps": 0}))
+    return view(DecodeRun.of(args, steps=0))
 
 
 def advance(args: JSONObject) -> JSONObject:
-    """The view one step after the run in ``args["state"]``."""
-    state = field(args, "state", dict)
-    return view(DecodeRun.from_json(cast(JSONObject, state)).step())
+    """The view one step after the run the call names (:meth:`DecodeRun.of`)."""
+    return view(DecodeRun.of(args).step())
 
 
 def back(args: JSONObject) -> JSONObject:
-    """The view one step before the run in ``args["state"]``: the Back button."""
-    state = field(args, "state", dict)
-    return view(DecodeRun.from_json(cast(JSONObject, state)).back())
+    """The view one step before the run the call names: the Back button."""
+    return view(DecodeRun.of(args).back())
 
 
 def finish(args: JSONObject) -> JSONObject:
-    """The view at the end of the run in ``args["state"]``: Generate without the animation."""
-    state = field(args, "state", dict)
-    return view(DecodeRun.from_json(cast(JSONObject, state)).finish())
+    """The view at the end of the run the call names: Generate without the animation."""
+    return view(DecodeRun.of(args).finish())
 
 
 def resume(args: JSONObject) -> JSONObject:
@@ -169,12 +164,15 @@ def resume(args: JSONObject) -> JSONObject:
     The link's page checked each value against its control's range; whether the steps fit the
     tokens is the run's to say, and a refusal comes back as a value like any other.
     """
-    state = cast(JSONObject, field(args, "state", dict))
-    steps = STEPS.check(cast(int, field(state, "steps", int)))
-    return view(DecodeRun(PROMPT.read(args), TOKENS.read(args), cast(Mode, MODE.read(args)), steps))
+    return view(DecodeRun.of(args))
 
 
-_COLD_RUN: JSONObject = {"prompt": PROMPT.default, "tokens": TOKENS.default, "mode": MODE.default, "steps": 0}
+_COLD_RUN: JSONObject = {
+    "prompt": PROMPT.default,
+    "tokens": TOKENS.default,
+    "mode": MODE.default,
+    "state": {"steps": 0},
+}
 
 LAB = Lab(
     name="decode",
@@ -209,9 +207,9 @@ LAB = Lab(
         Button("reset", "Reset", "start"),
     ),
     warm_up=(
-        ("step", {"state": _COLD_RUN}),
-        ("back", {"state": {**_COLD_RUN, "steps": 1}}),
-        ("finish", {"state": _COLD_RUN}),
+        ("step", _COLD_RUN),
+        ("back", {**_COLD_RUN, "state": {"steps": 1}}),
+        ("finish", _COLD_RUN),
         ("resume", {**_COLD_RUN, "state": {"steps": 7}}),
     ),
 )

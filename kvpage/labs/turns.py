@@ -27,10 +27,7 @@ TURNS = Whole("turns", "Turns", low=1, high=MAX_TURNS, default=1)
 def _turns(args: JSONObject) -> int:
     """How many turns the conversation has: 1 unless ``state`` says more."""
     state = args.get("state")
-    turns = state.get("turns", 1) if isinstance(state, dict) else 1
-    if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= MAX_TURNS:
-        raise LabInputError(f"turns must be a whole number between 1 and {MAX_TURNS}")
-    return turns
+    return TURNS.read({TURNS.name: TURNS.default, **(state if isinstance(state, dict) else {})})
 
 
 def view(args: JSONObject, turns: int) -> JSONObject:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -451,9 +451,15 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
         errors.append(ContentError(shown, 1, "missing 'title', the name of the book (title = \"...\")"))
     elif not isinstance(title, str) or not title.strip():
         errors.append(ContentError(shown, key_line(text, "title"), "'title' must be a non-empty string"))
-    experimental, problems = experimental_labs(settings.get("experimental_labs", []))
+    labs = all_labs()
+    experimental, problems = lab_names(
+        "experimental_labs",
+        settings.get("experimental_labs", []),
+        sorted(name for name, kind in labs.items() if kind.experimental),
+        "experimental lab",
+    )
     errors.extend(ContentError(shown, key_line(text, "experimental_labs"), problem) for problem in problems)
-    hidden, problems = hide_python(settings.get("hide_python", []))
+    hidden, problems = lab_names("hide_python", settings.get("hide_python", []), sorted(labs))
     errors.extend(ContentError(shown, key_line(text, "hide_python"), problem) for problem in problems)
     timeouts: dict[str, float] = {}
     for key, ((default, least, most), meaning) in TIMEOUTS.items():
@@ -493,26 +499,15 @@ def planned_chapters(value: object) -> tuple[tuple[str, ...], list[str]]:
     return tuple(value), problems
 
 
-def hide_python(value: object) -> tuple[tuple[str, ...], list[str]]:
-    """The ``hide_python`` of book.toml: names of labs shown without their "Python" disclosure."""
-    known = sorted(all_labs())
+def lab_names(key: str, value: object, offered: Sequence[str], kind: str = "lab") -> tuple[tuple[str, ...], list[str]]:
+    """A book.toml list of lab names (``hide_python``, ``experimental_labs``), each one of ``offered``
+    (sorted): the names, and a problem for the list itself or for each name that is not a ``kind``.
+    One reader for every such list, so their messages cannot drift apart."""
+    article = "an" if kind[0] in "aeiou" else "a"
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        return (), [f"'hide_python' must be a list of lab names, such as {json.dumps(known[:1])}"]
+        return (), [f"{key!r} must be a list of lab names, such as {json.dumps(list(offered[:1]))}"]
     problems = [
-        f"'hide_python' names {name!r}, which is not a lab; labs: {', '.join(known)}"
-        for name in value
-        if name not in known
-    ]
-    return tuple(value), problems
-
-
-def experimental_labs(value: object) -> tuple[tuple[str, ...], list[str]]:
-    """The ``experimental_labs`` of book.toml: names of labs that are off unless a book enables them."""
-    offered = sorted(name for name, kind in all_labs().items() if kind.experimental)
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        return (), [f"'experimental_labs' must be a list of lab names, such as {json.dumps(offered[:1])}"]
-    problems = [
-        f"'experimental_labs' names {name!r}, which is not an experimental lab; experimental labs: {', '.join(offered)}"
+        f"{key!r} names {name!r}, which is not {article} {kind}; {kind}s: {', '.join(offered)}"
         for name in value
         if name not in offered
     ]

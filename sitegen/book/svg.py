@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-SVG_NS = "http://www.w3.org/2000/svg"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
 """CSS pixels per unit (96 per inch)."""

@@ -99,18 +99,12 @@ class LabUse:
         return self.kind.schema()
 
     def control(self, name: str) -> JSONObject:
-        """The schema of control ``name``."""
-        for control in cast(list[JSONObject], self.schema["controls"]):
-            if control["name"] == name:
-                return control
-        raise KeyError(f"lab {self.kind.name!r} has no control {name!r}")
+        """The schema of control ``name``, as the page reads it (found by ``Lab.control``)."""
+        return self.kind.control(name).schema()
 
     def output(self, name: str) -> JSONObject:
-        """The schema of output ``name``."""
-        for output in cast(list[JSONObject], self.schema["outputs"]):
-            if output["name"] == name:
-                return output
-        raise KeyError(f"lab {self.kind.name!r} has no output {name!r}")
+        """The schema of output ``name``, as the page reads it (found by ``Lab.output``)."""
+        return self.kind.output(name).schema()
 
     @property
     def text(self) -> Mapping[str, str]:

@@ -13,40 +13,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from tests.browser_fixtures import DOCUMENTS, WAYS, Where, book_fixtures, serve, way_of
 from tests.conftest import Built
-from tests.e2e.conftest import (
-    Book,
-    Where,
-    book,
-    book_fixtures,
-    book_http,
-    book_unzipped,
-    http_site,
-    kitchen_sink_server,
-    kitchen_sink_unzipped,
-    serve,
-    unzipped_site,
-    way_of,
-)
-
-__all__ = [
-    "Book",
-    "Where",
-    "book",
-    "book_http",
-    "book_unzipped",
-    "http_site",
-    "kitchen_sink_server",
-    "kitchen_sink_unzipped",
-    "unzipped_site",
-]
-"""The fixtures of the books shared with the Chromium tests (tests/e2e/conftest.py), and how a
-page is opened (``Where``)."""
-
-WAYS = ["http", "file", "single-file"]
-DOCUMENTS = ["http", "single-file"]
-"""The two documents a reader can be handed (tests/e2e/conftest.py says why these two suffice for
-what a page renders): the kitchen-sink book's rendering checks run on them."""
 
 
 @dataclass

@@ -121,11 +121,12 @@ colours this browser paints: true, or the marks that are not (as Chromium's test
 def decode_steps() -> list[Step]:
     """On the chapter as it opens: Generate with the KV cache; Reset; switch to Recompute; Generate."""
     params = lab_params("decode")
-    cold = {"prompt": int(params["prompt"]), "tokens": int(params["tokens"]), "steps": 0}
-    kv = decode.finish({"state": {**cold, "mode": "kv"}})["text"]
-    recompute = decode.finish({"state": {**cold, "mode": "recompute"}})["text"]
-    reset = decode.start({"prompt": cold["prompt"], "tokens": cold["tokens"], "mode": "kv"})["text"]
-    stepped_back = decode.back({"state": decode.finish({"state": {**cold, "mode": "recompute"}})["state"]})["text"]
+    cold = {"prompt": int(params["prompt"]), "tokens": int(params["tokens"]), "state": {"steps": 0}}
+    kv = decode.finish({**cold, "mode": "kv"})["text"]
+    recompute = decode.finish({**cold, "mode": "recompute"})["text"]
+    reset = decode.start({**cold, "mode": "kv"})["text"]
+    finished = decode.finish({**cold, "mode": "recompute"})["state"]
+    stepped_back = decode.back({**cold, "mode": "recompute", "state": finished})["text"]
     for label, name in (("Paid so far", "paid"), ("If every step recomputed", "recompute_total")):
         assert reset[name].split(decode.NO_BREAK)[0] == seed_readout(label), "the seed's figure, with its unit"
     return [

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.browsers.conftest import Book, Outcome, Where, missed_by
+from tests.browser_fixtures import Book, Where
+from tests.browsers.conftest import Outcome, missed_by
 from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, kitchen_sink_flow, open_page, search_flow
 from tests.conftest import TWO_CHAPTERS
 from tests.search_targets import search_targets

@@ -31,7 +31,8 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.browsers.conftest import Book, Outcome, Where, missed_by
+from tests.browser_fixtures import Book, Where
+from tests.browsers.conftest import Outcome, missed_by
 from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, kitchen_sink_flow, open_page, search_flow
 from tests.conftest import TWO_CHAPTERS
 from tests.search_targets import search_targets

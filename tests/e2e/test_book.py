@@ -14,9 +14,10 @@ from playwright.sync_api import Page, Request, expect
 
 from kvpage.jsonvalue import LabInputError
 from kvpage.labs import square
+from tests.browser_fixtures import Server, serve
 from tests.chapter_labs import lab_params
 from tests.conftest import TWO_CHAPTERS, Built
-from tests.e2e.conftest import PYTHON_READY_MS, Server, serve
+from tests.e2e.conftest import PYTHON_READY_MS
 
 pytestmark = pytest.mark.e2e
 

@@ -14,8 +14,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from kvpage.costs import MODE_NAMES, MODES, cumulative_cost
 from kvpage.jsonvalue import count
+from tests.browser_fixtures import WAYS, Where
 from tests.chapter_labs import CHAPTER, lab_params
-from tests.e2e.conftest import WAYS, Where, audit_page
+from tests.e2e.conftest import audit_page
 from tests.e2e.test_lab_visuals import no_horizontal_scroll
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]

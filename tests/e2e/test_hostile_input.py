@@ -21,8 +21,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from kvpage.labs import next_request
 from kvpage.labs.next_request import MAX_REQUEST_CHARS, compare
+from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import NEXT, compared, requests
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS
+from tests.e2e.conftest import PYTHON_READY_MS
 from tests.e2e.test_labs import expect_readouts
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]

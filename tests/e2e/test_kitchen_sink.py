@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser_fixtures import DOCUMENTS, WAYS, Where, way_of
 from tests.browsers.flows import RENDERS, SQUARE
 from tests.conftest import KITCHEN_SINK, Built
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Where, audit_page, way_of
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page
 from tests.e2e.test_accessibility import AXE, axe_violations, tab_to
 
 pytestmark = pytest.mark.e2e

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser_fixtures import WAYS
 from tests.chapter_labs import chapter_run
-from tests.e2e.conftest import WAYS
 from tests.e2e.test_figure import contrast
 from tests.e2e.test_labs import open_chapter
 

@@ -21,8 +21,8 @@ from kvpage.labs import decode as decode_lab
 from kvpage.labs.next_request import chip_text
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
+from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
-from tests.e2e.conftest import DOCUMENTS
 from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, open_chapter, settled, stop_the_clock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]

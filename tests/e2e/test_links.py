@@ -2,7 +2,7 @@
 lab, and a hostile or stale fragment is ignored field by field.
 
 The round trip runs every way (served, from the unzipped zip, the single file); the rest on the two
-documents (tests/e2e/conftest.py says why). Expected numbers are the page's own (what the first
+documents (tests/browser_fixtures.py, DOCUMENTS, says why). Expected numbers are the page's own (what the first
 page showed) or the model's, run in CPython (tests/browsers/flows.py, which the Firefox and WebKit
 suites perform too).
 """
@@ -18,10 +18,11 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 from kvpage.jsonvalue import LabInputError
 from kvpage.labs import decode
 from kvpage.labs.next_request import MAX_REQUEST_CHARS
+from tests.browser_fixtures import DOCUMENTS, WAYS, Server, Where
 from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
 from tests.chapter_labs import DECODE, NEXT, chapter_run, lab_params, next_readout, one_letter_changed
 from tests.conftest import Built
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS, Server, Where, audit_page
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.book]
 

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser_fixtures import QuietHandler, Server, serve
 from tests.chapter_labs import DECODE, chapter_run
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS, QuietHandler, Server, serve
+from tests.e2e.conftest import PYTHON_READY_MS
 from tests.e2e.test_labs import expect_run
 
 pytestmark = pytest.mark.e2e

@@ -8,9 +8,10 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from kvpage.labs import next_request
+from tests.browser_fixtures import Server
 from tests.chapter_labs import DECODE, NEXT, chapter_run, compared, requests
 from tests.conftest import book_chapter, index_link_name
-from tests.e2e.conftest import PYTHON_READY_MS, Server
+from tests.e2e.conftest import PYTHON_READY_MS
 from tests.e2e.test_labs import expect_readouts, expect_run
 
 pytestmark = pytest.mark.e2e

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from kvpage.costs import MODE_NAMES
-from tests.e2e.conftest import DOCUMENTS
+from tests.browser_fixtures import DOCUMENTS
 from tests.e2e.test_labs import open_chapter
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]

@@ -18,8 +18,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
+from tests.browser_fixtures import WAYS, Where
 from tests.chapter_labs import DECODE, NEXT
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS, Where, audit_page
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page
 from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.e2e.test_labs import open_chapter, settled
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views

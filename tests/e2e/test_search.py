@@ -14,8 +14,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser_fixtures import DOCUMENTS, Book
 from tests.conftest import TWO_CHAPTERS, Built
-from tests.e2e.conftest import DOCUMENTS, Book, audit_page, painted
+from tests.e2e.conftest import audit_page, painted
 from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted, search_targets
 

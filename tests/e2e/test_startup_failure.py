@@ -11,9 +11,10 @@ from playwright.sync_api import Browser, Page, Worker, expect
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from sitegen.runtime.packing import pack_zstd
+from tests.browser_fixtures import Server
 from tests.chapter_labs import DECODE, NEXT
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS, Server
+from tests.e2e.conftest import PYTHON_READY_MS
 from tests.e2e.test_labs import expect_seed_readouts
 
 pytestmark = pytest.mark.e2e

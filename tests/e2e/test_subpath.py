@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Response, expect
 
+from tests.browser_fixtures import Server
 from tests.chapter_labs import DECODE, chapter_run
 from tests.conftest import Built, book_chapter, index_link_name
-from tests.e2e.conftest import PYTHON_READY_MS, SUBPATH, Server
+from tests.e2e.conftest import PYTHON_READY_MS, SUBPATH
 from tests.e2e.test_labs import expect_run
 
 pytestmark = pytest.mark.e2e

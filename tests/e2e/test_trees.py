@@ -20,9 +20,10 @@ from playwright.sync_api import Page, expect
 
 from kvpage.labs import decode, next_request
 from sitegen import pipeline
-from sitegen.labs.trees import to_html
 from sitegen.markdown.ids import prefixed
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, Where
+from sitegen.labs.trees import to_html
+from tests.browser_fixtures import DOCUMENTS, Where
+from tests.e2e.conftest import PYTHON_READY_MS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
@@ -46,11 +47,11 @@ BOTH = f"""([html, nodes]) => {{
 
 
 def later_views() -> list[tuple[str, dict[str, Any]]]:
-    run = {"prompt": 16, "tokens": 16, "steps": 0}
+    run = {"prompt": 16, "tokens": 16, "state": {"steps": 0}}
     hostile = '<script>alert(1)</script> & "quotes" \u202e 👩‍👩‍👧 <b>'
     return [
-        ("decode finished with the cache", decode.finish({"state": {**run, "mode": "kv"}})),
-        ("decode finished recomputing", decode.finish({"state": {**run, "mode": "recompute"}})),
+        ("decode finished with the cache", decode.finish({**run, "mode": "kv"})),
+        ("decode finished recomputing", decode.finish({**run, "mode": "recompute"})),
         ("decode dense, three steps in", decode.view(decode.DecodeRun(128, 64, "kv", 3))),
         ("next-request, hostile text", next_request.compare({"request1": hostile, "request2": hostile + "x"})),
         ("next-request, empty", next_request.compare({"request1": "", "request2": ""})),

@@ -17,8 +17,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from kvpage.labs.turns import add, compute
+from tests.browser_fixtures import WAYS
 from tests.conftest import ROOT, Built, build_book
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS, opened_book
+from tests.e2e.conftest import PYTHON_READY_MS, opened_book
 
 pytestmark = pytest.mark.e2e
 

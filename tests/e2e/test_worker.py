@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from kvpage.labs import runaway, square
+from tests.browser_fixtures import WAYS
 from tests.browsers.flows import (
     IN_A_WORKER,
     RECORD,
@@ -29,7 +30,7 @@ from tests.browsers.flows import (
     shown_seconds,
 )
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS, opened_book
+from tests.e2e.conftest import PYTHON_READY_MS, opened_book
 
 pytestmark = pytest.mark.e2e
 

@@ -23,8 +23,8 @@ def test_round_trip() -> None:
 
 
 def test_finish_is_one_call_to_the_end_of_the_run() -> None:
-    state = {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 0}
-    reply = ask({"lab": "decode", "action": "finish", "args": {"state": state}})
+    args = {"prompt": 16, "tokens": 16, "mode": "kv", "state": {"steps": 0}}
+    reply = ask({"lab": "decode", "action": "finish", "args": args})
     assert reply["result"]["text"]["paid"] == "616\u00a0cells"
     assert reply["result"]["state"]["steps"] == 16
 
@@ -89,7 +89,7 @@ def test_the_example_lab_is_reachable_through_the_bridge() -> None:
 def test_labs_can_be_found_elsewhere_for_the_builds_tests() -> None:
     found = {"square": decode.LAB}.__getitem__
     reply = json.loads(bridge.handle(json.dumps({"lab": "square", "action": "start", "args": {}}), found))
-    assert reply["error"] == "missing field 'mode'"  # decode's start, found under another name
+    assert reply["error"] == f"{decode.PROMPT.label} must be a whole number"  # decode's start, found under another name
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from typing import cast
 import pytest
 
 from kvpage.costs import MODES, Mode, context_at_step, cumulative_cost, step_cost
-from kvpage.figures import FIGURES, ratio, square_picture, thesis
-from kvpage.jsonvalue import JSONValue, count
+from kvpage.figures import FIGURES, square_picture, thesis
+from kvpage.jsonvalue import JSONValue, count, times
 from kvpage.labs.decode import PROMPT, TOKENS
 from kvpage.tree import check
 
@@ -62,7 +62,7 @@ def test_the_thesis_names_both_modes_and_says_both_totals_and_their_ratio() -> N
     check(tree)
     words = text_of(tree)
     kv, recompute = (cumulative_cost(values["prompt"], values["tokens"], mode) for mode in MODES)
-    for said in ("KV cache", "Recompute", count(kv), count(recompute), ratio(recompute, kv)):
+    for said in ("KV cache", "Recompute", count(kv), count(recompute), times(recompute, kv)):
         assert said in words, said
     assert count(step_cost(values["prompt"], values["tokens"], "kv")) in words
 

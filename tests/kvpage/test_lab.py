@@ -87,3 +87,22 @@ def test_a_decimal_on_a_whole_number_control_and_a_default_off_the_steps_are_pro
         "control 'p': default 0.33 is not in 0..1 in steps of 0.1",
         "control 's': example 'xxxxxxxxxxx' is refused: Scores is 11 characters; the lab takes at most 10",
     )
+
+
+@pytest.mark.parametrize(
+    ("control", "outside"),
+    [
+        (Slider("n", "Count", 1, 9, 3), 10),
+        (DecimalSlider("t", "Temperature", low=0.1, high=2, default=1, step=0.1), 2.1),
+    ],
+)
+def test_a_number_controls_range_is_worded_alike_for_the_reader_and_for_a_chapter(
+    control: Slider | DecimalSlider, outside: float
+) -> None:
+    """One range check: the model's refusal and a chapter's ``key=value`` error differ only in whom they name."""
+    with pytest.raises(LabInputError) as refused:
+        control.check(outside)  # type: ignore[arg-type]
+    with pytest.raises(ValueError) as parsed:
+        control.parse(str(outside))
+    said = str(refused.value).removeprefix(control.label)
+    assert said.startswith(" must be between ") and str(parsed.value) == f"{control.name} ({control.label}){said}"

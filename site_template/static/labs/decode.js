@@ -10,12 +10,19 @@
 //
 // The step slider is the run's linked state ("steps"): moving it asks for the view at that step, as
 // a link to it would (lab.restore, the resume action); while a call is out, only the last position
-// waits. Each view sets it back to the run's steps and tokens, so Back, Forward, Generate and a
-// link move it too. Forward (the "step" action) is disabled on a finished run; Back on a cold run
-// leaves it as it is (the model's back), like any button a reader may press at any time.
+// waits. Each view sets it back to the run's steps (the view's state) and its end to the tokens
+// control's value, so Back, Forward, Generate and a link move it too. Whether the run is done is the
+// model's (the view's state.done), never counted here. Forward (the "step" action) is disabled on a
+// finished run; Back on a cold run leaves it as it is (the model's back), like any button a reader
+// may press at any time.
 "use strict";
 
 (() => {
+  // How many tokens the run generates: the tokens control's value (the view's state does not repeat it).
+  function tokensOf(section) {
+    return Number(/** @type {HTMLInputElement} */ (section.querySelector("[data-control=tokens]")).value);
+  }
+
   // The step slider: it shows the run's step after each view, and asks for the view at the step the
   // reader moved it to (only the last position waits while a call is out). `moved` runs first.
   function stepSlider(section, lab, moved) {
@@ -44,11 +51,11 @@
           return true;
         }
         if (wanted !== null) return false;
-        const state = lab.state();
-        slider.max = String(state.tokens);
-        slider.value = String(state.steps);
-        sliderValue.textContent = String(state.steps);
-        slider.setAttribute("aria-valuetext", lab.view()?.text.progress ?? `step ${state.steps} of ${state.tokens}`);
+        const steps = String(lab.state().steps);
+        slider.max = String(tokensOf(section));
+        slider.value = steps;
+        sliderValue.textContent = steps;
+        slider.setAttribute("aria-valuetext", section.querySelector("[data-field=progress]").textContent);
         return false;
       },
     };
@@ -61,7 +68,7 @@
     let running = false;
     let timer = null;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
-    const done = () => lab.state().steps >= lab.state().tokens;
+    const done = () => lab.state().done === true;
 
     function showButtons() {
       if (!live) return;
@@ -80,7 +87,7 @@
       timer = null;
     }
     // A step every so often, the whole run in about 2.4 s, however many tokens it has.
-    const pause = () => Math.max(40, Math.min(150, 2400 / lab.state().tokens));
+    const pause = () => Math.max(40, Math.min(150, 2400 / tokensOf(section)));
 
     const slider = stepSlider(section, lab, () => {
       stop();

@@ -13,10 +13,15 @@ from kvpage.labs.decode import LAB, NO_BREAK, DecodeRun, advance, back, finish, 
 CELLS = f"{NO_BREAK}cells"
 
 
+def controls(prompt: int, tokens: int, mode: str) -> JSONObject:
+    """The controls' values, as every call of the page sends them."""
+    return {"prompt": prompt, "tokens": tokens, "mode": mode}
+
+
 def run(prompt: int, tokens: int, mode: str, steps: int) -> JSONObject:
-    view = start({"prompt": prompt, "tokens": tokens, "mode": mode})
+    view = start(controls(prompt, tokens, mode))
     for _ in range(steps):
-        view = advance({"state": view["state"]})
+        view = advance({**controls(prompt, tokens, mode), "state": view["state"]})
     return view
 
 
@@ -48,7 +53,7 @@ def test_every_view_is_one_the_lab_declares() -> None:
 
 def test_generate_with_kv_cache_pays_616() -> None:
     view = run(16, 16, "kv", 16)
-    assert view["state"] == {"prompt": 16, "tokens": 16, "mode": "kv", "steps": 16}
+    assert view["state"] == {"steps": 16, "done": True}
     assert (text(view)["paid"], text(view)["recompute_total"]) == (f"616{CELLS}", f"9,176{CELLS}")
     assert text(view)["status"] == "cache warm · 31 slots"
 
@@ -81,10 +86,10 @@ def test_a_finished_run_stays_finished() -> None:
         ({"prompt": 0, "tokens": 16, "mode": "kv"}, "Prefix length must be between 1 and 128"),
         ({"prompt": 129, "tokens": 16, "mode": "kv"}, "Prefix length must be between 1 and 128"),
         ({"prompt": 16, "tokens": 65, "mode": "kv"}, "Tokens to generate must be between 1 and 64"),
-        ({"prompt": 16, "tokens": 16, "mode": "fast"}, "mode must be one of kv, recompute"),
-        ({"prompt": "16", "tokens": 16, "mode": "kv"}, "field 'prompt' must be int"),
-        ({"prompt": True, "tokens": 16, "mode": "kv"}, "field 'prompt' must be int"),
-        ({"tokens": 16, "mode": "kv"}, "missing field 'prompt'"),
+        ({"prompt": 16, "tokens": 16, "mode": "fast"}, "Mode must be one of kv, recompute"),
+        ({"prompt": "16", "tokens": 16, "mode": "kv"}, "Prefix length must be a whole number"),
+        ({"prompt": True, "tokens": 16, "mode": "kv"}, "Prefix length must be a whole number"),
+        ({"tokens": 16, "mode": "kv"}, "Prefix length must be a whole number"),
     ],
 )
 def test_bad_input_is_a_lab_error(args: JSONObject, message: str) -> None:
@@ -93,16 +98,25 @@ def test_bad_input_is_a_lab_error(args: JSONObject, message: str) -> None:
 
 
 def test_state_with_impossible_steps_is_refused() -> None:
-    with pytest.raises(LabInputError, match="steps taken"):
-        DecodeRun.from_json({"prompt": 4, "tokens": 2, "mode": "kv", "steps": 3})
+    with pytest.raises(LabInputError, match="Steps taken must be between 0 and 2, not 3"):
+        DecodeRun.of({**controls(4, 2, "kv"), "state": {"steps": 3}})
+
+
+def test_the_state_holds_what_the_controls_do_not_say_and_whether_the_run_is_done() -> None:
+    """The controls' values are in the controls (and every call sends them); a view's state is the
+    steps taken and ``done``, the model's, which the page's Generate and Forward read."""
+    for steps in range(4):
+        state = run(4, 3, "kv", steps)["state"]
+        assert state == {"steps": steps, "done": DecodeRun(4, 3, "kv", steps).done}
+        assert not set(state) & {control.name for control in LAB.controls}
 
 
 def test_finish_reaches_the_state_generate_reaches_in_one_call() -> None:
     for mode in ("kv", "recompute"):
-        cold = start({"prompt": 16, "tokens": 16, "mode": mode})
-        assert finish({"state": cold["state"]}) == run(16, 16, mode, 16)
+        cold = start(controls(16, 16, mode))
+        assert finish({**controls(16, 16, mode), "state": cold["state"]}) == run(16, 16, mode, 16)
     half = run(8, 10, "kv", 4)
-    assert finish({"state": half["state"]}) == run(8, 10, "kv", 10)
+    assert finish({**controls(8, 10, "kv"), "state": half["state"]}) == run(8, 10, "kv", 10)
 
 
 def test_view_draws_the_grid_and_chart_of_the_same_step() -> None:
@@ -126,8 +140,8 @@ def test_a_link_resumes_the_run_it_names_as_the_steps_would_have_built_it() -> N
 @pytest.mark.parametrize(
     ("state", "message"),
     [
-        ({"steps": 17}, "steps taken must be between 0 and 16, not 17"),
-        ({"steps": -1}, "Steps taken must be between 0 and 64, not -1"),
+        ({"steps": 17}, "Steps taken must be between 0 and 16, not 17"),
+        ({"steps": -1}, "Steps taken must be between 0 and 16, not -1"),
         ({"steps": "7"}, "steps"),
         ({}, "steps"),
     ],
@@ -152,8 +166,8 @@ def test_a_link_whose_steps_do_not_fit_its_run_is_refused_as_a_value(state: JSON
 @pytest.mark.parametrize("mode", MODES)
 def test_back_undoes_a_step_and_stops_at_the_cold_run(mode: Mode) -> None:
     for steps in range(1, 9):
-        assert back({"state": run(8, 8, mode, steps)["state"]}) == run(8, 8, mode, steps - 1)
-    assert back({"state": run(8, 8, mode, 0)["state"]}) == run(8, 8, mode, 0)
+        assert back({**controls(8, 8, mode), "state": run(8, 8, mode, steps)["state"]}) == run(8, 8, mode, steps - 1)
+    assert back({**controls(8, 8, mode), "state": run(8, 8, mode, 0)["state"]}) == run(8, 8, mode, 0)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -55,7 +55,7 @@ def test_start_over_goes_back_to_one_turn() -> None:
         ({**ARGS, "turn": 0}, "Tokens per turn must be between 1 and 256, not 0"),
         ({**ARGS, "cache": "yes"}, "Keep the KV cache between turns must be on or off"),
         ({**ARGS, "system": "x" * 501}, "System prompt is 501 characters; the lab takes at most 500"),
-        ({**ARGS, "state": {"turns": 0}}, "turns must be a whole number between 1 and"),
+        ({**ARGS, "state": {"turns": 0}}, f"Turns must be between 1 and {MAX_TURNS}, not 0"),
         ({**ARGS, "state": {"turns": MAX_TURNS}}, f"stops at {MAX_TURNS} turns"),
     ],
 )
