@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from sitegen import pipeline
-from sitegen.site.page_script import CONFIG_ID
 from sitegen.book.source import ChapterSource, load_source
+from sitegen.site.page_script import CONFIG_ID
 from tests import scheduling
 from tests.pagetext import json_scripts
 

@@ -6,7 +6,8 @@ the build writes, or the tests using a helper that exists for them. Each says wh
 nothing uses is deleted, not listed here. Never imported or run: ``_`` stands for any object.
 """
 
-# html.parser.HTMLParser calls its handle_* methods as it reads (sitegen/markdown/ids.py, sitegen/markdown/html_rules.py, sitegen/search/text.py).
+# html.parser.HTMLParser calls its handle_* methods as it reads (sitegen/markdown/ids.py,
+# sitegen/markdown/html_rules.py, sitegen/search/text.py).
 _.handle_startendtag
 _.handle_endtag
 _.handle_data
@@ -38,9 +39,3 @@ _.fresh_model
 # tests/sitegen/site/test_page_contract.py holds the templates' and the scripts' ARIA roles to this list.
 _.ROLES
 
-# The tests' copy of the project (tests/sitegen/serve/test_server.py, test_project_copy.py; issue 38 moves it to tests/).
-_.project_copy
-
-# The picture kit's charts and grids (tests/kvpage/test_pictures.py), for the labs that draw with it (issue 36).
-_.line_chart
-_.cell_grid

@@ -28,10 +28,10 @@ from playwright.sync_api import Locator, Page, expect
 from kvpage import bridge
 from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Checkbox, Choice, Control, DecimalSlider, Lab, Text, Whole
-from sitegen.markdown.ids import prefixed
-from sitegen.labs.placements import LabUse, starting_views
-from sitegen.markdown.pages import parse_chapters
 from sitegen.book.source import load_book, load_source
+from sitegen.labs.placements import LabUse, starting_views
+from sitegen.markdown.ids import prefixed
+from sitegen.markdown.pages import parse_chapters
 from tests.browser_fixtures import Where
 from tests.conftest import CONTENT
 from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH

@@ -20,8 +20,8 @@ from playwright.sync_api import Page, expect
 
 from kvpage.labs import decode, next_request
 from sitegen import pipeline
-from sitegen.markdown.ids import prefixed
 from sitegen.labs.trees import to_html
+from sitegen.markdown.ids import prefixed
 from tests.browser_fixtures import DOCUMENTS, Where
 from tests.e2e.conftest import PYTHON_READY_MS
 
