@@ -259,7 +259,8 @@ def test_the_token_rows_scroll_no_further_than_their_last_token(audited: tuple[P
     rows = lab.get_by_role("group", name="Tokens of both requests, position by position")
     blank = rows.evaluate(
         """(rows) => {
-          const end = Math.max(...[...rows.querySelectorAll(".chip")].map((chip) => chip.getBoundingClientRect().right));
+          const rights = [...rows.querySelectorAll(".chip")].map((chip) => chip.getBoundingClientRect().right);
+          const end = Math.max(...rights);
           return rows.scrollWidth - (end - rows.getBoundingClientRect().left + rows.scrollLeft);
         }"""
     )
