@@ -26,12 +26,13 @@
 // (history.replaceState: no history entry per step), naming each lab that differs from how the
 // page started. The answer to the reader's own input, once nothing else waits (no call out or
 // queued, no typing still debounced), is in the URL the moment it is drawn: a reload or a bookmark
-// right after it keeps it. Views a lab's script steps through (Generate), and those drawn while
-// more input waits, follow within WRITE_MS. Browsers refuse a flood of replaceState (Safari more
-// than 100 in 30 s, Chromium 200 in 10 s, silently): the writes are kept under both, WRITES_AT_ONCE
-// at once and then one every WRITE_EVERY_MS, and a write that must wait or was refused goes later,
-// never lost. A field of a link that does not fit is left out,
-// with a quiet note in the lab; "Copy link" copies one lab's link, or selects it for the reader.
+// right after it keeps it (written WRITE_MS later, a reload in WebKit's flow got a request half
+// typed). Views a lab's script steps through (Generate), and those drawn while more input waits,
+// follow within WRITE_MS. Browsers refuse a flood of replaceState (Safari throws past 100 in 30 s;
+// Chromium ignores past 200 in 10 s, with only a console warning): the writes stay under both,
+// WRITES_AT_ONCE at once and then one every WRITE_EVERY_MS, and a write that must wait or was
+// refused goes later, never lost. A field of a link that does not fit is left out, with a quiet
+// note in the lab; "Copy link" copies one lab's link, or selects it for the reader.
 //
 // A lab that needs more (a timer, keys) registers a small script of its own by its name:
 //   kvpageLabs.register(NAME, { start(section, lab) })
@@ -78,7 +79,8 @@ function timeoutMessage(seconds) {
 // One lab: `pool.call(request)` answers the JSON text kvpage.bridge.handle takes with the text it
 // returns, or fails with {timedOut: true} (stage "python"). `key` names it in a link, and
 // `drawn(settled)` is called after each view it draws: settled, the answer to the reader's input
-// with nothing more waiting (the URL is written at once), else a view on the way (written soon). `wire()` connects its controls and starts its own script.
+// with nothing more waiting (the URL is written at once), else a view on the way (written soon).
+// `wire()` connects its controls and starts its own script.
 class WiredLab {
   /**
    * @param {HTMLElement} section
