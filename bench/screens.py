@@ -149,20 +149,20 @@ def built_ref(ref: str, folder: Path) -> Path:
     return clone / "site"
 
 
-def pictures() -> list[str]:
-    """Every picture's name (without .png) a full set has, in the order index.html shows them."""
+def pictures(first_only: bool = False) -> list[str]:
+    """Every picture's name (without .png) a set has, in the order index.html shows them."""
     names = []
-    for state in ("cache-first", "index-first", *STATES):
+    for state in ("cache-first", "index-first", *(() if first_only else STATES)):
         for width in SCREENS:
             names += [f"{state}-{width}-{scheme}" for scheme in ("light", "dark")]
     return names
 
 
-def compare(out: Path, before: str, skipped: list[str]) -> Path:
+def compare(out: Path, before: str, skipped: list[str], first_only: bool = False) -> Path:
     """OUT/index.html: each picture of OUT/before beside OUT/after's, and the states skipped."""
     why = dict(line.split(": ", 1) for line in skipped)
     rows = []
-    for name in pictures():
+    for name in pictures(first_only):
         cells = []
         for side in ("before", "after"):
             if (out / side / f"{name}.png").exists():
@@ -204,7 +204,7 @@ def main() -> None:
             skipped += shots(browser, options.site, options.out / "after", options.first_only)
             for line in skipped:
                 print(f"skipped {line}")
-            print(compare(options.out, options.before, skipped))
+            print(compare(options.out, options.before, skipped, options.first_only))
         if options.readme:
             page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="light")
             page.goto(chapter)

@@ -29,3 +29,12 @@ def test_each_picture_is_beside_its_older_one_and_a_state_the_old_page_lacks_say
     assert "<td>not taken: no step slider</td>" in page
     assert f"<li>{html.escape(f'{back}: no step slider')}</li>" in page
     assert page.index("cache-first-360-light") < page.index("next-one-letter-1280-dark")
+
+
+def test_first_screens_only_compares_first_screens(tmp_path: Path) -> None:
+    """``--first-only`` takes no lab state: the page lists none as missing."""
+    for side in ("before", "after"):
+        (tmp_path / side).mkdir()
+    page = screens.compare(tmp_path, "87ffac3", [], first_only=True).read_text(encoding="utf-8")
+    assert "cache-first-360-light" in page
+    assert not any(state in page for state in screens.STATES)
