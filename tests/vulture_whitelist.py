@@ -38,4 +38,3 @@ _.fresh_model
 
 # tests/sitegen/site/test_page_contract.py holds the templates' and the scripts' ARIA roles to this list.
 _.ROLES
-

@@ -249,6 +249,25 @@ def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> 
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
 
 
+def test_the_token_rows_scroll_no_further_than_their_last_token(audited: tuple[Page, str]) -> None:
+    """The two requests' tokens are a grid of 2,000 columns, the unused ones 0 wide: with a column
+    gap, each unused one still added its 3 px, and the rows scrolled into 6,000 px of blank after the
+    last token (seen in bench/screens.py's pictures at 360 and 768 px, issue 39)."""
+    page, base = audited
+    page.set_viewport_size({"width": 360, "height": 780})
+    _, lab = open_chapter(page, base)
+    rows = lab.get_by_role("group", name="Tokens of both requests, position by position")
+    blank = rows.evaluate(
+        """(rows) => {
+          const rights = [...rows.querySelectorAll(".chip")].map((chip) => chip.getBoundingClientRect().right);
+          const end = Math.max(...rights);
+          return rows.scrollWidth - (end - rows.getBoundingClientRect().left + rows.scrollLeft);
+        }"""
+    )
+    padding = rows.evaluate("(rows) => parseFloat(getComputedStyle(rows).paddingRight)")
+    assert blank <= padding + 8, f"{blank:.0f} px of blank to scroll into after the last token"
+
+
 def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)

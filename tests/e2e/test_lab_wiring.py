@@ -247,6 +247,31 @@ def test_an_update_answer_is_dropped_when_the_reader_has_moved_on(wired: Page) -
     assert wired.evaluate("seen") == ["60"]  # 40 arrived first, and was dropped
 
 
+def test_the_answer_to_the_last_key_typed_is_in_the_url_the_moment_it_is_drawn(wired: Page) -> None:
+    """Typed key by key, each answer drawn as it comes, the last one the whole text: each is in the
+    URL when it is drawn (not 200 ms later), so a reload or a bookmark right after it keeps it (issue
+    39, point 7: WebKit's link flow reloaded in that moment and got a partial request)."""
+    run(
+        wired,
+        "window.answer = (request) => "
+        "({ok: true, result: {state: request.args.state, text: {total: request.args.t}, parts: {shape: []}}})",
+    )
+    run(
+        wired,
+        """window.seen = []; const total = document.querySelector("#o");
+           new MutationObserver(() => seen.push([total.textContent, location.hash]))
+             .observe(total, {childList: true, characterData: true, subtree: true})""",
+    )
+    box = wired.get_by_label("Words")
+    box.select_text()
+    box.press_sequentially("hello")
+    expect(wired.get_by_label("Total")).to_have_text("hello")
+    seen = wired.evaluate("seen")
+    assert seen[-1][0] == "hello"
+    # Each view drawn was the answer to the box as it was then: each is in the URL as it is drawn.
+    assert [shown for shown, url in seen if f",t={shown}," not in url] == [], seen
+
+
 def test_a_click_is_never_lost_and_moves_on_from_the_last_answer(wired: Page) -> None:
     run(
         wired,

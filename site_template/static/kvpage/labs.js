@@ -26,9 +26,16 @@
 // schema's resume action builds it from the controls and the linked state); until then the
 // readouts show "—", not the build's numbers for other values, and if Python cannot start the lab
 // goes back to what the build showed, and says so. As the reader explores, the fragment follows
-// (history.replaceState, a few times a second at most: no history entry per step), naming each
-// lab that differs from how the page started. A field of a link that does not fit is left out,
-// with a quiet note in the lab; "Copy link" copies one lab's link, or selects it for the reader.
+// (history.replaceState: no history entry per step), naming each lab that differs from how the
+// page started. The answer to the reader's own input, once nothing else waits (no call out or
+// queued, no typing still debounced), is in the URL the moment it is drawn: a reload or a bookmark
+// right after it keeps it (written WRITE_MS later, a reload in WebKit's flow got a request half
+// typed). Views a lab's script steps through (Generate), and those drawn while more input waits,
+// follow within WRITE_MS. Browsers refuse a flood of replaceState (Safari throws past 100 in 30 s;
+// Chromium ignores past 200 in 10 s, with only a console warning): the writes stay under both,
+// WRITES_AT_ONCE at once and then one every WRITE_EVERY_MS, and a write that must wait or was
+// refused goes later, never lost. A field of a link that does not fit is left out, with a quiet
+// note in the lab; "Copy link" copies one lab's link, or selects it for the reader.
 //
 // A lab that needs more (a timer, keys) registers a small script of its own by its name:
 //   kvpageLabs.register(NAME, { start(section, lab) })
@@ -41,7 +48,10 @@ import { decodeId, formatFragment, formatLab, linkKeys, linkNote, parseFragment,
 const LIVE = "Live: these numbers are computed by kvpage's Python model, running in your browser.";
 const STILL_WORKING = "Python is still working on this…";
 const SLOW_MS = 1000; // after this long without an answer, the lab says it is still waiting
-const WRITE_MS = 200; // the URL follows the labs at most this often (browsers refuse a flood of replaceState)
+const WRITE_MS = 200; // the URL follows a lab still busy (or a script's steps) at most this often
+const WRITES_AT_ONCE = 10; // URL writes the page may make in a burst,
+const WRITE_EVERY_MS = 350; // and then one this often: 10 + 30 s / 350 ms = 95, under Safari's 100 in 30 s
+const REFUSED_MS = 1000; // a replaceState the browser refused is tried again after this long
 const LINKED = "Python has not started yet: the controls show this link's values, and their numbers appear once it runs.";
 const COPIED = "Link copied.";
 const COPY_BY_HAND = "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
@@ -70,8 +80,10 @@ function timeoutMessage(seconds) {
 }
 
 // One lab: `pool.call(request)` answers the JSON text kvpage.bridge.handle takes with the text it
-// returns, or fails with {timedOut: true} (stage "python"). `key` names it in a link, and `drawn()`
-// is called after each view it draws. `wire()` connects its controls and starts its own script.
+// returns, or fails with {timedOut: true} (stage "python"). `key` names it in a link, and
+// `drawn(settled)` is called after each view it draws: settled, the answer to the reader's input
+// with nothing more waiting (the URL is written at once), else a view on the way (written soon).
+// `wire()` connects its controls and starts its own script.
 class WiredLab {
   /**
    * @param {HTMLElement} section
@@ -79,7 +91,7 @@ class WiredLab {
    * @param {import("./python.js").PythonPool} pool
    * @param {number} seconds
    * @param {string} key
-   * @param {() => void} drawn
+   * @param {(settled: boolean) => void} drawn
    */
   constructor(section, schema, pool, seconds, key, drawn) {
     this.section = section;
@@ -101,7 +113,7 @@ class WiredLab {
     this.linkWaiting = null; // {state, problems}: a link's linked state and notes, opened before Python was live
     this.out = null; // the action of the call out
     this.wait = 0; // the debounce of inputs, in ms (lab.debounce)
-    this.pending = null; // the debounced update's timer
+    this.pending = null; // the debounced update's timer, until it goes
     this.idlers = []; // resolves of idle(): called once no call is out and none waits
     this.isLive = false;
     this.resetControls();
@@ -203,7 +215,8 @@ class WiredLab {
     for (const tree of this.trees) for (const element of this.outputsOf("part", tree)) element.replaceChildren();
   }
 
-  render(reply) {
+  // `paced`: a view a lab's script stepped to (Generate's), not an answer to the reader's input.
+  render(reply, paced = false) {
     this.section.querySelector("[data-role=copied]").textContent = "";
     if (!reply.ok) {
       showError(this.section, reply.error, reply.traceback);
@@ -214,14 +227,19 @@ class WiredLab {
           for (const element of this.outputsOf("part", tree)) renderTree(element, reply.result.parts[tree]);
         }
       } catch (error) {
-        return this.render({ ok: false, error: error.message });
+        return this.render({ ok: false, error: error.message }, paced);
       }
       this.drawTexts(reply.result);
     }
     for (const hook of this.updated) hook(reply.ok);
     this.showLink();
-    this.drawn();
+    this.drawn(!paced && this.settled());
     return reply.ok;
+  }
+
+  // No call out, none waiting, no input still debounced: what the lab shows is what its controls ask for.
+  settled() {
+    return this.out === null && this.queue.length === 0 && this.pending === null;
   }
 
   drawTexts(result) {
@@ -269,7 +287,7 @@ class WiredLab {
       (error) => {
         done();
         const message = error.timedOut ? timeoutMessage(this.seconds) : `the lab could not reach Python: ${error.message}`;
-        this.render({ ok: false, error: message });
+        this.render({ ok: false, error: message }, call.paced);
         this.send();
       },
     );
@@ -290,14 +308,15 @@ class WiredLab {
       this.request(update);
     } else if (!(call.action === update && this.queue.some((waiting) => waiting.action === update))) {
       // Not stale: a stale update is one the reader changed a control after, and the next update waits.
-      this.render(reply);
+      this.render(reply, call.paced);
     }
   }
 
-  request(action) {
+  // `paced`: asked for by the lab's script (lab.run: Generate's steps), not by the reader's input.
+  request(action, paced = false) {
     // One waiting update stands for any number of them: it reads the controls when it goes.
     if (action === this.schema.update && this.queue.at(-1)?.action === action) return;
-    this.queue.push({ action });
+    this.queue.push({ action, paced });
     this.send();
   }
 
@@ -351,7 +370,7 @@ class WiredLab {
     return {
       state: () => this.state,
       view: () => this.view,
-      run: (action) => this.request(action),
+      run: (action) => this.request(action, true),
       busy: () => this.out !== null || this.queue.length > 0,
       onUpdate: (hook) => this.updated.push(hook),
       beforeAction: (hook) => this.before.push(hook),
@@ -373,8 +392,12 @@ class WiredLab {
     for (const hook of this.before) hook();
     this.showValue(element);
     clearTimeout(this.pending);
-    if (this.wait > 0) this.pending = setTimeout(() => this.request(this.schema.update), this.wait);
-    else this.request(this.schema.update);
+    this.pending = null;
+    if (this.wait === 0) return this.request(this.schema.update);
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      this.request(this.schema.update);
+    }, this.wait);
   }
 
   wire() {
@@ -471,30 +494,59 @@ function copiedByCommand(field) {
   }
 }
 
+// The page's URL kept to `address()` (what it should be now, as the labs are): the returned
+// drawn(settled) is called after a lab draws a view; settled, the URL is written at once, else
+// within WRITE_MS. Writes go at most WRITES_AT_ONCE at once and then one every WRITE_EVERY_MS
+// (a token bucket); one that must wait, or that the browser refused, goes later.
+function urlWriter(address) {
+  let writing = null; // the timer of the next write
+  let allowed = WRITES_AT_ONCE; // writes the page may make now, as of `filled`
+  let filled = performance.now();
+  // How long until a write may go (0: now).
+  function waitToWrite() {
+    const now = performance.now();
+    allowed = Math.min(WRITES_AT_ONCE, allowed + (now - filled) / WRITE_EVERY_MS);
+    filled = now;
+    return allowed >= 1 ? 0 : (1 - allowed) * WRITE_EVERY_MS;
+  }
+  function write() {
+    clearTimeout(writing);
+    writing = null;
+    const url = address();
+    if (url === location.href) return;
+    const wait = waitToWrite();
+    if (wait > 0) {
+      writing = setTimeout(write, wait);
+      return;
+    }
+    try {
+      history.replaceState(history.state, "", url);
+      allowed -= 1;
+    } catch {
+      // A browser may refuse (too many calls: Safari's limit; an opaque page): the labs work on, and
+      // the URL is tried again, so the last state is not lost.
+      writing = setTimeout(write, REFUSED_MS);
+    }
+  }
+  return (settled = false) => {
+    if (settled) write();
+    else writing ??= setTimeout(write, WRITE_MS);
+  };
+}
+
 // Every lab of the page (its schema is in the config), wired to the `pool` of Python workers, and
 // the link it was opened with (and every fragment the reader follows later) applied to them.
 export function wireLabs(config, pool) {
   const sections = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("section.lab[data-lab]"))].filter((section) => config.labs[section.dataset.lab]);
   const keys = linkKeys(sections.map((section) => ({ name: section.dataset.lab, heading: section.getAttribute("aria-labelledby") ?? "" })));
-  let writing = null;
   const isId = (text) => text !== "" && document.getElementById(text) !== null;
-
   // The URL's fragment: its heading as it was, and every lab that differs from how the page started.
-  function write() {
-    writing = null;
+  const address = () => {
     const heading = parseFragment(location.hash, isId).heading;
     const fragment = formatFragment(heading, wired.filter((lab) => lab.changed()).map((lab) => lab.part()));
-    const url = `${location.href.split("#")[0]}${fragment ? `#${fragment}` : ""}`;
-    if (url === location.href) return;
-    try {
-      history.replaceState(history.state, "", url);
-    } catch {
-      // A browser may refuse (too many calls, an opaque page): the labs work on, the URL stays.
-    }
-  }
-  const drawn = () => {
-    writing ??= setTimeout(write, WRITE_MS);
+    return `${location.href.split("#")[0]}${fragment ? `#${fragment}` : ""}`;
   };
+  const drawn = urlWriter(address);
   const wired = sections.map((section, index) =>
     new WiredLab(section, config.labs[section.dataset.lab], pool, config.call_timeout, keys[index], drawn).wire(),
   );
