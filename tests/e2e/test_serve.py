@@ -165,7 +165,7 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         model = project / "kvpage" / "labs" / "decode.py"
         edit(model, ('"cache cold"', '"cache empty"'), ('f"no cache kept · ', 'f"nothing kept · '))
         # The lab computed again by the new model (its update action starts the run afresh) ...
-        expect(decode.get_by_text("cache empty")).to_be_visible(timeout=MODEL_RELOAD_MS)
+        expect(decode.get_by_text("cache empty", exact=True)).to_be_visible(timeout=MODEL_RELOAD_MS)
         assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
         expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()  # ... at the reader's values
         step.click()
@@ -178,11 +178,11 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         expect(alert).to_contain_text(f"kvpage/labs/decode.py:{line}:", timeout=MODEL_RELOAD_MS)
         expect(alert).to_contain_text("SyntaxError")
         decode.get_by_role("button", name="Reset").click()  # the last good model still answers
-        expect(decode.get_by_text("cache empty")).to_be_visible()
+        expect(decode.get_by_text("cache empty", exact=True)).to_be_visible()
 
         edit(model, ('return "cache empty" +', 'return "cache bare"'), ('f"nothing kept · ', 'f"none kept · '))
         expect(alert).to_have_count(0, timeout=MODEL_RELOAD_MS)
-        expect(decode.get_by_text("cache bare")).to_be_visible()
+        expect(decode.get_by_text("cache bare", exact=True)).to_be_visible()
         assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
 
         # A page opened now restores the snapshot (the model before the edits) and runs the new wheel.
