@@ -73,6 +73,11 @@ def page_config(labs: Iterable[Lab], book: Book, runtime: Runtime, reader: str, 
     return PageConfig(schemas, book.call_timeout, inline, runtime.loader, reader).to_json()
 
 
+def chapter_config(page: Page, book: Book, runtime: Runtime | None, reader: str) -> str:
+    """The JSON config of a chapter of the site, ``""`` if it shows no lab."""
+    return page_config((use.kind for use in page.labs), book, runtime, reader) if runtime and page.labs else ""
+
+
 @dataclass(frozen=True)
 class Site:
     """Every file of the site: relative path → content."""
@@ -142,7 +147,6 @@ def assemble_site(
     failures: dict[ContentError, list[str]] = {}
     static = static_names(templates.folder / "static")
     static_code = static_files(templates.folder / "static")
-    reader = reader_path(static_code)
 
     def render(url: str, name: str, **context: object) -> None:
         try:
@@ -160,9 +164,7 @@ def assemble_site(
             "previous": previous,
             "next": following,
             "config_id": CONFIG_ID,
-            "page_config": (
-                page_config((use.kind for use in page.labs), book, runtime, reader) if runtime and page.labs else ""
-            ),
+            "page_config": chapter_config(page, book, runtime, reader_path(static_code)),
             "page_scripts": page_scripts((use.kind.name for use in page.labs), static),
             "csp": csp,
         }
