@@ -33,6 +33,7 @@ export default [
         KVPAGE_CONFIG_ID: "readonly",
         KVPAGE_TEXT_LENGTH: "readonly",
         KVPAGE_WORKER_SCRIPT: "readonly",
+        KVPAGE_READER_ID: "readonly",
       },
     },
   },

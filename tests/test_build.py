@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import zipfile
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ from sitegen.cli import commands
 from sitegen.labs.placements import all_labs
 from sitegen.markdown.pages import page_url
 from sitegen.markdown.plugins.chapter_links import COMING
+from sitegen.runtime.names import content_name
+from sitegen.site.csp import source_hash
+from sitegen.site.page_script import READER_ID, READER_SCRIPT
 from tests.chapter_labs import lab_params
 from tests.conftest import CONTENT, ROOT, Built, book_chapters, index_link_name, page_configs
 from tests.pagetext import visible_text
@@ -170,6 +174,26 @@ def test_site_layout(built: Built) -> None:
         assert f"pyodide/{binary}" not in names  # packed only
     assert not any(name.startswith("static/kvpage/") for name in names)  # the script's modules: bundled
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
+
+
+def test_the_editor_is_a_script_of_its_own_named_in_the_config_and_inline_but_not_run_in_the_single_file(
+    built: Built,
+) -> None:
+    """The editor of the Python disclosures (issue 37) is loaded on the first Edit: a file named after its
+    content that the chapter's config names and no page loads by itself; in the single file a data block
+    the CSP allows by its hash, so the page may run it then (sitegen/site/page_script.py)."""
+    chapter = built.files["cache.html"].decode("utf-8")
+    (config,) = page_configs(chapter)
+    reader = built.files[config["reader"]]
+    assert config["reader"] == content_name(READER_SCRIPT, reader)
+    assert config["reader"] not in chapter.replace(json.dumps(config["reader"]), "")  # named by the config only
+    single = built.single.read_text(encoding="utf-8")
+    (block,) = re.findall(rf'<script type="text/plain" id="{READER_ID}">(.*?)</script>', single, re.DOTALL)
+    assert block == reader.decode("utf-8")
+    (policy,) = map(unescape, re.findall(r'http-equiv="Content-Security-Policy" content="([^"]+)"', single))
+    assert source_hash(block) in policy and "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+    (inline,) = page_configs(single)
+    assert inline["inline"] is True and inline["reader"] == config["reader"]
 
 
 def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(built: Built) -> None:

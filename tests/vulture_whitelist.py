@@ -38,3 +38,7 @@ _.fresh_model
 
 # tests/sitegen/site/test_page_contract.py holds the templates' and the scripts' ARIA roles to this list.
 _.ROLES
+
+# The page's script alone, without the editor's (tests/sitegen/site/test_page_script.py,
+# tests/e2e/test_lab_wiring.py, and bench/run.py's stock page).
+_.page_script

@@ -4,12 +4,14 @@
 // It listens to serve's event stream. When a newer build is ready it takes it in the way that
 // loses least, by what changed since the build this page shows (the status's "kind"):
 //   "model"  only kvpage/: the new wheel is swapped into the page's running Python (its workers)
-//            and every lab computed again at its current values and state; no reload. The new
-//            wheel's name is in the new build's copy of this page (its config), fetched for it.
+//            and every lab computed again at its current values and state, and each lab's Python
+//            disclosure shows the new files (a reader's open edit is kept: static/kvpage/disclosure.js);
+//            no reload. The new wheel's name, and the new files highlighted, are in the new build's
+//            copy of this page (its config, its disclosures), fetched for it.
 //   "css"    only stylesheets: the page's stylesheets are loaded again; no reload.
 //   "page"   anything else: the page reloads, at the same scroll position.
 // A page that missed a build (the status's "previous" is not the one it shows), a model edit that
-// changed a lab's schema, reloads instead; a model the page's Python cannot import keeps the old one
+// changed a lab's schema or which files a disclosure shows, reloads instead; a model the page's Python cannot import keeps the old one
 // running, with the error over the page. When a build fails it shows the errors over the page (as
 // text), and takes them away once the book builds again; the page keeps what it runs (the last good
 // model). Both the script and the stream come from the page's own
@@ -64,20 +66,23 @@
   }
 
   const configOf = (doc) => JSON.parse(doc.getElementById(CONFIG_ID)?.textContent ?? "null");
+  const shownFiles = (doc) => [...doc.querySelectorAll("figure[data-file]")].map((figure) => figure.dataset.file).join();
 
   async function swapModel() {
     const swap = globalThis.kvpageLabs?.swapModel;
     const old = configOf(document);
     if (!swap || !old?.python) return false; // a page without labs: nothing runs the model
-    const config = configOf(await newPage());
+    const fresh = await newPage();
+    const config = configOf(fresh);
     if (!config?.python || JSON.stringify(config.labs) !== JSON.stringify(old.labs)) return false;
+    if (shownFiles(fresh) !== shownFiles(document)) return false;
     const python = config.python;
     const url = new URL(`${python.index_url}${python.packed[python.wheel]}`, document.baseURI);
     const response = await fetch(url, { cache: "no-store" });
     if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
     const wheel = await response.arrayBuffer();
     try {
-      await swap(python, wheel);
+      await swap(python, wheel, fresh);
     } catch (error) {
       // The build's Python imported it, the page's did not: the old model keeps answering.
       showErrors([`The new model did not start in the page's Python; the last good one still runs:\n${error.message}`]);

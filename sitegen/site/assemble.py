@@ -27,7 +27,7 @@ from sitegen.runtime.bundle import Loader, Runtime
 from sitegen.search.index import SCRIPT as SEARCH_INDEX
 from sitegen.search.index import SearchIndex
 from sitegen.site.csp import policy
-from sitegen.site.page_script import CONFIG_ID, SCRIPT, STAGE_DIR, page_script
+from sitegen.site.page_script import CONFIG_ID, READER_ID, SCRIPT, STAGE_DIR, bundled_scripts, reader_path
 from sitegen.site.templates import TemplateFailed, Templates
 
 SEARCH_SCRIPT = "static/search.js"
@@ -57,6 +57,9 @@ class PageConfig:
     inline: bool
     """The single-file book: every binary's script is in the page already, after the page's own."""
     python: Loader
+    reader: str
+    """The editor's script (``static/reader.HASH.js``), which the page loads the first time a reader
+    presses Edit; in the single file its text is in the page instead (``sitegen.site.page_script.READER_ID``)."""
 
     def to_json(self) -> str:
         """The config as JSON, safe to embed inside a <script> element."""
@@ -64,10 +67,15 @@ class PageConfig:
         return json.dumps(data, sort_keys=True).replace("<", "\\u003c")
 
 
-def page_config(labs: Iterable[Lab], book: Book, runtime: Runtime, inline: bool = False) -> str:
-    """The JSON config of a page that shows ``labs``."""
+def page_config(labs: Iterable[Lab], book: Book, runtime: Runtime, reader: str, inline: bool = False) -> str:
+    """The JSON config of a page that shows ``labs``, whose editor's script is ``reader``."""
     schemas = {lab.name: lab.schema() for lab in sorted(labs, key=lambda lab: lab.name)}
-    return PageConfig(schemas, book.call_timeout, inline, runtime.loader).to_json()
+    return PageConfig(schemas, book.call_timeout, inline, runtime.loader, reader).to_json()
+
+
+def chapter_config(page: Page, book: Book, runtime: Runtime | None, reader: str) -> str:
+    """The JSON config of a chapter of the site, ``""`` if it shows no lab."""
+    return page_config((use.kind for use in page.labs), book, runtime, reader) if runtime and page.labs else ""
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,8 @@ def static_names(folder: Path) -> dict[str, Path]:
     """The template's static files (none if ``folder`` does not exist) by their ``static/...`` path.
 
     The modules of the page's script (``static/kvpage/``) are one file in the site, ``static/kvpage.js``,
-    named here by their folder.
+    named here by their folder (the editor's script, bundled from them too, is named after its content,
+    known once bundled: :func:`static_files`).
     """
     files = sorted(path for path in folder.rglob("*") if path.is_file())
     names = {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
@@ -109,11 +118,11 @@ def static_names(folder: Path) -> dict[str, Path]:
 
 
 def static_files(folder: Path) -> dict[str, bytes]:
-    """The template's static files, as ``static/...`` paths, with the page's script bundled from its modules."""
-    return {
-        name: page_script(path) if name == SCRIPT and path.is_dir() else path.read_bytes()
-        for name, path in static_names(folder).items()
-    }
+    """The template's static files, as ``static/...`` paths, with the page's scripts bundled from its modules."""
+    files: dict[str, bytes] = {}
+    for name, path in static_names(folder).items():
+        files |= bundled_scripts(path).files() if name == SCRIPT and path.is_dir() else {name: path.read_bytes()}
+    return files
 
 
 def assemble_site(
@@ -137,6 +146,7 @@ def assemble_site(
     files: dict[str, bytes] = {}
     failures: dict[ContentError, list[str]] = {}
     static = static_names(templates.folder / "static")
+    static_code = static_files(templates.folder / "static")
 
     def render(url: str, name: str, **context: object) -> None:
         try:
@@ -154,7 +164,7 @@ def assemble_site(
             "previous": previous,
             "next": following,
             "config_id": CONFIG_ID,
-            "page_config": page_config((use.kind for use in page.labs), book, runtime) if runtime and page.labs else "",
+            "page_config": chapter_config(page, book, runtime, reader_path(static_code)),
             "page_scripts": page_scripts((use.kind.name for use in page.labs), static),
             "csp": csp,
         }
@@ -166,7 +176,7 @@ def assemble_site(
                 for error, urls in failures.items()
             )
         )
-    files |= static_files(templates.folder / "static")
+    files |= static_code
     files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
     files |= {path: asset.data for path, asset in pages.assets.items()}
     files[SEARCH_INDEX] = search.script()
@@ -216,8 +226,9 @@ def assemble_single_file(
     (sitegen.markdown.ids), so chapters never share an id; links between chapters become
     in-page links, and each chapter keeps its table of contents. The runtime's
     scripts are inline, the binaries' after the page's own (the loader waits for
-    each), so it loads nothing; the CSP allows exactly these inline scripts and
-    styles by hash. Search comes first, its index inline too, so the box works while the
+    each), so it loads nothing; the editor's script is a data block the page runs on
+    the first Edit (``sitegen/site/page_script.py``); the CSP allows exactly these inline
+    scripts and styles by hash. Search comes first, its index inline too, so the box works while the
     runtime still loads.
     """
     static = templates.folder / "static"
@@ -226,7 +237,7 @@ def assemble_single_file(
         inline_script(search.script(single_file=True), SEARCH_INDEX),
         inline_script((templates.folder / SEARCH_SCRIPT).read_bytes(), SEARCH_SCRIPT),
     ]
-    config = ""
+    config = reader = ""
     uses = [use for page in pages.pages for use in page.labs]
     if runtime is not None and uses:
         # The page's own scripts first, then the binaries in the order the worker needs them: the
@@ -235,7 +246,9 @@ def assemble_single_file(
         names = page_scripts((use.kind.name for use in uses), static_code)
         scripts += [inline_script(static_code[src], src) for src in names]
         scripts += [inline_script(runtime.files[path], path) for path in runtime.scripts]
-        config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, inline=True)
+        path = reader_path(static_code)
+        reader = inline_script(static_code[path], path) if path else ""
+        config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, path, inline=True)
     slugs = {page.url: page.source.meta.slug for page in pages.pages}
     chapters = [
         replace(
@@ -252,8 +265,10 @@ def assemble_single_file(
             scripts=scripts,
             config_id=CONFIG_ID,
             page_config=config,
+            reader_id=READER_ID,
+            reader_script=reader,
             search_index="",
-            csp=policy(inline_scripts=scripts, inline_styles=[css]),
+            csp=policy(inline_scripts=[*scripts, *([reader] if reader else [])], inline_styles=[css]),
         )
     except TemplateFailed as failed:
         raise BuildError([failed.error]) from None

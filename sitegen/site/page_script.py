@@ -11,6 +11,15 @@ after Pyodide's JavaScript in one Blob; it shares nothing with the page but ``pr
 messages between them. What the Python owns (the tree vocabulary, the output kinds, the config's
 id) and the worker's text reach the page through ``contract.js``, whose names esbuild defines here;
 ``swap.py`` reaches the worker as text (esbuild's text loader).
+
+What only the editor of a lab's "Python" disclosure needs (``reader.js``, and ``reader.py``, the
+Python side of a reader's Run, which it sends to the worker as text) is a third entry, its own
+classic script, ``static/reader.HASH.js`` (named after its content like the runtime's files,
+``sitegen/runtime/names.py``): the page loads it the first time a reader presses Edit (stage
+"disclosure", ``disclosure.js``), so nothing of it is downloaded or parsed before the labs are
+live. The page's config names it (``reader``); the single file holds its text in a
+``<script type="text/plain">`` data block (``READER_ID``), which the page runs as an inline script
+allowed by its hash in the policy, like the file's other scripts (``sitegen/site/assemble.py``).
 """
 
 from __future__ import annotations
@@ -19,12 +28,14 @@ import json
 import re
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from kvpage.lab import TEXT_KINDS, TEXT_LENGTH
 from kvpage.tree import ATTRIBUTE_PATTERN, FORBIDDEN_ATTRIBUTES, HTML_TAGS, SVG_TAGS, VOID_TAGS
 from sitegen.errors import BuildError, ContentError
+from sitegen.runtime.names import content_name
 
 SCRIPT = "static/kvpage.js"
 """Where the bundled script goes in the site (and what the pages load)."""
@@ -36,6 +47,15 @@ ENTRY = "boot.js"
 """The page's entry module: everything the page runs is imported from it."""
 WORKER_ENTRY = "worker.js"
 """Python's worker's entry module, bundled on its own (it runs in the worker, never on the page)."""
+READER_ENTRY = "reader.js"
+"""The editor's entry module, bundled on its own and loaded on the first Edit."""
+READER_SCRIPT = "static/reader.js"
+"""Where the editor's script goes in the site, before its content's hash is put in its name."""
+READER_NAME = re.compile(r"^static/reader\.[0-9a-f]+\.js$")
+"""The editor's script's path in the site (``content_name`` of ``READER_SCRIPT``)."""
+READER_ID = "kvpage-reader"
+"""The id of the single file's data block that holds the editor's script."""
+ENTRIES = (ENTRY, WORKER_ENTRY, READER_ENTRY)
 SOURCES = ("*.js", "*.py")
 """What the folder holds for the bundles: each must be in one of them (``*.d.ts`` only types them)."""
 PROJECT = Path(__file__).resolve().parents[2]
@@ -50,6 +70,11 @@ ESBUILD_ERROR = re.compile(
 HEADER = """\
 // kvpage page runtime: the labs, drawn from Python's views; Python itself runs in a Web Worker.
 // Bundled by sitegen/site/page_script.py (esbuild) from site_template/static/kvpage/{entries}: edit those.
+"use strict";"""
+
+READER_HEADER = """\
+// kvpage's editor of a lab's Python, loaded on the first Edit (the page's script runs it).
+// Bundled by sitegen/site/page_script.py (esbuild) from site_template/static/kvpage/{entry}: edit that.
 "use strict";"""
 
 
@@ -76,6 +101,7 @@ def contract() -> dict[str, str]:
         "KVPAGE_TEXT_KINDS": json.dumps(list(TEXT_KINDS)),
         "KVPAGE_CONFIG_ID": json.dumps(CONFIG_ID),
         "KVPAGE_TEXT_LENGTH": json.dumps(TEXT_LENGTH),
+        "KVPAGE_READER_ID": json.dumps(READER_ID),
     }
 
 
@@ -133,14 +159,37 @@ def worker_script(folder: Path) -> Bundle:
     return bundle(folder, WORKER_ENTRY, {})
 
 
-def page_script(folder: Path) -> bytes:
-    """The modules in ``folder`` (a template's ``static/kvpage``) bundled into ``kvpage.js``.
+@dataclass(frozen=True)
+class PageScripts:
+    """The page's two scripts: its own, loaded with the page, and the editor's, loaded on the first Edit."""
 
-    A source file in ``folder`` that neither bundle imports fails the build: nothing there is dead."""
+    page: bytes
+    reader: bytes
+
+    @property
+    def reader_path(self) -> str:
+        """The editor's script's path in the site, named after its content."""
+        return content_name(READER_SCRIPT, self.reader)
+
+    def files(self) -> dict[str, bytes]:
+        """Both, by their paths in the site."""
+        return {SCRIPT: self.page, self.reader_path: self.reader}
+
+
+def reader_path(files: Iterable[str]) -> str:
+    """The editor's script among a site's ``files`` (its paths), or ``""`` if the template has none."""
+    return next((name for name in files if READER_NAME.match(name)), "")
+
+
+def bundled_scripts(folder: Path) -> PageScripts:
+    """The modules in ``folder`` (a template's ``static/kvpage``) bundled into ``kvpage.js`` and the editor's script.
+
+    A source file in ``folder`` that no bundle imports fails the build: nothing there is dead."""
     worker = worker_script(folder)
     defines = {**contract(), "KVPAGE_WORKER_SCRIPT": json.dumps(worker.text)}
     page = bundle(folder, ENTRY, defines, HEADER.format(entries=f"{{{ENTRY},{WORKER_ENTRY}}}"))
-    used = page.inputs | worker.inputs
+    reader = bundle(folder, READER_ENTRY, contract(), READER_HEADER.format(entry=READER_ENTRY))
+    used = page.inputs | worker.inputs | reader.inputs
     stray = sorted(
         path.name
         for pattern in SOURCES
@@ -148,5 +197,10 @@ def page_script(folder: Path) -> bytes:
         if not path.name.endswith(".d.ts") and path.name not in used
     )
     if stray:
-        raise BuildError([f"{shown(folder)}: {', '.join(stray)} imported by neither {ENTRY} nor {WORKER_ENTRY}"])
-    return page.text.encode("utf-8")
+        raise BuildError([f"{shown(folder)}: {', '.join(stray)} imported by none of {', '.join(ENTRIES)}"])
+    return PageScripts(page.text.encode("utf-8"), reader.text.encode("utf-8"))
+
+
+def page_script(folder: Path) -> bytes:
+    """The page's own script, ``kvpage.js`` (:func:`bundled_scripts`)."""
+    return bundled_scripts(folder).page

@@ -286,6 +286,8 @@ def try_this_flow(url: str) -> list[Step]:
 
 OPEN_PYTHON = """(region) => { const details = region.querySelector("details[data-role=python]");
   details.open = true; return details.open; }"""
+EDITING = """(region) => region.querySelector("details[data-role=python] textarea") !== null"""
+"""The disclosure is an editor: Edit loads the editor's script the first time, so it may come a moment later."""
 PROBLEM_SAYS = """(region) => {{ const box = region.querySelector("[data-role=problem]");
   return !box.hidden && {words}.every((word) => box.textContent.includes(word)); }}"""
 
@@ -325,6 +327,7 @@ def reader_flow(url: str) -> list[Step]:
         open_page(url),
         holds(DECODE, OPEN_PYTHON, until=False),
         click(DECODE, "button", "Edit"),
+        holds(DECODE, EDITING),
         paste(DECODE, editor, CAUSAL),
         click(DECODE, "button", "Run"),
         *both(mine),

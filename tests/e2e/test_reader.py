@@ -10,6 +10,7 @@ showed before, exactly.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 import pytest
@@ -163,6 +164,25 @@ def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> No
     expect(problem).to_contain_text("AttributeError")
     expect(problem).to_contain_text(f"{COSTS}, line")
     expect(problem).not_to_contain_text("bridge.py")
+
+
+def test_the_editor_is_loaded_on_the_first_edit_never_before(audited: tuple[Page, str], site_url: Where) -> None:
+    """Nothing only the editor needs comes before the labs are live: its script (static/reader.HASH.js,
+    in the single file a data block run by its hash) is loaded, and run, on the first Edit only."""
+    page, url = audited
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    decode, next_lab = open_chapter(page, url)
+    editor_script = re.compile(r"/static/reader\.[0-9a-f]+\.js$")
+    assert page.evaluate("typeof kvpageLabs.wireReader") == "undefined"
+    assert [address for address in asked if editor_script.search(address)] == []
+    edit_costs(decode, CAUSAL)
+    assert page.evaluate("typeof kvpageLabs.wireReader") == "function"
+    next_lab.get_by_text("Python: the code behind this lab").click()
+    next_lab.get_by_role("button", name="Edit", exact=True).click()  # a second Edit: the same script
+    expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(BOOK_COSTS)
+    single = site_url.chapter == site_url.origin  # the single file: the script is in the page, run by its hash
+    assert len([address for address in asked if editor_script.search(address)]) == (0 if single else 1)
 
 
 def shown_source(region: Locator, path: str) -> str:

@@ -23,9 +23,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.chapter_labs import DECODE, NEXT
 from tests.conftest import ROOT
 from tests.e2e.conftest import PYTHON_READY_MS
 from tests.project_copy import project_copy
+from tests.reader_model import COSTS, SQUARE
 
 pytestmark = pytest.mark.e2e
 
@@ -163,7 +165,7 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         model = project / "kvpage" / "labs" / "decode.py"
         edit(model, ('"cache cold"', '"cache empty"'), ('f"no cache kept · ', 'f"nothing kept · '))
         # The lab computed again by the new model (its update action starts the run afresh) ...
-        expect(decode.get_by_text("cache empty")).to_be_visible(timeout=MODEL_RELOAD_MS)
+        expect(decode.get_by_text("cache empty", exact=True)).to_be_visible(timeout=MODEL_RELOAD_MS)
         assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
         expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()  # ... at the reader's values
         step.click()
@@ -176,11 +178,11 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         expect(alert).to_contain_text(f"kvpage/labs/decode.py:{line}:", timeout=MODEL_RELOAD_MS)
         expect(alert).to_contain_text("SyntaxError")
         decode.get_by_role("button", name="Reset").click()  # the last good model still answers
-        expect(decode.get_by_text("cache empty")).to_be_visible()
+        expect(decode.get_by_text("cache empty", exact=True)).to_be_visible()
 
         edit(model, ('return "cache empty" +', 'return "cache bare"'), ('f"nothing kept · ', 'f"none kept · '))
         expect(alert).to_have_count(0, timeout=MODEL_RELOAD_MS)
-        expect(decode.get_by_text("cache bare")).to_be_visible()
+        expect(decode.get_by_text("cache bare", exact=True)).to_be_visible()
         assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
 
         # A page opened now restores the snapshot (the model before the edits) and runs the new wheel.
@@ -192,4 +194,60 @@ def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
         expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
         step.click()
         expect(decode.get_by_text(after_step.replace("no cache kept · ", "none kept · "))).to_be_visible()
+        assert errors == []
+
+
+def changed_lines(before: str, after: str) -> tuple[int, int]:
+    """Lines added and removed from ``before`` to ``after`` (a longest common subsequence, as the page counts)."""
+    a, b = before.split("\n"), after.split("\n")
+    row = [0] * (len(b) + 1)
+    for line in a:
+        following = [0]
+        for j, other in enumerate(b):
+            following.append(row[j] + 1 if line == other else max(row[j + 1], following[j]))
+        row = following
+    return len(b) - row[-1], len(a) - row[-1]
+
+
+def test_a_model_edit_shows_in_the_python_disclosure_and_keeps_the_readers_edit(
+    page: Page, project: Path, tmp_path: Path
+) -> None:
+    """The disclosure shows the files of the model the page runs: after a model edit, the new build's.
+    An editor the reader left as the book had it takes the new text; one holding the reader's edit
+    keeps it, and "Your model" counts its lines against the new book's file."""
+    command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
+    costs = project / COSTS
+    with start(command, tmp_path / "serve.log") as serving:
+        errors = console_errors(page)
+        page.goto(serving.url + "cache.html")
+        decode = page.get_by_role("region", name=DECODE)
+        next_lab = page.get_by_role("region", name=NEXT)
+        expect(decode.get_by_role("button", name="Forward")).to_be_enabled(timeout=PYTHON_READY_MS)
+        page.evaluate("window.__notReloaded = true")
+        decode.get_by_text("Python: the code behind this lab").click()
+        shown = decode.locator(f'figure[data-file="{COSTS}"] pre.code')
+
+        # Before any Edit (the editor not loaded yet): the highlighted file is the new one.
+        edit(costs, (SQUARE, f"{SQUARE}  # edited while serving"))
+        expect(shown).to_have_text(costs.read_text(encoding="utf-8"), timeout=MODEL_RELOAD_MS)
+
+        # An editor left as the book had it, and one holding the reader's edit, run.
+        decode.get_by_role("button", name="Edit", exact=True).click()
+        next_lab.get_by_text("Python: the code behind this lab").click()
+        next_lab.get_by_role("button", name="Edit", exact=True).click()
+        mine = costs.read_text(encoding="utf-8").replace("  # edited while serving", "  # the reader's")
+        next_lab.get_by_label(f"Edit {COSTS}").fill(mine)
+        next_lab.get_by_role("button", name="Run", exact=True).click()
+        yours = next_lab.get_by_role("status").filter(has_text="Your model")
+        expect(yours).to_contain_text(f"{COSTS} +1 −1")
+
+        edit(costs, ('"""Attention cost in cells', '"""Attention\'s cost in cells'))  # a line the reader left alone
+        book = costs.read_text(encoding="utf-8")
+        expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(book, timeout=MODEL_RELOAD_MS)
+        expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(mine)
+        added, removed = changed_lines(book, mine)
+        expect(yours).to_contain_text(f"{COSTS} +{added} −{removed}")
+        next_lab.get_by_role("button", name="Back to the book's model").click()
+        expect(next_lab.locator(f'figure[data-file="{COSTS}"] pre.code')).to_have_text(book)
+        assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
         assert errors == []

@@ -7,7 +7,7 @@ import { CONFIG_ID } from "./contract.js";
 import { wireLabs } from "./labs.js";
 import { progress, settle } from "./progress.js";
 import { PythonPool } from "./python.js";
-import { wireReader } from "./reader.js";
+import { showSources, wireDisclosures } from "./disclosure.js";
 
 const config = JSON.parse(document.getElementById(CONFIG_ID).textContent);
 const pool = new PythonPool(config);
@@ -20,9 +20,11 @@ const wired = new Promise((resolve) => {
   else document.addEventListener("DOMContentLoaded", wire, { once: true });
 });
 // `build.py serve` after a model edit (sitegen/serve/livereload.js): the new model in every worker, then
-// every lab computed again with it, at its current values. Not called in a published page.
-globalThis.kvpageLabs.swapModel = async (python, wheel) => {
+// every lab computed again with it, at its current values, and the Python disclosures showing the new
+// files (`fresh`: the new build of this page, parsed). Not called in a published page.
+globalThis.kvpageLabs.swapModel = async (python, wheel, fresh) => {
   await pool.swap(python, wheel);
+  await showSources(fresh);
   for (const lab of await wired) lab.refresh();
 };
 Promise.all([pool.ready, wired]).then(
@@ -33,7 +35,7 @@ Promise.all([pool.ready, wired]).then(
     document.documentElement.dataset.python = "ready";
     performance.mark("kvpage:labs-live");
     progress("ready");
-    wireReader(pool, labs, config.call_timeout); // the Python disclosures' buttons: only once the labs are live
+    wireDisclosures(config, pool, labs); // the Python disclosures' buttons: only once the labs are live
   },
   (error) => {
     settle();

@@ -19,5 +19,7 @@ export const TEXT_LENGTHS = {
 };
 /** The page's count of a text's length, the one kvpage.lab.Text.read limits. */
 export const textLength = TEXT_LENGTHS[KVPAGE_TEXT_LENGTH];
+/** The id of the single file's data block that holds the editor's script (sitegen/site/page_script.py). */
+export const READER_ID = KVPAGE_READER_ID;
 /** Python's worker: its modules bundled into one classic script (worker.js and what it imports). */
 export const WORKER_SCRIPT = KVPAGE_WORKER_SCRIPT;

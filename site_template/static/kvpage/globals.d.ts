@@ -12,6 +12,7 @@ declare const KVPAGE_TEXT_KINDS: string[];
 declare const KVPAGE_CONFIG_ID: string;
 declare const KVPAGE_TEXT_LENGTH: "code points";
 declare const KVPAGE_WORKER_SCRIPT: string;
+declare const KVPAGE_READER_ID: string;
 
 declare module "*.py" {
   const text: string;

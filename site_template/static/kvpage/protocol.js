@@ -51,11 +51,12 @@
  *   request: the JSON text kvpage.bridge.handle takes.
  * @typedef {{type: "swap", id: number, runtime: Runtime, wheel: ArrayBuffer}} SwapMessage
  *   `serve` after a model edit: wheel, the unpacked bytes of runtime's (the new config's) wheel.
- * @typedef {{type: "model", id: number, sources: Record<string, string>, labs: ReaderLab[]}} ModelMessage
- *   a reader's Run (reader.js, reader.py): sources, the files of kvpage the reader changed ({} the book's
- *   model), run in place of the wheel's, and every lab of `labs` computed with them; answered by a
- *   "reply" whose text is reader.py's answer. `labs` empty: the model the page runs already, put into a
- *   worker that did not run it.
+ * @typedef {{type: "model", id: number, code: string, sources: Record<string, string>, labs: ReaderLab[]}} ModelMessage
+ *   a reader's Run (reader.js, reader.py): code, reader.py's text (the editor's script brings it: the
+ *   worker's own has none); sources, the files of kvpage the reader changed ({} the book's model), run
+ *   in place of the wheel's, and every lab of `labs` computed with them; answered by a "reply" whose
+ *   text is reader.py's answer. `labs` empty: the model the page runs already, put into a worker that
+ *   did not run it.
  * @typedef {{type: "unpack", name: string, bytes: ArrayBuffer, size: number, keep: boolean}} UnpackMessage
  *   (an unpacker) bytes: the zstd frame of `name`, transferred, `size` bytes unpacked; keep: a copy is kept.
  * @typedef {{type: "keep", where: KeptWhere, files: Record<string, ArrayBuffer>}} KeepMessage

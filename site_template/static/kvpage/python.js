@@ -70,6 +70,7 @@ export class PythonPool {
     this.lastSwap = null; // {python, wheel}
     this.swapsOut = new Map(); // id -> {resolve, reject}
     this.reader = {}; // the reader's files every worker runs in place of the wheel's ({}: the book's model)
+    this.readerCode = ""; // reader.py's text, which runs them (the editor's script sends it with its first Run)
     this.start();
   }
 
@@ -198,18 +199,19 @@ export class PythonPool {
   // The model the page runs, `sources`, put into the running Python of `entry` (its answer is not awaited:
   // the worker reads its messages in order, so every later call is answered by it).
   tell(entry, sources) {
-    toWorker(entry.worker, { type: "model", id: 0, sources, labs: [] });
+    toWorker(entry.worker, { type: "model", id: 0, code: this.readerCode, sources, labs: [] });
   }
 
-  // A reader's Run: `sources` (path -> text, {} the book's model) in one worker, every lab of `labs`
-  // computed with them (protocol.js, ReaderLab); resolves to reader.py's answer as text, and if it
-  // is ok the page runs `sources` from now on, in every worker.
-  model(sources, labs) {
+  // A reader's Run: `sources` (path -> text, {} the book's model) in one worker by `code` (reader.py's
+  // text), every lab of `labs` computed with them (protocol.js, ReaderLab); resolves to reader.py's
+  // answer as text, and if it is ok the page runs `sources` from now on, in every worker.
+  model(code, sources, labs) {
+    this.readerCode = code;
     return new Promise((resolve, reject) => {
       this.next += 1;
       const id = this.next;
       /** @type {Job} */
-      const job = { id, message: { type: "model", id, sources, labs }, reject, entry: null };
+      const job = { id, message: { type: "model", id, code, sources, labs }, reject, entry: null };
       job.resolve = (text) => {
         if (JSON.parse(text).ok) {
           this.reader = sources;

@@ -1,9 +1,11 @@
 // Stage "reader": each lab's "Python" disclosure (site_template/labs/python.html), made the reader's.
+// The entry of a script of its own (sitegen/site/page_script.py), which the page loads on the first Edit
+// (stage "disclosure") and which then registers wireReader; reader.py, Python's side of a Run, comes
+// with it and goes to the worker as text with each Run.
 //
 // The build printed the model's files that compute the lab, highlighted (sitegen/labs/sources.py);
-// their text is the book's model, read back from the page (textContent), never a second copy. Once
-// the labs are live the disclosure's buttons appear: Edit turns each file into a text box with line
-// numbers, Run sends the files the reader changed to the page's Python (stage "python", model) with
+// their text is the book's model, read back from the page (textContent), never a second copy. Edit
+// turns each file into a text box with line numbers, Run sends the files the reader changed to the page's Python (stage "python", model) with
 // every lab of the page at its current values and state, and draws the views it computed; each
 // disclosure then says "Your model" and how many lines differ, and "Back to the book's model" runs
 // the book's files again. A Run that fails changes nothing the labs show: a syntax error is shown
@@ -14,6 +16,8 @@
 // The reader's model lives in this page only, for as long as it is open: it is not written to the
 // URL, a link, storage or any other page, so a link or a later visit always shows the book's model
 // (a reader who wants to keep an edit copies it from the text box).
+
+import READER from "./reader.py";
 
 const CAP = 100_000; // characters a file (reader.py refuses more too)
 const RUNNING = "Running your model…";
@@ -54,6 +58,21 @@ class ModelFile {
     this.editor = null;
     this.text = null; // the text box, once edited
     this.numbers = null;
+  }
+
+  // The book's file is now `code`'s (serve, a model edit): shown when not edited; an editor still
+  // holding the old book's text takes the new one, an edit of the reader's is kept.
+  /** @param {HTMLElement} code @param {string} book */
+  renew(code, book) {
+    const old = this.book;
+    this.book = book;
+    const pre = /** @type {HTMLElement} */ (document.importNode(code, true));
+    if (this.editor === null) this.code.replaceWith(pre);
+    this.code = pre;
+    if (this.text !== null && this.text.value === old) {
+      this.text.value = book;
+      this.number();
+    }
   }
 
   edit(text) {
@@ -122,10 +141,8 @@ class Disclosure {
     this.restore = details.querySelector("[data-role=restore]");
     this.yours = details.parentElement.querySelector("[data-role=yours]"); // outside it: seen with it closed
     this.problem = details.querySelector("[data-role=problem]");
-    this.edit.addEventListener("click", () => this.editing());
     this.run.addEventListener("click", () => page.run(this));
     this.restore.addEventListener("click", () => page.run(this, {}));
-    details.querySelector("[data-role=tools]").hidden = false;
   }
 
   editing() {
@@ -193,7 +210,7 @@ class Reader {
     try {
       for (const lab of this.labs) lab.reading(); // a running Generate stops
       await Promise.all(this.labs.map((lab) => lab.idle()));
-      const answer = JSON.parse(await this.pool.model(sources, this.labs.map((lab) => lab.reading())));
+      const answer = JSON.parse(await this.pool.model(READER, sources, this.labs.map((lab) => lab.reading())));
       if (answer.ok) this.ran(sources, answer.replies);
       else this.failed(from, answer);
     } catch (error) {
@@ -216,6 +233,22 @@ class Reader {
     }
   }
 
+  /** Edit pressed in `details` (stage "disclosure"). @param {HTMLElement} details */
+  editing(details) {
+    this.disclosures.find((disclosure) => disclosure.details === details)?.editing();
+  }
+
+  // serve swapped a new model in: `fresh`, path -> its highlighted code in the new build's page.
+  showSources(fresh) {
+    for (const [path, code] of fresh) this.book.set(path, code.textContent ?? "");
+    for (const disclosure of this.disclosures) {
+      for (const file of disclosure.files) {
+        if (fresh.has(file.path)) file.renew(fresh.get(file.path), this.book.get(file.path) ?? "");
+      }
+      if (!this.busy) disclosure.showModel(this.sources); // its count, against the new book
+    }
+  }
+
   failed(from, answer) {
     const lines = [answer.error];
     if (answer.text !== undefined) lines.push(answer.text, `${" ".repeat(Math.max(answer.col - 1, 0))}^`);
@@ -232,6 +265,8 @@ class Reader {
  * @param {any[]} labs
  * @param {number} seconds the book's call_timeout
  */
-export function wireReader(pool, labs, seconds) {
+function wireReader(pool, labs, seconds) {
   return new Reader(pool, labs, seconds);
 }
+
+globalThis.kvpageLabs.wireReader = wireReader; // what stage "disclosure" calls once this has run

@@ -1,5 +1,6 @@
-# Python's side of a reader's Run: what it does and answers is said in worker.js (READER), whose
-# comments the build leaves out of the page; this text is shipped as it is.
+# Python's side of a reader's Run: what it does and answers is said in worker.js (runReader), whose
+# comments the build leaves out of the page; this text is shipped as it is, in the editor's script
+# (reader.js), which sends it to the worker.
 def kvpage_reader(sources, labs, held={"codes": {}, "texts": {}}):
     import importlib, importlib.abc, importlib.util, json, linecache, re, sys
     cap = 100_000  # characters a file: the page says so before it sends more (reader.js, CAP)

@@ -2,6 +2,7 @@
 // the page: the build bundles it (with image.js, hooks.js, protocol.js and swap.py) into one classic
 // script, and the page makes each worker from a Blob of Pyodide's JavaScript followed by that
 // script (stage "spawn"), so it may import nothing from the page's modules but the protocol.
+// reader.py, which only a reader's Run needs, is not in it: the editor's script sends its text.
 //
 // Python is not started here, it is restored: the build ran Pyodide once with kvpage imported and
 // shipped its memory (sitegen/runtime/snapshot.py), as a patch over the wasm's data segments
@@ -27,7 +28,6 @@ import { snapshotImage } from "./image.js";
 import { interceptPyodide } from "./hooks.js";
 import { fromPage, toPage } from "./protocol.js";
 import SWAP from "./swap.py";
-import READER from "./reader.py";
 
 /** @typedef {import("./protocol.js").Runtime} Runtime */
 /** @typedef {import("./protocol.js").Phase} Phase */
@@ -71,9 +71,9 @@ function swapModel(current, bytes, path) {
   }
 }
 
-// READER, Python's side of a reader's Run (reader.py, message "model"; static/kvpage/reader.js is the
-// page's side). `sources` ({path: text}, JSON) are the files of kvpage the reader changed; none is
-// the book's own model. Each is compiled first (a syntax error is
+// Python's side of a reader's Run (reader.py, its text `code` in message "model", from the editor's
+// script; static/kvpage/reader.js is the page's side). `sources` ({path: text}, JSON) are the files
+// of kvpage the reader changed; none is the book's own model. Each is compiled first (a syntax error is
 // answered with its path, line and column before anything changes); then kvpage's modules are
 // imported afresh, the reader's files from their text by a finder ahead of the wheel, the others from
 // the wheel, and every lab of the page is computed at its current values (`labs`, JSON: [{request,
@@ -84,8 +84,8 @@ function swapModel(current, bytes, path) {
 // "col"?, "text"?}.
 // Made once a worker, on the first Run; `current` then answers with kvpage as it left it.
 let reader = null;
-function runReader(current, sources, labs) {
-  reader ??= current.pyodide.runPython(READER);
+function runReader(current, code, sources, labs) {
+  reader ??= current.pyodide.runPython(code);
   try {
     return reader(JSON.stringify(sources), JSON.stringify(labs));
   } finally {
@@ -292,11 +292,11 @@ const handlers = {
     }
     post({ type: "reply", id, reply });
   },
-  async model({ id, sources, labs }) {
+  async model({ id, code, sources, labs }) {
     const current = await restored;
     let reply;
     try {
-      reply = runReader(current, sources, labs);
+      reply = runReader(current, code, sources, labs);
     } catch (error) {
       reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
     }

@@ -1,5 +1,6 @@
 """The page's script is its ES modules bundled by esbuild into one classic script, Python's worker a
-second bundle inside it, and a module that is missing, stray or broken fails the build, at its line."""
+second bundle inside it, the editor a third, a script of its own loaded on the first Edit; a module
+that is missing, stray or broken fails the build, at its line."""
 
 from __future__ import annotations
 
@@ -12,7 +13,18 @@ from pathlib import Path
 import pytest
 
 from sitegen.errors import BuildError, ContentError
-from sitegen.site.page_script import CONFIG_ID, ENTRY, WORKER_ENTRY, contract, page_script, worker_script
+from sitegen.site.page_script import (
+    CONFIG_ID,
+    ENTRIES,
+    READER_ID,
+    READER_NAME,
+    WORKER_ENTRY,
+    bundled_scripts,
+    contract,
+    page_script,
+    reader_path,
+    worker_script,
+)
 from tests.conftest import ROOT
 
 MODULES = ROOT / "site_template" / "static" / "kvpage"
@@ -24,14 +36,32 @@ def test_the_page_script_is_one_classic_script_with_every_module(tmp_path: Path)
     (tmp_path / "kvpage.js").write_text(script, encoding="utf-8")
     subprocess.run(["node", "--check", str(tmp_path / "kvpage.js")], check=True)  # a script, not a module
     assert not re.search(r"^\s*(import|export)\b", script, re.MULTILINE)
-    page = {path.name for path in MODULES.glob("*.js")} - {"image.js", "hooks.js", "worker.js"}
+    page = {path.name for path in MODULES.glob("*.js")} - {"image.js", "hooks.js", "worker.js", "reader.js"}
     for name in sorted(page):
         assert f"\n  // {name}\n" in script, f"{name} is not in the page's bundle"
 
 
+def test_what_only_the_editor_needs_is_a_script_of_its_own(tmp_path: Path) -> None:
+    """Nothing of the editor is downloaded or parsed before the labs are live: reader.js and reader.py
+    are in the editor's script only, named after its content, which registers what the page calls."""
+    scripts = bundled_scripts(MODULES)
+    page, reader = scripts.page.decode("utf-8"), scripts.reader.decode("utf-8")
+    python = (MODULES / "reader.py").read_text(encoding="utf-8")
+    assert "\n  // reader.js\n" not in page
+    assert "kvpage_reader" not in page and "kvpage_reader" not in worker_script(MODULES).text
+    assert "\n  // reader.js\n" in reader
+    assert literal(reader, "reader_default") == python
+    assert "kvpageLabs.wireReader = " in reader
+    assert READER_NAME.match(scripts.reader_path)
+    assert reader_path(scripts.files()) == scripts.reader_path != reader_path({"static/reader.js"})
+    assert literal(page, "READER_ID") == READER_ID
+    (tmp_path / "reader.js").write_text(reader, encoding="utf-8")
+    subprocess.run(["node", "--check", str(tmp_path / "reader.js")], check=True)  # a script: no import, no export
+
+
 def literal(script: str, name: str) -> object:
-    """The value of ``var NAME = …;`` in an esbuild bundle (one line: a literal), as Node reads it."""
-    found = re.search(rf"^\s*var {name} = (.*);$", script, re.MULTILINE)
+    """The value of ``var NAME = …;`` in an esbuild bundle (a literal: a text's may span lines), as Node reads it."""
+    found = re.search(rf"^\s*var {name} = (.*?);$", script, re.MULTILINE | re.DOTALL)
     assert found, f"no {name} in the bundle"
     done = subprocess.run(
         ["node", "-e", f"process.stdout.write(JSON.stringify({found.group(1)}))"],
@@ -53,7 +83,7 @@ def test_the_contract_and_the_worker_are_in_the_page_script() -> None:
 def test_the_worker_is_its_modules_and_swap_py_and_uses_nothing_of_the_page() -> None:
     """Its text runs alone in the worker: every name it uses is its own, the worker's or the platform's."""
     worker = worker_script(MODULES)
-    assert worker.inputs == {"worker.js", "image.js", "hooks.js", "protocol.js", "swap.py", "reader.py"}
+    assert worker.inputs == {"worker.js", "image.js", "hooks.js", "protocol.js", "swap.py"}
     assert literal(worker.text, "swap_default") == (MODULES / "swap.py").read_text(encoding="utf-8")
     for name in ("document", "window", "say(", "progress(", "config.", "TREE", "CONFIG_ID", "pythonWorker"):
         assert name not in worker.text, name
@@ -65,7 +95,7 @@ def test_a_stray_or_missing_or_broken_module_fails_the_build(tmp_path: Path) -> 
     (folder / "extra.js").write_text("export const unused = 1;\n", encoding="utf-8")
     with pytest.raises(BuildError) as stray:
         page_script(folder)
-    assert stray.value.errors == (f"{folder}: extra.js imported by neither {ENTRY} nor {WORKER_ENTRY}",)
+    assert stray.value.errors == (f"{folder}: extra.js imported by none of {', '.join(ENTRIES)}",)
     (folder / "extra.js").unlink()
     (folder / "hooks.js").unlink()
     with pytest.raises(BuildError) as missing:
