@@ -166,7 +166,7 @@ LAB_COLUMNS = (("ours", "http", "ours http"), ("ours", "file", "ours file://"), 
 STOCK = ("stock", "http")
 INTERACTIONS = (
     ("slider", "latency", "slider key"),
-    ("step", "latency", "Step click"),
+    ("step", "latency", "Forward click"),
     ("keystroke", "work", "request update (after the 100 ms debounce)"),
 )
 

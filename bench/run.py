@@ -21,7 +21,7 @@ prints medians and the ratio ours/stock:
 - where our cold start went, printed with each run: when the page's first Python worker reached each
   phase (its ``kvpage:worker-PHASE`` marks: started, compiled, decoded, instantiated, restored)
   and the unpacker had decoded each zstd binary (``kvpage:unpacked-NAME``), from navigation start;
-- interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Step
+- interactions, p50/p95 over all runs: a slider key press, a keystroke in a request box, a Forward
   click, from the trusted input event to the lab's DOM updated and laid out (``bench/measure.js``);
 - bytes received until the labs were live, over http: the bodies as the browser received them
   (each response body's size as Playwright reports it, for the page itself and every file it or its
@@ -141,7 +141,7 @@ def build_stock(ours: Path, out: Path) -> Path:
 
 
 def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
-    """Slider key presses, keystrokes in Request 2 and Step clicks, each timed by measure.js."""
+    """Slider key presses, keystrokes in Request 2 and Forward clicks (the decode lab's step), each timed by measure.js."""
     decode = page.get_by_role("region", name=DECODE)
     lab = page.get_by_role("region", name=NEXT)
     done = 0
@@ -165,7 +165,7 @@ def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
     decode.get_by_role("button", name="Reset").click()
     done += 1
     page.evaluate("count => window.__bench.until(count)", done)
-    step = decode.get_by_role("button", name="Step")
+    step = decode.get_by_role("button", name="Forward")
     timed("step", lambda index: step.click())
     return results
 
@@ -361,7 +361,7 @@ def main_table(results: Results) -> str:
 
     add("labs live (median)", [results.live(key) for key in columns], ms)
     add("first contentful paint (median)", [results.fcp(key) for key in columns], lambda v: ms(v) if v else "—")
-    kinds = (("slider", "slider key"), ("keystroke", "request keystroke"), ("step", "Step click"))
+    kinds = (("slider", "slider key"), ("keystroke", "request keystroke"), ("step", "Forward click"))
     for kind, label in kinds:
         for what in ("latency", "work") if kind == "keystroke" else ("latency",):
             for fraction, tag in ((0.5, "p50"), (0.95, "p95")):

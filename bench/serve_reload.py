@@ -17,7 +17,7 @@ Each time runs from the moment the file is written (``time.time()``) to the page
 ``performance.timeOrigin`` + the entry's ``startTime`` (for a model edit, a mark the page makes
 when the new label is drawn); it includes the watcher noticing (it polls every 0.1 s), the
 rebuild, the event to the page and the reload or swap. Each is checked against a Playwright wait
-on the same page, so a clock that disagreed would stop the run. After each model edit, a Step
+on the same page, so a clock that disagreed would stop the run. After each model edit, a Forward
 click must show the new model's text at the reader's Mode, and the page must not have reloaded.
 Each edit waits until the page has settled (its Python running), as an author's next edit would.
 ``--json FILE`` writes every sample (seconds), which ``bench/figures.py`` reads.
@@ -49,7 +49,7 @@ from tests.project_copy import project_copy  # noqa: E402
 CHROMIUM = Path("/usr/bin/chromium")
 DECODE = "Lab · prefill once, then decode"
 COLD, WARM = '"cache cold"', 'f"no cache kept · {held} tokens recomputed"'
-"""Two strings of the model that the decode lab shows, in Recompute mode: before Step and after."""
+"""Two strings of the model that the decode lab shows, in Recompute mode: before Forward and after."""
 SETTLED_MS = 120_000
 CHANGED_MS = 180_000
 CLOCK_SLACK = 0.05
@@ -121,7 +121,7 @@ def model_edit(page: Page, model: Path, current: str, version: str) -> float:
     if page.evaluate("window.__benchNotReloaded") is not True:
         raise SystemExit("bench: the page reloaded on a model edit")
     expect(decode.get_by_role("radio", name=MODE_NAMES["recompute"])).to_be_checked()
-    decode.get_by_role("button", name="Step").click()  # the new Python answers, with the new label
+    decode.get_by_role("button", name="Forward").click()  # the new Python answers, with the new label
     held = str(context_at_step(decode_lab.PROMPT.default, 1))
     expect(decode.get_by_text(shown(new_warm).replace("{held}", held))).to_be_visible()
     return seconds

@@ -1,8 +1,11 @@
 """The chapter's "Try this", performed in Chromium by role and label.
 
-Each test runs four ways (see ``site_url``): served over http at the root and under a sub-path, opened from the
-unzipped zip with file://, and as the single-file book. What each readout should show is the model's, run in
-CPython on the chapter's own lab parameters and on what the test typed, or the seed's (tests/chapter_labs.py).
+The two Try-this flows run four ways (see ``site_url``): served over http at the root and under a
+sub-path, opened from the unzipped zip with file://, and as the single-file book. The lab's
+behaviour past them (a step, a control resetting the run, Back and Forward, the presets) depends on
+the document, not on how its files arrived, so those run on the two documents (``DOCUMENTS``: http
+and the single file). What each readout should show is the model's, run in CPython on the
+chapter's own lab parameters and on what the test typed, or the seed's (tests/chapter_labs.py).
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ from tests.chapter_labs import (
     seed_has,
     seed_readout,
 )
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
+from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS_AND_SUBPATH
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
+pytestmark = pytest.mark.e2e
+every_way = pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)
+each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
 
 REQUEST_1, REQUEST_2 = requests()
 
@@ -84,6 +89,7 @@ def expect_seed_readouts(region: Locator, lab: Lab) -> None:
             expect(region.get_by_label(output.label, exact=True)).to_have_text(re.compile(rf"^{figure}(\xa0cells?)?$"))
 
 
+@every_way
 def test_try_this_decode(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
@@ -103,6 +109,7 @@ def test_try_this_decode(audited: tuple[Page, str]) -> None:
     expect(decode.get_by_role("button", name="Generate")).to_be_disabled()
 
 
+@each_document
 def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
@@ -112,6 +119,7 @@ def test_step_pays_the_prefill_then_a_line(audited: tuple[Page, str]) -> None:
         expect_run(decode, chapter_run().after(taken))
 
 
+@each_document
 def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
@@ -125,6 +133,7 @@ def test_changing_a_control_resets_the_run(audited: tuple[Page, str]) -> None:
     expect_run(decode, chapter_run(prompt=prompt, tokens=2).after())
 
 
+@every_way
 def test_try_this_next_request(audited: tuple[Page, str]) -> None:
     page, url = audited
     _, lab = open_chapter(page, url)
@@ -161,6 +170,7 @@ def expect_step(decode: Locator, run: Run) -> None:
     expect(decode.locator('[data-part="table"] tbody tr')).to_have_count(len(run.table_rows()))
 
 
+@each_document
 @pytest.mark.parametrize("mode", [value for value, _ in decode_lab.MODE.options])
 def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: tuple[Page, str], mode: str) -> None:
     """Issue 39, point 3: after Generate, Back, the slider (by its keys) and Forward each show one step,
@@ -199,6 +209,7 @@ ALIGNED = """rows => {
 """The left edge of every chip of each request's list, in order."""
 
 
+@each_document
 def test_presets_set_request_2_and_the_tokens_stand_in_columns(audited: tuple[Page, str]) -> None:
     """Issue 39, point 4: each preset is a button that sets request 2 to the model's text for it (the
     chapter's experiments), and the lab compares as after typing; position k of request 1 stands over
