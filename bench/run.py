@@ -141,7 +141,8 @@ def build_stock(ours: Path, out: Path) -> Path:
 
 
 def interact(page: Any, samples: int) -> dict[str, list[dict[str, float]]]:
-    """Slider key presses, keystrokes in Request 2 and Forward clicks (the decode lab's step), each timed by measure.js."""
+    """Slider key presses, keystrokes in Request 2 and Forward clicks (the decode lab's step), each timed
+    by measure.js."""
     decode = page.get_by_role("region", name=DECODE)
     lab = page.get_by_role("region", name=NEXT)
     done = 0

@@ -352,6 +352,13 @@ def chapter_call_timeout() -> float:
 
 FLOWS = {"try-this": try_this_flow, "link": link_flow, "reader": reader_flow}
 
+FLOW_WAYS = {"try-this": ("http", "file", "single-file"), "link": ("file",), "reader": ("single-file",)}
+"""The ways each flow runs in Firefox and WebKit. The chapter's Try this runs every way: it is what
+must be exact in three engines, three ways. The others run in the way where they are most fragile,
+having run every way in Chromium (tests/e2e/test_links.py, test_reader.py): a lab link in a file://
+URL (its fragment kept across a reload from disk), the reader's editor in the single file (its
+script inline, run by its CSP hash on the first Edit)."""
+
 
 # ---- Python's worker, on the runaway book --------------------------------------------------
 
@@ -447,6 +454,20 @@ def squared(n: int) -> str:
 
 
 WORKER_FLOWS = {"worker": worker_flow}
+
+WORKER_WAYS = ("file",)
+"""Python's worker flow in Firefox and WebKit runs from file://, where its Blob-URL worker is the
+one part no server can help (every way in Chromium: tests/e2e/test_worker.py)."""
+
+
+WORKER_CASES = dict.fromkeys(WORKER_FLOWS, WORKER_WAYS)
+"""Each worker flow with its ways, for :func:`cases`."""
+
+
+def cases(flows: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
+    """(way, flow) for ``pytest.mark.parametrize(("where", "flow"), ..., indirect=["where"])``:
+    each flow in each of its ways, ids as ``WAY-FLOW`` (what tests/scheduling.py splits by)."""
+    return [(way, flow) for flow, ways in sorted(flows.items()) for way in ways]
 
 
 RENDERS = (Path(__file__).with_name("renders.js")).read_text(encoding="utf-8")
