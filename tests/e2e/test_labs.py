@@ -20,6 +20,7 @@ from playwright.sync_api import Locator, Page, expect
 from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
+from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import (
     DECODE,
     NEXT,
@@ -32,7 +33,7 @@ from tests.chapter_labs import (
     seed_has,
     seed_readout,
 )
-from tests.e2e.conftest import DOCUMENTS, PYTHON_READY_MS, WAYS_AND_SUBPATH
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
 
 pytestmark = pytest.mark.e2e
 every_way = pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)

@@ -1,6 +1,10 @@
 """A lab's "Python" disclosure, performed in Chromium: read it, edit the model, Run, and back.
 
-Each flow runs three ways (served over http, from the unzipped zip with file://, as the single file).
+The flows the issue names (edit and Run, a syntax error, a loop, and Back) and the editor's loading
+run three ways (served over http, from the unzipped zip with file://, as the single file); the rest
+(a run kept where it is, what the reader's code can reach, the page without script and in print,
+axe at 360 px, bad input) depend on the document, not on how its files arrived, and run on the two
+documents (``DOCUMENTS``: http and the single file).
 What the labs must show after a Run is the edited model's, derived here by running the edited files
 in CPython (a copy of ``kvpage/`` with those files replaced, in a process of its own) on the values
 the page's labs have, never typed; "Back to the book's model" must bring back the numbers the page
@@ -19,14 +23,16 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
-from tests.browser_fixtures import WAYS, Where
+from tests.browser_fixtures import DOCUMENTS, WAYS, Where
 from tests.chapter_labs import DECODE, NEXT
 from tests.e2e.conftest import PYTHON_READY_MS, audit_page
 from tests.e2e.test_accessibility import AXE, axe_violations
 from tests.e2e.test_labs import open_chapter, settled
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
+pytestmark = pytest.mark.e2e
+every_way = pytest.mark.parametrize("site_url", WAYS, indirect=True)
+each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
 
 LABS: dict[str, Lab] = {DECODE: decode_lab.LAB, NEXT: next_request.LAB}
 
@@ -68,6 +74,7 @@ def edit_costs(region: Locator, text: str) -> None:
     region.get_by_label(f"Edit {COSTS}").fill(text)
 
 
+@each_document
 def test_run_keeps_a_run_where_it_is(audited: tuple[Page, str]) -> None:
     page, url = audited
     decode, _ = open_chapter(page, url)
@@ -88,6 +95,7 @@ def regions(page: Page) -> dict[str, Locator]:
     return {name: page.get_by_role("region", name=name) for name in LABS}
 
 
+@every_way
 def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
     audited: tuple[Page, str],
 ) -> None:
@@ -111,6 +119,7 @@ def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
     assert "costs" not in page.url and "def " not in page.url  # the URL carries no code
 
 
+@every_way
 def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(audited: tuple[Page, str]) -> None:
     page, url = audited
     open_chapter(page, url)
@@ -131,6 +140,7 @@ def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(aud
         expect_readouts(region, LABS[name], before[name])
 
 
+@every_way
 def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tuple[Page, str]) -> None:
     page, url = audited
     open_chapter(page, url)
@@ -153,6 +163,7 @@ def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tup
     expect(decode.get_by_role("alert").filter(has_text="failed")).to_have_count(0)
 
 
+@each_document
 def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> None:
     page, url = audited
     open_chapter(page, url)
@@ -166,6 +177,7 @@ def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> No
     expect(problem).not_to_contain_text("bridge.py")
 
 
+@every_way
 def test_the_editor_is_loaded_on_the_first_edit_never_before(audited: tuple[Page, str], site_url: Where) -> None:
     """Nothing only the editor needs comes before the labs are live: its script (static/reader.HASH.js,
     in the single file a data block run by its hash) is loaded, and run, on the first Edit only."""
@@ -189,6 +201,7 @@ def shown_source(region: Locator, path: str) -> str:
     return region.locator(f'figure[data-file="{path}"] pre.code').inner_text()
 
 
+@each_document
 def test_the_disclosure_reads_without_script_and_prints(browser: Browser, site_url: Where) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
@@ -209,6 +222,7 @@ def test_the_disclosure_reads_without_script_and_prints(browser: Browser, site_u
         context.close()
 
 
+@each_document
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str], scheme: str) -> None:
     page, url = audited
@@ -231,6 +245,7 @@ def run_costs(region: Locator, text: str) -> None:
     region.get_by_role("button", name="Run", exact=True).click()
 
 
+@each_document
 def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tuple[Page, str]) -> None:
     page, url = audited
     open_chapter(page, url)
