@@ -58,16 +58,25 @@ def module_of(name: str) -> str:
 
 
 def number_schema(control: Whole | DecimalSlider) -> JSONObject:
-    """What the page knows of a number control (its range and default): one shape for whole numbers
-    and decimals, a decimal slider adding its step."""
+    """What the page knows of a number control (its range, in numbers and in words, and its default):
+    one shape for whole numbers and decimals, a decimal slider adding its step."""
     return {
         "name": control.name,
         "kind": control.widget,
         "label": control.label,
         "low": control.low,
         "high": control.high,
+        "range": range_words(control),
         "default": control.default,
     }
+
+
+def range_words(control: Whole | DecimalSlider) -> str:
+    """``between LOW and HIGH`` (a decimal's ``in steps of STEP`` added): a number control's range as
+    every refusal of a value words it, the model's and the page's link reader's alike."""
+    shown = control.shown if isinstance(control, DecimalSlider) else str
+    grid = f" in steps of {shown(control.step)}" if isinstance(control, DecimalSlider) else ""
+    return f"between {shown(control.low)} and {shown(control.high)}{grid}"
 
 
 def out_of_range(subject: str, control: Whole | DecimalSlider, value: float) -> str | None:
@@ -75,13 +84,11 @@ def out_of_range(subject: str, control: Whole | DecimalSlider, value: float) -> 
     chapter's ``name (label)``), or None if it is one. The one range check of a number control and its
     one wording: the model, a chapter's ``key=value`` and the declaration's own default all ask here.
     The page's link reader checks a link's value against the same range, which the build wrote into
-    the schema from this declaration (``static/kvpage/links.js``), in a note's words of its own."""
-    shown = control.shown if isinstance(control, DecimalSlider) else str
-    grid = f" in steps of {shown(control.step)}" if isinstance(control, DecimalSlider) else ""
+    the schema from this declaration with its words (``range``: ``static/kvpage/links.js``)."""
     on_grid = not isinstance(control, DecimalSlider) or control.on_grid(value) is not None
     if control.low <= value <= control.high and on_grid:
         return None
-    return f"{subject} must be between {shown(control.low)} and {shown(control.high)}{grid}, not {value}"
+    return f"{subject} must be {range_words(control)}, not {value}"
 
 
 @dataclass(frozen=True)

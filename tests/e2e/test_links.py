@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from kvpage.jsonvalue import LabInputError
+from kvpage.lab import out_of_range
 from kvpage.labs import decode
 from kvpage.labs.next_request import MAX_REQUEST_CHARS
 from tests.browser_fixtures import DOCUMENTS, WAYS, Server, Where
@@ -108,7 +109,7 @@ def test_a_hostile_or_stale_link_is_ignored_field_by_field_with_a_quiet_note(aud
         lab, {label: decode_view(prompt, tokens, decode.MODE.default, 2)[name] for label, name in DECODE_READOUTS}
     )
     note = lab.get_by_text(LINK_NOTE)
-    expect(note).to_contain_text("prompt=9999 (Prefix length is a whole number from 1 to 128)")
+    expect(note).to_contain_text(f"prompt=9999 ({out_of_range(decode.PROMPT.label, decode.PROMPT, 9999)})")
     expect(note).to_contain_text("colour (this lab has no such setting)")
     expect(note).to_contain_text("turns (no such lab on this page)")
     expect(other.get_by_text(LINK_NOTE)).to_contain_text("takes at most 2,000 characters")

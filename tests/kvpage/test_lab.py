@@ -27,7 +27,7 @@ def test_a_link_resumes_through_the_update_action_unless_the_lab_names_another()
     assert declared().schema()["resume"] == "compute"
     assert declared(actions={"compute": view, "at": view}, resume="at").schema()["resume"] == "at"
     assert declared(linked_state=(Whole("k", "K", 0, 5, 0),)).schema()["linked_state"] == [
-        {"name": "k", "kind": "slider", "label": "K", "low": 0, "high": 5, "default": 0}
+        {"name": "k", "kind": "slider", "label": "K", "low": 0, "high": 5, "range": "between 0 and 5", "default": 0}
     ]
 
 
@@ -69,7 +69,7 @@ def test_a_decimal_slider_moves_in_its_steps_and_its_values_are_the_decimals_wri
     schema = declared(controls=(temperature,)).schema()["controls"]
     assert schema == [
         {"name": "t", "kind": "slider", "label": "Temperature", "low": 0.1, "high": 2, "default": 1}
-        | {"step": 0.1, "places": 1}
+        | {"range": "between 0.1 and 2.0 in steps of 0.1", "step": 0.1, "places": 1}
     ]
 
 

@@ -106,6 +106,12 @@ export function parseFragment(hash, isId) {
   return found;
 }
 
+// A number the link gives outside its setting's range, worded as the model words it
+// (kvpage.lab.out_of_range): the range's words are the build's, from the declaration (`range`).
+function outOfRange(setting, text) {
+  return `${setting.label} must be ${setting.range}, not ${text}`;
+}
+
 // One setting's value from its text, or {problem} saying why it is not one.
 function readValue(setting, text) {
   if (setting.step !== undefined) {
@@ -113,16 +119,13 @@ function readValue(setting, text) {
     const value = /^-?[0-9]{1,16}(\.[0-9]{1,16})?$/.test(text) ? Number(text) : NaN;
     const steps = (value - setting.low) / setting.step;
     if (!(value >= setting.low && value <= setting.high) || Math.abs(steps - Math.round(steps)) > 1e-9) {
-      const range = `${setting.low} to ${setting.high} in steps of ${setting.step}`;
-      return { problem: `${setting.label} is a number from ${range}` };
+      return { problem: outOfRange(setting, text) };
     }
     return { value: Number(value.toFixed(setting.places)) };
   }
   if (setting.kind === "slider" || setting.kind === "number" || setting.kind === "state") {
     const value = /^-?[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
-    if (!(value >= setting.low && value <= setting.high)) {
-      return { problem: `${setting.label} is a whole number from ${setting.low} to ${setting.high}` };
-    }
+    if (!(value >= setting.low && value <= setting.high)) return { problem: outOfRange(setting, text) };
     return { value };
   }
   if (setting.kind === "choice") {
