@@ -3,7 +3,8 @@
 The templates and the Markdown plugin print ``data-*`` attributes and the page's config; the
 page's scripts (its modules in static/kvpage/, the labs' own scripts in static/labs/, search's
 static/search.js) read them.
-Both sides are read here as text, and each must use exactly the names the contract lists: no
+The HTML side is read with ``html.parser`` (the templates, and the pages the pipeline rendered,
+with what the Markdown plugins print), the scripts as text; each must use exactly the names the contract lists: no
 attribute printed and never read (a dead one, such as the old ``data-params``), none read and
 never printed, and no key of the config or of a lab's schema that the script reads but the
 build does not write.
@@ -13,21 +14,24 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 from kvpage.lab import Button, Choice, Output, Slider, Text
+from sitegen import pipeline
 from sitegen.labs.placements import all_labs
 from sitegen.runtime.bundle import Loader
 from sitegen.site.assemble import PageConfig
 from sitegen.site.page_contract import ATTRIBUTES, ROLES
 from tests.conftest import ROOT
+from tests.pagetext import Elements
 
 TEMPLATES = ROOT / "site_template"
 STAGES = TEMPLATES / "static" / "kvpage"
 LAB_SCRIPTS = TEMPLATES / "static" / "labs"
-PLUGIN = ROOT / "sitegen" / "markdown" / "plugins" / "lab_blocks.py"
-TREE_ATTRIBUTES = {"data-kind", "data-ends-prefix"}
-"""Attributes inside a lab's drawings (kvpage/labs/) that the stylesheet styles: not the page's wiring."""
+TREE_ATTRIBUTES = {"data-kind", "data-ends-prefix", "data-figure"}
+"""Attributes of the model's drawings (kvpage/labs/, kvpage/figures.py) that the stylesheet or the tests
+find them by: not the page's wiring."""
 
 
 COMMENT = re.compile(r"(^|\s)//.*$", re.MULTILINE)
@@ -43,11 +47,56 @@ def scripts() -> dict[Path, str]:
     return {path: COMMENT.sub("", IMPORT.sub("", JSDOC.sub("", path.read_text(encoding="utf-8")))) for path in paths}
 
 
-def printed() -> set[str]:
-    """Every data-* attribute the templates and the plugin write."""
-    sources = [path.read_text(encoding="utf-8") for path in TEMPLATES.rglob("*.html")]
-    sources.append(PLUGIN.read_text(encoding="utf-8"))
-    return {name for text in sources for name in re.findall(r"\b(data-[a-z-]+)=", text)}
+class _PageAttributes(HTMLParser):
+    """The data-* attribute names of a page's elements, a drawing's left out: what an ``svg``, a
+    lab's part (``data-part``) or a figure the model drew (``data-figure``) holds is the model's
+    tree (kvpage/tree.py checks its attributes), not the page's wiring. Skipped to the end tag that
+    closes it, same-named tags inside counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+        self.skipping: tuple[str, int] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.skipping is not None:
+            if tag == self.skipping[0]:
+                self.skipping = (tag, self.skipping[1] + 1)
+            return
+        self.names |= {name for name, _ in attrs if name.startswith("data-")}
+        if tag == "svg" or any(name in ("data-part", "data-figure") for name, _ in attrs):
+            self.skipping = (tag, 1)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.skipping is None:
+            self.names |= {name for name, _ in attrs if name.startswith("data-")}
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skipping is not None and tag == self.skipping[0]:
+            depth = self.skipping[1] - 1
+            self.skipping = None if depth == 0 else (tag, depth)
+
+
+def data_attributes(html: str) -> set[str]:
+    """The data-* attribute names of ``html``'s elements outside its drawings, read by ``html.parser``
+    (a template's ``{{ … }}`` inside a value is text to it)."""
+    parser = _PageAttributes()
+    parser.feed(html)
+    parser.close()
+    return parser.names
+
+
+def printed(rendered: pipeline.Rendered) -> set[str]:
+    """Every data-* attribute the build writes: in every template (each branch, rendered or not) and
+    in the book's pages as the pipeline rendered them (what the Markdown plugins print)."""
+    templates = {name for path in TEMPLATES.rglob("*.html") for name in data_attributes(path.read_text("utf-8"))}
+    pages = {
+        name
+        for path, data in rendered.site.files.items()
+        if path.endswith(".html")
+        for name in data_attributes(data.decode("utf-8"))
+    }
+    return templates | pages
 
 
 def read_by_scripts() -> set[str]:
@@ -62,13 +111,14 @@ def read_by_scripts() -> set[str]:
     return found
 
 
-def test_the_html_and_the_scripts_use_exactly_the_contracts_attributes() -> None:
+def test_the_html_and_the_scripts_use_exactly_the_contracts_attributes(rendered: pipeline.Rendered) -> None:
     contract = set(ATTRIBUTES)
     set_by_script = {"data-python", "data-python-cache", "data-phase"}
-    assert printed() - TREE_ATTRIBUTES - set_by_script <= contract
+    written = printed(rendered)
+    assert written - TREE_ATTRIBUTES - set_by_script <= contract
     assert read_by_scripts() == contract
     # Printed by the build, or set by the script itself on elements the build printed:
-    assert contract - printed() == set_by_script
+    assert contract - written == set_by_script
     css = (TEMPLATES / "static" / "kvpage.css").read_text(encoding="utf-8")
     assert "data-python" in css  # what the script sets there, the stylesheet reads
 
@@ -76,9 +126,10 @@ def test_the_html_and_the_scripts_use_exactly_the_contracts_attributes() -> None
 def test_the_roles_are_the_contracts() -> None:
     used = {role for text in scripts().values() for role in re.findall(r"\[data-role=([a-z]+)\]", text)}
     written = {
-        role
+        attrs["data-role"]
         for path in TEMPLATES.rglob("*.html")
-        for role in re.findall(r'data-role="([a-z]+)"', path.read_text(encoding="utf-8"))
+        for _, attrs in Elements(path.read_text(encoding="utf-8")).elements
+        if "data-role" in attrs
     }
     assert written == used == set(ROLES)
 
