@@ -21,6 +21,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -423,8 +424,9 @@ def build_timeout(path: Path) -> float:
     return float(value) if valid else default
 
 
-def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
-    """Read ``book.toml``: the book, or every problem with it (a symbolic link out of its folder is one, unread)."""
+def read_toml(path: Path, shown: str) -> tuple[tuple[dict[str, Any], str] | None, list[ContentError]]:
+    """``book.toml``'s settings and its text, or why it cannot be read (a symbolic link out of its
+    folder is one, unread)."""
     real = within(path.parent.resolve(), path)
     if isinstance(real, str):
         return None, [ContentError(shown, 0, real)]
@@ -436,12 +438,20 @@ def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
     if text is None:
         return None, errors
     try:
-        settings = tomllib.loads(text)
+        return (tomllib.loads(text), text), errors
     except tomllib.TOMLDecodeError as error:
         return None, [toml_problem(shown, text, error)]
     except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
         message = "not valid TOML: arrays or inline tables nested too deeply to read (its fields need no nesting)"
         return None, [ContentError(shown, deepest_line(text), message)]
+
+
+def load_book(path: Path, shown: str) -> tuple[Book | None, list[ContentError]]:
+    """Read ``book.toml``: the book, or every problem with it."""
+    read, errors = read_toml(path, shown)
+    if read is None:
+        return None, errors
+    settings, text = read
     for key in settings:
         if key not in BOOK_FIELDS:
             message = f"unknown field {key!r}; expected {', '.join(BOOK_FIELDS)}"
