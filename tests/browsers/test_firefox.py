@@ -23,8 +23,8 @@ from tests.browsers.conftest import Outcome, missed_by
 from tests.browsers.flows import (
     FLOW_WAYS,
     FLOWS,
+    WORKER_CASES,
     WORKER_FLOWS,
-    WORKER_WAYS,
     Step,
     cases,
     kitchen_sink_flow,
@@ -96,9 +96,7 @@ def test_try_this(firefox: Firefox, where: Where, flow: str) -> None:
     assert not outcome.verdict(), outcome.verdict()
 
 
-@pytest.mark.parametrize(
-    ("runaway_where", "flow"), cases(dict.fromkeys(WORKER_FLOWS, WORKER_WAYS)), indirect=["runaway_where"]
-)
+@pytest.mark.parametrize(("runaway_where", "flow"), cases(WORKER_CASES), indirect=["runaway_where"])
 def test_pythons_worker(firefox: Firefox, runaway_where: Where, flow: str) -> None:
     """A runaway call stopped while the page and another lab answer; a stale answer never drawn."""
     outcome = firefox.run(runaway_where.origin, WORKER_FLOWS[flow](runaway_where.chapter))

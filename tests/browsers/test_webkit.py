@@ -36,8 +36,8 @@ from tests.browsers.conftest import Outcome, missed_by
 from tests.browsers.flows import (
     FLOW_WAYS,
     FLOWS,
+    WORKER_CASES,
     WORKER_FLOWS,
-    WORKER_WAYS,
     Step,
     cases,
     kitchen_sink_flow,
@@ -366,9 +366,7 @@ def webkit_of_its_own(tmp_path: Path) -> Iterator[WebKit]:
     browser.close()
 
 
-@pytest.mark.parametrize(
-    ("runaway_where", "flow"), cases(dict.fromkeys(WORKER_FLOWS, WORKER_WAYS)), indirect=["runaway_where"]
-)
+@pytest.mark.parametrize(("runaway_where", "flow"), cases(WORKER_CASES), indirect=["runaway_where"])
 def test_pythons_worker(webkit_of_its_own: WebKit, runaway_where: Where, flow: str) -> None:
     """A runaway call stopped while the page and another lab answer; a stale answer never drawn."""
     outcome = webkit_of_its_own.run(runaway_where.origin, WORKER_FLOWS[flow](runaway_where.chapter))
