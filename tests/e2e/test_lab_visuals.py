@@ -247,6 +247,23 @@ def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> 
     for region in (decode, lab):
         box = region.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    # The charts' words, scaled with the chart to the column, stay readable (bench/screens.py's
+    # pictures showed them at 8 px here) and inside the lab's box.
+    words = decode.locator(".charts svg text").evaluate_all(
+        """texts => texts.map((text) => ({
+            text: text.textContent,
+            px: parseFloat(getComputedStyle(text).fontSize) * text.ownerSVGElement.getScreenCTM().a,
+            right: text.getBoundingClientRect().right,
+        }))"""
+    )
+    edge = decode.bounding_box()
+    assert words and edge is not None
+    assert [word for word in words if word["px"] < MIN_CHART_PX] == []
+    assert [word for word in words if word["right"] > edge["x"] + edge["width"]] == []
+
+
+MIN_CHART_PX = 9
+"""The smallest a chart's word may be drawn, in CSS pixels (its 10-unit words were 8.5 px at 360)."""
 
 
 def test_the_token_rows_scroll_no_further_than_their_last_token(audited: tuple[Page, str]) -> None:
