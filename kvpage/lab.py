@@ -91,6 +91,19 @@ def out_of_range(subject: str, control: Whole | DecimalSlider, value: float) -> 
     return f"{subject} must be {range_words(control)}, not {value}"
 
 
+def too_long(subject: str, control: Text, text: str) -> str | None:
+    """Why ``text`` is too long for ``control``, said of ``subject`` (the reader's label, or a chapter's
+    ``name (label)``), or None. Its one wording, as :func:`out_of_range` is a number's: the model, a
+    chapter's ``key=value`` and the page's link reader (``static/kvpage/links.js``, from the schema's
+    ``limit``) say it alike; the length in code points (:func:`text_length`)."""
+    length = text_length(text)
+    return (
+        None
+        if length <= control.limit
+        else f"{subject} is {length:,} characters; the lab takes at most {control.limit:,}"
+    )
+
+
 @dataclass(frozen=True)
 class Whole:
     """A whole number between ``low`` and ``high``; the page shows it as a slider or a number box."""
@@ -354,10 +367,9 @@ class Text:
         value = args.get(self.name)
         if not isinstance(value, str):
             raise LabInputError(f"{self.label} must be text")
-        if text_length(value) > self.limit:
-            raise LabInputError(
-                f"{self.label} is {text_length(value):,} characters; the lab takes at most {self.limit:,}"
-            )
+        refusal = too_long(self.label, self, value)
+        if refusal is not None:
+            raise LabInputError(refusal)
         return value
 
     def tried(self) -> tuple[str, ...]:
@@ -365,8 +377,9 @@ class Text:
         return unique(("" if self.default is None else self.default, *self.examples))
 
     def parse(self, text: str) -> str:
-        if text_length(text) > self.limit:
-            raise ValueError(f"{self.name} is {text_length(text):,} characters; at most {self.limit:,} are allowed")
+        refusal = too_long(f"{self.name} ({self.label})", self, text)
+        if refusal is not None:
+            raise ValueError(refusal)
         return text
 
 

@@ -112,7 +112,7 @@ def test_a_hostile_or_stale_link_is_ignored_field_by_field_with_a_quiet_note(aud
     expect(note).to_contain_text(f"prompt=9999 ({out_of_range(decode.PROMPT.label, decode.PROMPT, 9999)})")
     expect(note).to_contain_text("colour (this lab has no such setting)")
     expect(note).to_contain_text("turns (no such lab on this page)")
-    expect(other.get_by_text(LINK_NOTE)).to_contain_text("takes at most 2,000 characters")
+    expect(other.get_by_text(LINK_NOTE)).to_contain_text("characters; the lab takes at most 2,000")
     assert page.evaluate("window.__injected") is None
     assert page.locator("section.lab img, section.lab script").count() == 0
     # The URL keeps what the page shows, not what the link asked for.

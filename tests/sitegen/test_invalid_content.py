@@ -135,7 +135,9 @@ EXPECTED: dict[str, list[str]] = {
         "content/broken.md:8: prompt (Prefix length) must be between 1 and 128, not 0",
         "content/broken.md:8: tokens (Tokens to generate) must be between 1 and 64, not 65",
     ],
-    "lab-param-too-long": ["content/broken.md:8: request1 is 2,001 characters; at most 2,000 are allowed"],
+    "lab-param-too-long": [
+        "content/broken.md:8: request1 (Request 1) is 2,001 characters; the lab takes at most 2,000"
+    ],
     "lab-param-quoting": ["content/broken.md:8: cannot read the lab line: a quote is not closed"],
     "lab-param-missing": ["content/broken.md:8: lab 'next-request' needs parameter 'request2'"],
     "lab-without-heading": [

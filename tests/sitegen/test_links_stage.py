@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from kvpage.jsonvalue import JSONObject
-from kvpage.lab import LabInputError, out_of_range
+from kvpage.lab import LabInputError, Text, out_of_range, too_long
 from kvpage.labs.decode import LAB as DECODE
 from kvpage.labs.decode import MODE, PROMPT, STEPS, TOKENS
 from kvpage.labs.next_request import LAB as NEXT_REQUEST
@@ -125,7 +125,10 @@ def test_text_past_its_limit_and_markup_in_names_are_problems_and_notes_stay_sho
     fragment = f"#next-request:request1={long},request2=ok,<img src=x onerror=alert(1)>={long}"
     read = parsed_lab(fragment, NEXT_REQUEST.schema())
     assert read["controls"] == {"request2": "ok"}
-    assert read["problems"][0].endswith(f"(Request 1 takes at most {MAX_REQUEST_CHARS:,} characters)")
+    # Worded as the model words it (one wording, kvpage.lab.too_long).
+    request1 = NEXT_REQUEST.control("request1")
+    assert isinstance(request1, Text)
+    assert read["problems"][0].endswith(f"({too_long(request1.label, request1, long)})")
     note = stage("linkNote", read["problems"])
     assert note.startswith("From this page's link, ignored: request1=xxxx") and len(note) < 300
     assert "<img src (this lab has no such setting)" in note  # as text: the page sets it as textContent

@@ -138,7 +138,9 @@ function readValue(setting, text) {
     return value === undefined ? { problem: `${setting.label} is on or off` } : { value };
   }
   if (textLength(text) > setting.limit) {
-    return { problem: `${setting.label} takes at most ${setting.limit.toLocaleString("en")} characters` };
+    // Worded as the model words it (kvpage.lab.too_long).
+    const count = (n) => n.toLocaleString("en");
+    return { problem: `${setting.label} is ${count(textLength(text))} characters; the lab takes at most ${count(setting.limit)}` };
   }
   return { value: text };
 }

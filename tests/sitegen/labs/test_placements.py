@@ -101,7 +101,8 @@ def test_required_parameters_are_named_once_even_when_their_value_is_bad() -> No
         "lab 'next-request' needs parameter 'request2'",
     ]
     assert parse_params(NEXT_REQUEST, [f"request1={too_long}"])[1] == [
-        f"request1 is {len(too_long):,} characters; at most {next_request.MAX_REQUEST_CHARS:,} are allowed",
+        f"request1 (Request 1) is {len(too_long):,} characters; "
+        f"the lab takes at most {next_request.MAX_REQUEST_CHARS:,}",
         "lab 'next-request' needs parameter 'request2'",
     ]
 
