@@ -19,18 +19,9 @@ from typing import Any
 import pytest
 
 from tests.browser_fixtures import Book, Where
+from tests.browsers import flows
 from tests.browsers.conftest import Outcome, missed_by
-from tests.browsers.flows import (
-    FLOW_WAYS,
-    FLOWS,
-    WORKER_CASES,
-    WORKER_FLOWS,
-    Step,
-    cases,
-    kitchen_sink_flow,
-    open_page,
-    search_flow,
-)
+from tests.browsers.flows import FLOWS, WORKER_FLOWS, Step, kitchen_sink_flow, open_page, search_flow
 from tests.conftest import TWO_CHAPTERS
 from tests.search_targets import search_targets
 
@@ -90,13 +81,13 @@ def firefox() -> Iterator[Firefox]:
     browser.close()
 
 
-@pytest.mark.parametrize(("where", "flow"), cases(FLOW_WAYS), indirect=["where"])
+@pytest.mark.parametrize(("where", "flow"), flows.cases(flows.FLOW_WAYS), indirect=["where"])
 def test_try_this(firefox: Firefox, where: Where, flow: str) -> None:
     outcome = firefox.run(where.origin, FLOWS[flow](where.chapter))
     assert not outcome.verdict(), outcome.verdict()
 
 
-@pytest.mark.parametrize(("runaway_where", "flow"), cases(WORKER_CASES), indirect=["runaway_where"])
+@pytest.mark.parametrize(("runaway_where", "flow"), flows.cases(flows.WORKER_CASES), indirect=["runaway_where"])
 def test_pythons_worker(firefox: Firefox, runaway_where: Where, flow: str) -> None:
     """A runaway call stopped while the page and another lab answer; a stale answer never drawn."""
     outcome = firefox.run(runaway_where.origin, WORKER_FLOWS[flow](runaway_where.chapter))
