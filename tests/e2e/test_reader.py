@@ -95,6 +95,17 @@ def regions(page: Page) -> dict[str, Locator]:
     return {name: page.get_by_role("region", name=name) for name in LABS}
 
 
+def shown_by(labs: Mapping[str, Locator]) -> dict[str, dict[str, str]]:
+    """What every readout of each lab shows now (:func:`readouts`), by lab."""
+    return {name: readouts(region, LABS[name]) for name, region in labs.items()}
+
+
+def expect_shown(labs: Mapping[str, Locator], shown: Mapping[str, Mapping[str, str]]) -> None:
+    """Every readout of each lab shows what ``shown`` (from :func:`shown_by`) holds."""
+    for name, region in labs.items():
+        expect_readouts(region, LABS[name], shown[name])
+
+
 @every_way
 def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
     audited: tuple[Page, str],
@@ -102,7 +113,7 @@ def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
     page, url = audited
     open_chapter(page, url)
     labs = regions(page)
-    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    before = shown_by(labs)
     requests = [request_of(region, LABS[name]) for name, region in labs.items()]
     expected = edited_views({COSTS: CAUSAL}, requests)
     decode = labs[DECODE]
@@ -113,8 +124,7 @@ def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
         expect(region.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +1 −1")
     assert any(readouts(labs[name], LABS[name]) != before[name] for name in labs), "the edit changed no readout"
     decode.get_by_role("button", name="Back to the book's model").click()
-    for name, region in labs.items():
-        expect_readouts(region, LABS[name], before[name])
+    expect_shown(labs, before)
     expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
     assert "costs" not in page.url and "def " not in page.url  # the URL carries no code
 
@@ -124,7 +134,7 @@ def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(aud
     page, url = audited
     open_chapter(page, url)
     labs = regions(page)
-    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    before = shown_by(labs)
     broken = BOOK_COSTS.replace("def prefill_cost(", "def prefill_cost(:")
     line = broken.splitlines().index(next(text for text in broken.splitlines() if "def prefill_cost(:" in text)) + 1
     column = broken.splitlines()[line - 1].index(":") + 1
@@ -136,8 +146,7 @@ def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(aud
     expect(problem).to_contain_text(f"{broken.splitlines()[line - 1]}\n{' ' * (column - 1)}^")
     expect(decode.locator(".python-lines .python-bad")).to_have_text(str(line))
     expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(broken)
-    for name, region in labs.items():
-        expect_readouts(region, LABS[name], before[name])
+    expect_shown(labs, before)
 
 
 @every_way
@@ -145,7 +154,7 @@ def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tup
     page, url = audited
     open_chapter(page, url)
     labs = regions(page)
-    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    before = shown_by(labs)
     looping = BOOK_COSTS.replace(SQUARE, "while True:\n        pass")
     decode = labs[DECODE]
     edit_costs(decode, looping)
@@ -155,8 +164,7 @@ def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tup
     problem = decode.get_by_role("alert").filter(has_text="was stopped")
     expect(problem).to_contain_text("The labs keep the last good model's numbers", timeout=PYTHON_READY_MS)
     expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(looping)
-    for name, region in labs.items():
-        expect_readouts(region, LABS[name], before[name])
+    expect_shown(labs, before)
     # Python answers again, with the book's model, once its stopped worker is replaced.
     decode.get_by_role("button", name="Forward").click()
     settled(decode)
@@ -250,7 +258,7 @@ def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tupl
     page, url = audited
     open_chapter(page, url)
     labs = regions(page)
-    before = {name: readouts(region, LABS[name]) for name, region in labs.items()}
+    before = shown_by(labs)
     decode = labs[DECODE]
     edit_costs(decode, BOOK_COSTS)
     problem = decode.get_by_role("alert").filter(has_text="The labs keep")
@@ -261,8 +269,7 @@ def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tupl
     run_costs(decode, BOOK_COSTS.replace(SQUARE, "return prefill_cost(n + 1, cached)"))
     expect(problem).to_contain_text("RecursionError")
     expect(problem).to_contain_text(f"{COSTS}, line")
-    for name, region in labs.items():
-        expect_readouts(region, LABS[name], before[name])
+    expect_shown(labs, before)
 
     hungry = BOOK_COSTS.replace(
         SQUARE,
@@ -271,9 +278,7 @@ def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tupl
     )
     run_costs(decode, hungry)
     expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +3 −1")
-    for name, region in labs.items():
-        expect_readouts(region, LABS[name], before[name])  # the same arithmetic, after 100 MB
+    expect_shown(labs, before)  # the same arithmetic, after 100 MB
     decode.get_by_role("button", name="Back to the book's model").click()
     expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
-    for name, region in labs.items():
-        expect_readouts(region, LABS[name], before[name])
+    expect_shown(labs, before)
