@@ -36,8 +36,7 @@ def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Coll
             if block.type != "inline" or not block.children:
                 continue
             kept: list[Token] = []
-            dropping = False
-            coming = False
+            closing: list[Token] | None = None  # what the close of a link left out becomes
             for child in block.children:
                 href = str(child.attrs.get("href", "")) if child.type == "link_open" else ""
                 if href.startswith(SCHEME):
@@ -51,7 +50,7 @@ def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Coll
                                 "chapter_planned_open", "span", 1, attrs={"class": "chapter-planned", "title": COMING}
                             )
                         )
-                        coming = True
+                        closing = [Token("chapter_planned_close", "span", -1)]
                         continue
                     else:
                         report(
@@ -61,14 +60,11 @@ def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Coll
                             child=child,
                             warning=True,
                         )
-                        dropping = True
+                        closing = []
                         continue
-                if dropping and child.type == "link_close":
-                    dropping = False
-                    continue
-                if coming and child.type == "link_close":
-                    coming = False
-                    kept.append(Token("chapter_planned_close", "span", -1))
+                if closing is not None and child.type == "link_close":
+                    kept += closing
+                    closing = None
                     continue
                 kept.append(child)
             block.children = kept
