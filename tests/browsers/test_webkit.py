@@ -286,18 +286,9 @@ class WebKit:
         except Exception as failure:  # noqa: BLE001 - reported with the audit, not instead of it
             error = f"{type(failure).__name__}: {failure}"
         installed = self.driver.execute_script("return Array.isArray(window[Symbol.for('kvpage.audit')])")
-        events = self.events_since(start)
-        problems = [] if installed else ["the capture script was not installed in the page"]
-        requests = []
-        for event in events:
-            if event["kind"] == "request":
-                requests.append(event["text"])
-                if not event["text"].startswith((origin, "data:", "blob:")):
-                    problems.append(f"request outside the site: {event['text']}")
-            elif event["kind"] == "failed":
-                problems.append(f"request failed: {event['text']}")
-            else:
-                problems.append(f"page: {event['text']}")
+        problems, requests = audited(self.events_since(start), origin)
+        if not installed:
+            problems.insert(0, "the capture script was not installed in the page")
         return Outcome(error, problems, requests)
 
     def events_since(self, start: int) -> list[dict[str, str]]:
@@ -318,6 +309,28 @@ class WebKit:
 
         found: list[dict[str, str]] = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05).until(lambda _: read())
         return found
+
+
+def audited(events: list[dict[str, str]], origin: str) -> tuple[list[str], list[str]]:
+    """The problems among the browser's logged ``events``, and every request the page made.
+
+    A load the engine cancelled (``webkit_browser.py``: the page was left while it loaded, e.g. a
+    search result followed before Python's files were in) is no problem, and neither is the
+    element's "failed to load" that the page reports for that same URL: nothing was missing.
+    """
+    cancelled = {event["text"] for event in events if event["kind"] == "cancelled"}
+    problems: list[str] = []
+    requests: list[str] = []
+    for event in events:
+        if event["kind"] == "request":
+            requests.append(event["text"])
+            if not event["text"].startswith((origin, "data:", "blob:")):
+                problems.append(f"request outside the site: {event['text']}")
+        elif event["kind"] == "failed":
+            problems.append(f"request failed: {event['text']}")
+        elif event["kind"] == "page" and event["text"].removeprefix("failed to load: ") not in cancelled:
+            problems.append(f"page: {event['text']}")
+    return problems, requests
 
 
 def xq(text: str) -> str:
@@ -380,3 +393,23 @@ def test_audit_fails_a_page_that_breaks_the_rules(webkit: WebKit, control_page: 
     outcome = webkit.run(control_page.origin, [open_page(control_page.chapter)])
     assert outcome.error is None
     assert missed_by(outcome) == [], "\n".join(outcome.problems)
+
+
+def test_a_load_cancelled_by_leaving_the_page_is_no_problem_but_a_failed_one_is() -> None:
+    """The audit's reading of the browser's log (seen in CI: a search result followed while the first
+    page still loaded Python's files; WebKit cancelled them and the page's script elements said "failed
+    to load"). A failure, or an element's failed load that was not cancelled, is still a problem."""
+    site = "file:///book/"
+    wasm, snapshot, missing = f"{site}pyodide/a.wasm.bin.js", f"{site}pyodide/b.snapshot.bin.js", f"{site}gone.js"
+    events = [
+        {"kind": "request", "text": wasm},
+        {"kind": "request", "text": snapshot},
+        {"kind": "request", "text": missing},
+        {"kind": "cancelled", "text": wasm},
+        {"kind": "page", "text": f"failed to load: {wasm}"},
+        {"kind": "failed", "text": f"{snapshot} (Not found)"},
+        {"kind": "page", "text": f"failed to load: {missing}"},
+    ]
+    problems, requests = audited(events, site)
+    assert requests == [wasm, snapshot, missing]
+    assert problems == [f"request failed: {snapshot} (Not found)", f"page: failed to load: {missing}"]

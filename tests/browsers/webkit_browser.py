@@ -9,7 +9,7 @@ is the same engine (libwebkit2gtk-4.1, the system's) with two observers, neither
   scripts: uncaught errors, failed element loads, unhandled rejections, CSP violations and
   console.error, each posted to this process;
 - the engine's own ``resource-load-started`` signal: every request the page makes, and each
-  one that fails.
+  one that fails or that the engine cancels (the page left while it loaded).
 
 Each event is one JSON line appended to the file given by ``--audit-log=PATH``. It runs under the
 system Python (PyGObject and WebKit's GObject introspection come from Debian packages), not the venv.
@@ -25,9 +25,11 @@ import gi
 
 gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
-from gi.repository import Gtk, WebKit2  # noqa: E402
+from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
 CAPTURE = (Path(__file__).parent / "capture.js").read_text(encoding="utf-8")
+CANCELLED = int(WebKit2.NetworkError.CANCELLED)
+"""WebKit's code for a load it stopped itself (WEBKIT_NETWORK_ERROR_CANCELLED)."""
 LONGEST = 2_000
 """The most of a URL the log keeps (the audit checks where a request goes: its start)."""
 
@@ -71,7 +73,15 @@ def main(argv: list[str]) -> int:
 
     def on_resource(view: WebKit2.WebView, resource: WebKit2.WebResource, request: WebKit2.URIRequest) -> None:
         record("request", request.get_uri(), view.get_uri())
-        resource.connect("failed", lambda res, error: record("failed", f"{res.get_uri()} ({error.message})", None))
+        resource.connect("failed", on_failed)
+
+    def on_failed(resource: WebKit2.WebResource, error: GLib.Error) -> None:
+        # A load the engine stopped (the page was left, or a worker ended, while it was under way)
+        # is logged as "cancelled": nothing was missing. Every other failure is "failed".
+        if error.domain == GLib.quark_to_string(WebKit2.network_error_quark()) and error.code == CANCELLED:
+            record("cancelled", resource.get_uri(), None)
+        else:
+            record("failed", f"{resource.get_uri()} ({error.message})", None)
 
     def create_view(_session: WebKit2.AutomationSession) -> WebKit2.WebView:
         view = WebKit2.WebView(web_context=context, user_content_manager=content, is_controlled_by_automation=True)
