@@ -6,7 +6,8 @@ Node (``python_snapshot.mjs``), and ships the resulting wasm memory; the page re
 is ready. Three steps, each run by the same pinned Pyodide the page runs:
 
 1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
-   compiling, which also leaves no compiler garbage in the shipped memory); this depends only
+   compiling, which also leaves no compiler garbage in the shipped memory), as ``python -OO``
+   would, so no stdlib docstring is in that memory (decision 0049); this depends only
    on Pyodide, so its result is kept between builds (``compiled_stdlib.py``);
 2. boot from that, import kvpage from its wheel and every standard-library module the model
    imports, call every action of each lab the book may show (its enabled labs: a lab no book

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import zstandard
 
+import kvpage.bridge
 from sitegen import pipeline
 from sitegen.errors import BuildError
 from sitegen.runtime.bundle import Runtime
@@ -106,3 +107,14 @@ def wheel_modules(runtime: Runtime) -> set[str]:
     """The files of a runtime's kvpage wheel, as the site ships it."""
     with zipfile.ZipFile(io.BytesIO(runtime.files[f"pyodide/{runtime.wheel}"])) as wheel:
         return set(wheel.namelist())
+
+
+def test_the_snapshots_standard_library_has_no_docstrings(built: Built) -> None:
+    """The standard library in memory is compiled as ``python -OO`` would (python_snapshot.mjs): its
+    docstrings were the largest text in the memory every reader downloads (decision 0049). The
+    model's own stay: they are read in the memory just as a stdlib one would be (the control)."""
+    memory = decode(unpacked(built, "python.snapshot"), unpacked(built, "pyodide.asm.wasm"))
+    model_doc = (kvpage.bridge.__doc__ or "").split("\n")[0].encode()
+    assert model_doc and model_doc in memory
+    assert json.__doc__ is not None
+    assert json.__doc__.split("\n")[0].encode() not in memory  # json is imported by the labs
