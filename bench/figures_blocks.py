@@ -220,7 +220,7 @@ def render_labs(figures: Figures, name: str = "labs") -> str:
 
 
 def render_sizes(figures: Figures) -> str:
-    """docs/performance.md "Sizes": what the build writes, and what the page loads."""
+    """docs/performance.md "Bytes until the labs are live": what the build writes, and what the page loads."""
     build = data(figures, "build")
     sizes = build["sizes"] if build else {}
     labs = data(figures, "labs") or {"bytes": {}}

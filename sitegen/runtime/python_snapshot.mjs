@@ -171,7 +171,7 @@ function writeInto(FS, path, bytes) {
 }
 
 // The page restores Python with an empty stdlib zip, and never writes another: every module the
-// labs use is in memory (docs/performance.md, "The standard library").
+// labs use is in memory (docs/decisions/0010-no-stdlib-zip.md).
 const CHECK_PY = `
 import json, traceback
 import kvpage.catalog, kvpage.jsonvalue

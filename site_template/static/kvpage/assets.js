@@ -91,7 +91,7 @@ function takeAsset(python, name) {
 // Second visits over http(s): each binary is kept unpacked (Pyodide's JavaScript, the wasm,
 // the snapshot, the wheel) in Cache Storage, keyed by its content-addressed URL, once the first
 // visit's Python is up, and reads them back from there instead of fetching and unpacking them
-// again, without waiting for the first paint (docs/performance.md, "A second visit"). Cache
+// again, without waiting for the first paint (docs/decisions/0025). Cache
 // Storage is for secure origins only (not file://), and may throw or be full (private windows,
 // quota): any failure is a miss, and the binary is fetched as on a first visit.
 const UNPACKED_CACHE = "kvpage-unpacked";
