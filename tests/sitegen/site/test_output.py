@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
 
@@ -109,39 +111,81 @@ def test_build_prints_the_zip_size(tmp_path: Path, capsys: pytest.CaptureFixture
     assert f"kvpage-site.zip ({size / 1e6:.1f} MB)" in capsys.readouterr().out
 
 
-KILLED_PUBLISH = """
-import os, signal, sys
+KILLING_PUBLISHER = """
+import os, signal, sys, traceback
 from pathlib import Path
 from sitegen.site import output
 from sitegen.site.assemble import Site
 
-root, kill_at, version, exchange = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-calls = 0
+exchange = sys.argv[1]
 
 
-def killing(original):
-    def step(*args):
-        global calls
-        calls += 1
-        if calls == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return original(*args)
-    return step
+def publish(root, kill_at, version):
+    calls = 0
+
+    def killing(original):
+        def step(*args):
+            nonlocal calls
+            calls += 1
+            if calls == kill_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return original(*args)
+        return step
+
+    # Every rename the swap may make, and every file it stages: os.rename and os.replace (Path's too),
+    # and renameat2 through ctypes where output uses it.
+    os.rename, os.replace = killing(os.rename), killing(os.replace)
+    output.write_tree = killing(output.write_tree)
+    if hasattr(output, "_renameat2"):
+        found = output._renameat2
+        output._renameat2 = lambda: None if found() is None or exchange == "renames" else killing(found())
+    output.publish(
+        Site({"index.html": version.encode(), f"{version}.html": version.encode()}),
+        root / "site",
+        {root / "dist" / "site.zip": version.encode(), root / "dist" / "book.html": version.encode()},
+    )
 
 
-# Every rename the swap may make, and every file it stages: os.rename and os.replace (Path's too),
-# and renameat2 through ctypes where output uses it.
-os.rename, os.replace = killing(os.rename), killing(os.replace)
-output.write_tree = killing(output.write_tree)
-if hasattr(output, "_renameat2"):
-    found = output._renameat2
-    output._renameat2 = lambda: None if found() is None or exchange == "renames" else killing(found())
-output.publish(
-    Site({"index.html": version.encode(), f"{version}.html": version.encode()}),
-    root / "site",
-    {root / "dist" / "site.zip": version.encode(), root / "dist" / "book.html": version.encode()},
-)
+# One publish per line of stdin (root, step to be killed at, version), each in a process forked from
+# this one, which has imported output and never publishes itself: every publish starts from the same
+# untouched modules, as in a process of its own. Its exit code (-9 when killed) is the answer.
+for line in sys.stdin:
+    root, kill_at, version = line.rstrip("\\n").split("\\t")
+    child = os.fork()
+    if child == 0:
+        try:
+            publish(Path(root), int(kill_at), version)
+        except BaseException:
+            traceback.print_exc()
+            os._exit(1)
+        os._exit(0)
+    print(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]), flush=True)
 """
+"""A process that publishes, killed at a given step. Each publish is a fork of it, not a ``python -c``
+of its own: importing ``sitegen.site.output`` (``assemble``'s imports: the runtime's, numpy's) takes
+about a CPU-second, the publish of four tiny files a few milliseconds, and a fork of a process that
+imported it once and did nothing else is the same untouched process, killed by the same SIGKILL."""
+
+
+@contextmanager
+def killing_publisher(exchange: str) -> Iterator[Callable[[Path, int, str], int]]:
+    """A function that publishes ``version`` into a root, killed (SIGKILL) at step ``kill_at`` of the
+    publish, and gives the exit code of the process that published (0 if it finished)."""
+    command = [sys.executable, "-c", KILLING_PUBLISHER, exchange]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as server:
+        assert server.stdin is not None and server.stdout is not None
+        stdin, stdout = server.stdin, server.stdout
+
+        def published(root: Path, kill_at: int, version: str) -> int:
+            stdin.write(f"{root}\t{kill_at}\t{version}\n")
+            stdin.flush()
+            return int(stdout.readline())
+
+        try:
+            yield published
+        finally:
+            stdin.close()
+            server.wait(timeout=60)
 
 
 def builds_seen(root: Path) -> set[str]:
@@ -168,25 +212,31 @@ def test_a_kill_at_any_step_of_the_swap_never_splits_the_build(tmp_path: Path, e
     ``renameat2`` the folder is exchanged by three renames, and only then may ``site/`` be missing,
     while the journal says a swap is pending."""
     kill_at, outcomes = 0, []
-    while True:
-        kill_at += 1
-        root = tmp_path / str(kill_at)
-        site = Site({"index.html": b"old", "old.html": b"old"})
-        publish(site, root / "site", {root / "dist" / "site.zip": b"old", root / "dist" / "book.html": b"old"})
-        command = [sys.executable, "-c", KILLED_PUBLISH, str(root), str(kill_at), "new", exchange]
-        child = subprocess.run(command, check=False)
-        assert child.returncode in (0, -signal.SIGKILL)
-        pending = journal_path(root / "site").exists()
-        if exchange == "renameat2" or not pending:
-            assert (root / "site").is_dir() and not (root / "site").is_symlink()
-            seen = builds_seen(root)
-            assert pending or len(seen) == 1, f"killed at step {kill_at}: {seen}"
-        recover(root / "site", [root / "dist" / "site.zip", root / "dist" / "book.html"])
-        outcomes.append(builds_seen(root))
-        assert len(outcomes[-1]) == 1, f"killed at step {kill_at}, then recovered: {outcomes[-1]}"
-        (version,) = outcomes[-1]
-        left = {"dist", "dist/site.zip", "dist/book.html", "site", *(f"site/{name}" for name in version_files(version))}
-        assert set(snapshot(root)) == left, f"killed at step {kill_at}: leftovers after the next build"
-        if child.returncode == 0:
-            break
+    with killing_publisher(exchange) as published:
+        while True:
+            kill_at += 1
+            root = tmp_path / str(kill_at)
+            site = Site({"index.html": b"old", "old.html": b"old"})
+            publish(site, root / "site", {root / "dist" / "site.zip": b"old", root / "dist" / "book.html": b"old"})
+            returncode = published(root, kill_at, "new")
+            assert returncode in (0, -signal.SIGKILL)
+            pending = journal_path(root / "site").exists()
+            if exchange == "renameat2" or not pending:
+                assert (root / "site").is_dir() and not (root / "site").is_symlink()
+                seen = builds_seen(root)
+                assert pending or len(seen) == 1, f"killed at step {kill_at}: {seen}"
+            recover(root / "site", [root / "dist" / "site.zip", root / "dist" / "book.html"])
+            outcomes.append(builds_seen(root))
+            assert len(outcomes[-1]) == 1, f"killed at step {kill_at}, then recovered: {outcomes[-1]}"
+            (version,) = outcomes[-1]
+            left = {
+                "dist",
+                "dist/site.zip",
+                "dist/book.html",
+                "site",
+                *(f"site/{name}" for name in version_files(version)),
+            }
+            assert set(snapshot(root)) == left, f"killed at step {kill_at}: leftovers after the next build"
+            if returncode == 0:
+                break
     assert outcomes[0] == {"old"} and outcomes[-1] == {"new"}
