@@ -59,8 +59,8 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
 
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page, base = audited
-    page.clock.install()
     decode, _ = open_chapter(page, base)
+    page.clock.install()  # on the live page (stop_the_clock says why)
     stop_the_clock(page)
     run = chapter_run()
     tab_to(page, decode.get_by_role("button", name="Generate"))

@@ -169,8 +169,8 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
 @each_document
 def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page, base = audited
-    page.clock.install()
     decode, _ = open_chapter(page, base)
+    page.clock.install()  # on the live page (stop_the_clock says why)
     run = chapter_run(tokens=decode_lab.TOKENS.high)
     decode.get_by_label("Tokens to generate").fill(str(run.tokens))
     expect_run(decode, run)

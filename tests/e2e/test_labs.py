@@ -52,11 +52,13 @@ def open_chapter(page: Page, url: str) -> tuple[Locator, Locator]:
 def stop_the_clock(page: Page) -> None:
     """From now on the page's timers fire only when the test moves its clock (``page.clock.run_for``).
 
-    The page must have been opened after ``page.clock.install()``, which lets time flow as usual
-    until this call. A Generate run takes its next step on a timer, so with the clock stopped it
-    stays where it is for as long as the test needs: a test can press Pause mid-run on any machine,
-    however loaded, instead of racing the animation. Python's worker keeps real time (its calls
-    are answered as ever).
+    ``page.clock.install()`` must have been called on the live page (Python ready), which lets time
+    flow as usual until this call. Not before the page opens: the clock's stand-in ``performance``
+    lists no entries, so the loader never sees the page's first paint and waits for its 5-second
+    fallback before it starts Python, a load no reader's page makes. A Generate run takes its next
+    step on a timer, so with the clock stopped it stays where it is for as long as the test needs: a
+    test can press Pause mid-run on any machine, however loaded, instead of racing the animation.
+    Python's worker keeps real time (its calls are answered as ever).
     """
     now = datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000, tz=datetime.UTC)
     page.clock.pause_at(now + datetime.timedelta(seconds=1))
