@@ -88,6 +88,17 @@ WAYS_AND_SUBPATH = [*WAYS, "http-subpath"]
 do not repeat every case there: what a sub-path can break is a URL, not a lab's drawing."""
 
 
+STYLED_BY_CSS_ONLY = ["single-file"]
+"""The one way the tests of what only the stylesheet decides (a mark's colours, a lab's layout at
+360 px, what print shows) open the chapter: ``@pytest.mark.parametrize("site_url",
+STYLED_BY_CSS_ONLY, indirect=True)``. Both documents (``DOCUMENTS``) carry the same rules
+(``kvpage.css`` and the chapter's own, linked by the chapter page and inline in the single file),
+and no script reads the colour scheme, the width or the medium; the single file is kept because it
+is the one whose styles arrive otherwise (inline, by hash under its CSP) and whose ids are
+prefixed. Whether the whole chapter, around its labs, fits 360 px is checked on both documents
+(test_reader's open editor)."""
+
+
 @pytest.fixture(params=WAYS)
 def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
     """The chapter served over http (at the root, or under a sub-path as on GitHub Pages),

@@ -59,8 +59,8 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
 
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page, base = audited
-    page.clock.install()
     decode, _ = open_chapter(page, base)
+    page.clock.install()  # on the live page (stop_the_clock says why)
     stop_the_clock(page)
     run = chapter_run()
     tab_to(page, decode.get_by_role("button", name="Generate"))
@@ -78,9 +78,16 @@ def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     expect_run(decode, run.after(2))
 
 
-def test_sliders_answer_their_keys(audited: tuple[Page, str]) -> None:
+def test_sliders_answer_their_keys_then_try_this_next_request_by_keyboard(audited: tuple[Page, str]) -> None:
+    """Two flows on one visit, one lab each: the decode lab's slider by its keys, then the next-request
+    lab's Try this by keyboard alone, tabbing on from that slider (the next lab comes after it)."""
     page, base = audited
-    decode, _ = open_chapter(page, base)
+    decode, lab = open_chapter(page, base)
+    sliders_answer_their_keys(page, decode)
+    try_this_next_request_by_keyboard(page, lab)
+
+
+def sliders_answer_their_keys(page: Page, decode: Locator) -> None:
     slider = decode.get_by_label("Prefix length")
     low, high = decode_lab.PROMPT.low, decode_lab.PROMPT.high
     tab_to(page, slider)
@@ -97,9 +104,7 @@ def test_sliders_answer_their_keys(audited: tuple[Page, str]) -> None:
     expect(slider).to_have_value(str(low + 1))
 
 
-def test_keyboard_only_try_this_next_request(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    _, lab = open_chapter(page, base)
+def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
     box = lab.get_by_label("Request 2", exact=True)
     tab_to(page, box)
     page.keyboard.press("Control+Home")
@@ -150,13 +155,28 @@ def axe_violations(page: Page) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str], scheme: str) -> None:
+SCHEMES = ("light", "dark")
+
+
+def axe_in_each_scheme(page: Page) -> dict[str, list[str]]:
+    """axe-core's violations (:func:`axe_violations`) with the page in each of SCHEMES, by scheme.
+
+    One visit serves both: the page's colours are its stylesheet's ``prefers-color-scheme`` rules
+    (no script reads the scheme), so switching it repaints the page as one opened in that scheme,
+    and axe reads the colours as painted when it runs."""
+    found = {}
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        found[scheme] = axe_violations(page)
+    return found
+
+
+def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> None:
     page, base = audited
     page.add_init_script(path=str(AXE))
-    page.emulate_media(color_scheme=scheme)
     decode, lab = open_chapter(page, base)
-    assert axe_violations(page) == []
+    assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "before the labs run"
 
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, chapter_run().after())
@@ -165,4 +185,4 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str], sch
     lab.get_by_label("Request 2", exact=True).fill(edited)
     expect_readouts(lab, next_request.LAB, compared(request2=edited))
     lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem").nth(3).focus()
-    assert axe_violations(page) == []
+    assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "after the labs ran"

@@ -6,6 +6,12 @@ cells and slots, both modes' lines, points, names and the legend's keys) and of 
 lab (its bars) against the lab's background; and where two marks touch (this step's cells and
 the earlier ones, the new KV slot and the held ones) each against the line drawn between them,
 which must be what keeps them apart since the two are under 3:1 against each other.
+
+The colours are the stylesheet's alone (``prefers-color-scheme`` rules, no script picks one), so
+the test reads them on one document (``STYLED_BY_CSS_ONLY``: the single file, whose styles are
+inline; the chapter page links the same rules), and reads each state of the labs in light and
+then in dark on one visit: switching the scheme repaints the same marks with the
+other rules (test_lab_visuals checks that a switch repaints), as a page opened dark paints them.
 """
 
 from __future__ import annotations
@@ -15,12 +21,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser_fixtures import WAYS
 from tests.chapter_labs import chapter_run
+from tests.e2e.conftest import STYLED_BY_CSS_ONLY
 from tests.e2e.test_figure import contrast
 from tests.e2e.test_labs import open_chapter
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", STYLED_BY_CSS_ONLY, indirect=True)]
 
 GRAPHICS = 3.0
 """WCAG 2.2 SC 1.4.11: a mark that carries meaning, against what is beside it."""
@@ -95,10 +101,21 @@ def check_touching(seen: dict[str, Any], kinds: tuple[str, ...], gaps: str, wher
     ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_mark_of_the_labs_is_3_to_1_against_what_it_touches(audited: tuple[Page, str], scheme: str) -> None:
+SCHEMES = ("light", "dark")
+
+
+def in_each_scheme(lab: Locator) -> dict[str, dict[str, Any]]:
+    """The lab's marks as painted (:func:`painted`) in each of SCHEMES, by scheme."""
+    seen = {}
+    for scheme in SCHEMES:
+        lab.page.emulate_media(color_scheme=scheme)
+        seen[scheme] = painted(lab)
+    assert seen["light"]["background"] != seen["dark"]["background"], "the scheme did not change"
+    return seen
+
+
+def test_every_mark_of_the_labs_is_3_to_1_against_what_it_touches(audited: tuple[Page, str]) -> None:
     page, url = audited
-    page.emulate_media(color_scheme=scheme)
     decode, following = open_chapter(page, url)
     failures: list[str] = []
     run = chapter_run()
@@ -106,19 +123,19 @@ def test_every_mark_of_the_labs_is_3_to_1_against_what_it_touches(audited: tuple
     expect(decode.get_by_text(run.after().text()["progress"], exact=True)).to_be_visible()
     decode.get_by_role("button", name="Back").click()
     expect(decode.get_by_text(run.after(run.tokens - 1).text()["progress"], exact=True)).to_be_visible()
-    seen = painted(decode)
-    kinds = {mark["name"].split()[0] for mark in seen["graphics"]}
-    assert {"grid-now", "grid-held", "slot-new", "slot-held", "series", "series-preview", "point"} <= kinds, kinds
-    failures += check_marks(seen, f"{scheme}, KV cache")
-    failures += check_touching(seen, ("grid-now", "grid-held"), "lines", f"{scheme}, grid")
-    failures += check_touching(seen, ("slot-new", "slot-held"), "slots", f"{scheme}, slots")
+    for scheme, seen in in_each_scheme(decode).items():
+        kinds = {mark["name"].split()[0] for mark in seen["graphics"]}
+        assert {"grid-now", "grid-held", "slot-new", "slot-held", "series", "series-preview", "point"} <= kinds, kinds
+        failures += check_marks(seen, f"{scheme}, KV cache")
+        failures += check_touching(seen, ("grid-now", "grid-held"), "lines", f"{scheme}, grid")
+        failures += check_touching(seen, ("slot-new", "slot-held"), "slots", f"{scheme}, slots")
     decode.get_by_role("radio", name="Recompute").check()
     decode.get_by_role("button", name="Forward").click()
     expect(decode.get_by_text(chapter_run("recompute").after(1).text()["progress"], exact=True)).to_be_visible()
-    seen = painted(decode)
-    assert any("grid-recompute" in mark["name"] for mark in seen["graphics"]), seen["graphics"]
-    failures += check_marks(seen, f"{scheme}, Recompute")
-    seen = painted(following)
-    assert len([mark for mark in seen["graphics"] if "bar-fill" in mark["name"]]) >= 2, seen
-    failures += check_marks(seen, f"{scheme}, next request")
+    for scheme, seen in in_each_scheme(decode).items():
+        assert any("grid-recompute" in mark["name"] for mark in seen["graphics"]), seen["graphics"]
+        failures += check_marks(seen, f"{scheme}, Recompute")
+    for scheme, seen in in_each_scheme(following).items():
+        assert len([mark for mark in seen["graphics"] if "bar-fill" in mark["name"]]) >= 2, seen
+        failures += check_marks(seen, f"{scheme}, next request")
     assert failures == []

@@ -2,8 +2,10 @@
 
 Drawings are read through the data attributes and geometry the model gives them (kvpage/labs/)
 (cells are SVG rectangles in cell units) and compared with the readouts the
-reader sees, so a picture that drifts from the numbers fails. Each test runs on the
-site's chapter page and on the single file (``DOCUMENTS``).
+reader sees, so a picture that drifts from the numbers fails. Each test of what the labs draw runs
+on the site's chapter page and on the single file (``DOCUMENTS``); those of what only the stylesheet
+decides (the fit at 360 px, the token rows' scroll, the dark colours, print) on the single file
+(``STYLED_BY_CSS_ONLY``, which says why).
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
+from tests.e2e.conftest import STYLED_BY_CSS_ONLY
 from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, open_chapter, settled, stop_the_clock
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
+pytestmark = pytest.mark.e2e
+each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
+styled_by_css_only = pytest.mark.parametrize("site_url", STYLED_BY_CSS_ONLY, indirect=True)
 
 CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0)"
 
@@ -55,6 +60,7 @@ MODE_LABELS = dict(decode_lab.MODE.options)
 """The decode lab's radio buttons, by mode."""
 
 
+@each_document
 def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -78,6 +84,7 @@ def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> 
                 assert grid_cells(decode, "held") == 0
 
 
+@each_document
 def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -96,6 +103,7 @@ def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]
     assert grid_cells(decode, "now") == biggest.after(3).step_cost()
 
 
+@each_document
 def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -138,6 +146,7 @@ def snapshot(lab: Locator) -> dict[str, Any]:
     return shown
 
 
+@each_document
 def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -157,10 +166,11 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
     assert row.evaluate("r => getComputedStyle(r).animationName") == "none"
 
 
+@each_document
 def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page, base = audited
-    page.clock.install()
     decode, _ = open_chapter(page, base)
+    page.clock.install()  # on the live page (stop_the_clock says why)
     run = chapter_run(tokens=decode_lab.TOKENS.high)
     decode.get_by_label("Tokens to generate").fill(str(run.tokens))
     expect_run(decode, run)
@@ -188,9 +198,19 @@ def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     expect(points(decode, "per_step", "current")).to_have_count(run.tokens)
 
 
-def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index(audited: tuple[Page, str]) -> None:
+@each_document
+def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index_then_the_loading_bar(
+    audited: tuple[Page, str],
+) -> None:
+    """Two checks on one visit, one lab each: the next-request lab's chips, then the decode lab's
+    loading bar, gone once Python is ready and shown again by a progress event the test sends."""
     page, base = audited
-    _, lab = open_chapter(page, base)
+    decode, lab = open_chapter(page, base)
+    chips_mark_the_prefix_flag_the_difference_and_show_their_index(lab)
+    loading_bar_shows_bytes_then_goes_once_python_is_ready(page, decode)
+
+
+def chips_mark_the_prefix_flag_the_difference_and_show_their_index(lab: Locator) -> None:
     tokens = tokenize(REQUEST_2)
     shared = shared_prefix_length(tokenize(REQUEST_1), tokens)
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
@@ -227,10 +247,12 @@ def png_width(path: Path) -> int:
     return width
 
 
+@styled_by_css_only
 def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> None:
     page, base = audited
     page.set_viewport_size({"width": 360, "height": 780})
     decode, lab = open_chapter(page, base)
+    the_token_rows_scroll_no_further_than_their_last_token(lab)
     no_horizontal_scroll(page)
     widest = chapter_run(prompt=decode_lab.PROMPT.high)
     decode.get_by_label("Prefix length").fill(str(widest.prompt))
@@ -266,13 +288,11 @@ MIN_CHART_PX = 9
 """The smallest a chart's word may be drawn, in CSS pixels (its 10-unit words were 8.5 px at 360)."""
 
 
-def test_the_token_rows_scroll_no_further_than_their_last_token(audited: tuple[Page, str]) -> None:
+def the_token_rows_scroll_no_further_than_their_last_token(lab: Locator) -> None:
     """The two requests' tokens are a grid of 2,000 columns, the unused ones 0 wide: with a column
     gap, each unused one still added its 3 px, and the rows scrolled into 6,000 px of blank after the
-    last token (seen in bench/screens.py's pictures at 360 and 768 px, issue 39)."""
-    page, base = audited
-    page.set_viewport_size({"width": 360, "height": 780})
-    _, lab = open_chapter(page, base)
+    last token (seen in bench/screens.py's pictures at 360 and 768 px, issue 39). Checked at 360 px,
+    on the visit of :func:`test_labs_fit_a_360_px_screen`, before it lengthens request 2."""
     rows = lab.get_by_role("group", name="Tokens of both requests, position by position")
     blank = rows.evaluate(
         """(rows) => {
@@ -285,6 +305,7 @@ def test_the_token_rows_scroll_no_further_than_their_last_token(audited: tuple[P
     assert blank <= padding + 8, f"{blank:.0f} px of blank to scroll into after the last token"
 
 
+@styled_by_css_only
 def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -296,6 +317,7 @@ def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
     assert light[0] != dark[0] and light[1] != dark[1]
 
 
+@styled_by_css_only
 def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -309,9 +331,7 @@ def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
     expect_run(decode, chapter_run().after())  # its status line visible in print too
 
 
-def test_loading_bar_shows_bytes_then_goes_once_python_is_ready(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+def loading_bar_shows_bytes_then_goes_once_python_is_ready(page: Page, decode: Locator) -> None:
     bar = decode.get_by_role("progressbar", name="Loading Python", include_hidden=True)
     expect(bar).to_be_hidden()
     page.evaluate(

@@ -24,10 +24,11 @@ from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from tests.browser_fixtures import DOCUMENTS, WAYS, Where
+from tests.browsers.flows import chapter_call_timeout, shown_seconds
 from tests.chapter_labs import DECODE, NEXT
 from tests.e2e.conftest import PYTHON_READY_MS, audit_page
-from tests.e2e.test_accessibility import AXE, axe_violations
-from tests.e2e.test_labs import open_chapter, settled
+from tests.e2e.test_accessibility import AXE, axe_in_each_scheme
+from tests.e2e.test_labs import open_chapter, settled, stop_the_clock
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
 
 pytestmark = pytest.mark.e2e
@@ -74,23 +75,6 @@ def edit_costs(region: Locator, text: str) -> None:
     region.get_by_label(f"Edit {COSTS}").fill(text)
 
 
-@each_document
-def test_run_keeps_a_run_where_it_is(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    decode, _ = open_chapter(page, url)
-    for _ in range(2):
-        decode.get_by_role("button", name="Forward").click()
-    settled(decode)
-    request = request_of(decode, decode_lab.LAB)
-    assert json.loads(request)["args"]["state"] == {"steps": 2}
-    (expected,) = edited_views({COSTS: CAUSAL}, [request])
-    edit_costs(decode, CAUSAL)
-    decode.get_by_role("button", name="Run", exact=True).click()
-    expect(decode.get_by_role("status").filter(has_text="Your model")).to_be_visible()
-    expect_readouts(decode, decode_lab.LAB, expected["text"])
-    expect(decode.get_by_text(expected["text"]["progress"], exact=True)).to_be_visible()
-
-
 def regions(page: Page) -> dict[str, Locator]:
     return {name: page.get_by_role("region", name=name) for name in LABS}
 
@@ -107,18 +91,52 @@ def expect_shown(labs: Mapping[str, Locator], shown: Mapping[str, Mapping[str, s
 
 
 @every_way
-def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
-    audited: tuple[Page, str],
+def test_the_editor_loads_on_the_first_edit_then_run_and_back_then_a_syntax_error(
+    audited: tuple[Page, str], site_url: Where
 ) -> None:
+    """Three flows of the editor on one visit, each a function of its own: its script loaded on the
+    first Edit and never before (first, on the fresh page); a Run of the edited model shown in both
+    labs, and Back to the book's numbers; a syntax error shown at its line while the labs keep their
+    numbers (the book's, after Back, as on a fresh page)."""
     page, url = audited
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
     open_chapter(page, url)
     labs = regions(page)
     before = shown_by(labs)
+    single = site_url.chapter == site_url.origin  # the single file: the script is in the page, run by its hash
+    the_editor_is_loaded_on_the_first_edit_never_before(labs, asked, single)
+    run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(labs, before)
+    a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(labs, before)
+
+
+def the_editor_is_loaded_on_the_first_edit_never_before(
+    labs: Mapping[str, Locator], asked: list[str], single: bool
+) -> None:
+    """Nothing only the editor needs comes before the labs are live: its script (static/reader.HASH.js,
+    in the single file a data block run by its hash) is loaded, and run, on the first Edit only.
+    Leaves both labs' editors open, the decode lab's holding CAUSAL."""
+    decode, next_lab = labs[DECODE], labs[NEXT]
+    page = decode.page
+    editor_script = re.compile(r"/static/reader\.[0-9a-f]+\.js$")
+    assert page.evaluate("typeof kvpageLabs.wireReader") == "undefined"
+    assert [address for address in asked if editor_script.search(address)] == []
+    edit_costs(decode, CAUSAL)
+    assert page.evaluate("typeof kvpageLabs.wireReader") == "function"
+    next_lab.get_by_text("Python: the code behind this lab").click()
+    next_lab.get_by_role("button", name="Edit", exact=True).click()  # a second Edit: the same script
+    expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(BOOK_COSTS)
+    assert len([address for address in asked if editor_script.search(address)]) == (0 if single else 1)
+
+
+def run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
+    labs: Mapping[str, Locator], before: Mapping[str, Mapping[str, str]]
+) -> None:
+    """``before``: what the labs showed with the book's model."""
+    decode = labs[DECODE]
     requests = [request_of(region, LABS[name]) for name, region in labs.items()]
     expected = edited_views({COSTS: CAUSAL}, requests)
-    decode = labs[DECODE]
-    edit_costs(decode, CAUSAL)
-    decode.get_by_role("button", name="Run", exact=True).click()
+    run_costs(decode, CAUSAL)
     for (name, region), view in zip(labs.items(), expected, strict=True):
         expect_readouts(region, LABS[name], view["text"])
         expect(region.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +1 −1")
@@ -126,22 +144,22 @@ def test_run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
     decode.get_by_role("button", name="Back to the book's model").click()
     expect_shown(labs, before)
     expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
-    assert "costs" not in page.url and "def " not in page.url  # the URL carries no code
+    url = decode.page.url
+    assert "costs" not in url and "def " not in url  # the URL carries no code
 
 
-@every_way
-def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    open_chapter(page, url)
-    labs = regions(page)
-    before = shown_by(labs)
+def a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(
+    labs: Mapping[str, Locator], before: Mapping[str, Mapping[str, str]]
+) -> None:
+    """``before``: what the labs showed with the book's model, which the page runs now."""
     broken = BOOK_COSTS.replace("def prefill_cost(", "def prefill_cost(:")
     line = broken.splitlines().index(next(text for text in broken.splitlines() if "def prefill_cost(:" in text)) + 1
     column = broken.splitlines()[line - 1].index(":") + 1
     decode = labs[DECODE]
-    edit_costs(decode, broken)
-    decode.get_by_role("button", name="Run", exact=True).click()
     problem = decode.get_by_role("alert").filter(has_text="SyntaxError")
+    expect(problem).to_have_count(0)
+    edit_again(decode)
+    run_costs(decode, broken)
     expect(problem).to_contain_text(f"{COSTS}:{line}:{column}: SyntaxError")
     expect(problem).to_contain_text(f"{broken.splitlines()[line - 1]}\n{' ' * (column - 1)}^")
     expect(decode.locator(".python-lines .python-bad")).to_have_text(str(line))
@@ -151,58 +169,41 @@ def test_a_syntax_error_is_shown_at_its_line_and_the_labs_keep_their_numbers(aud
 
 @every_way
 def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tuple[Page, str]) -> None:
+    """The loop is stopped by the page's timer at the chapter's ``call_timeout``, not a moment
+    before: the test stops the page's clock (``stop_the_clock``) before Run and moves it by exactly
+    that much, instead of waiting those seconds out while the worker loops on a core. Python's
+    worker keeps real time, and the page's timer is all that stops it, so the page does what it does
+    for a reader; only the wait is the test's."""
     page, url = audited
     open_chapter(page, url)
+    page.clock.install()  # on the live page (stop_the_clock says why)
     labs = regions(page)
     before = shown_by(labs)
     looping = BOOK_COSTS.replace(SQUARE, "while True:\n        pass")
     decode = labs[DECODE]
     edit_costs(decode, looping)
+    stop_the_clock(page)
     decode.get_by_role("button", name="Run", exact=True).click()
     expect(decode.get_by_role("status").filter(has_text="Running your model")).to_be_visible()
     assert page.evaluate("1 + 1") == 2  # the page answers while Python loops
     problem = decode.get_by_role("alert").filter(has_text="was stopped")
-    expect(problem).to_contain_text("The labs keep the last good model's numbers", timeout=PYTHON_READY_MS)
+    limit_ms = round(chapter_call_timeout() * 1000)
+    page.clock.run_for(limit_ms - 1)
+    expect(problem).to_have_count(0)  # not before the book's call_timeout
+    expect(decode.get_by_role("status").filter(has_text="Running your model")).to_be_visible()
+    page.clock.run_for(1)
+    expect(problem).to_contain_text(
+        f"Your model took longer than {shown_seconds(chapter_call_timeout())} s and was stopped. "
+        "The labs keep the last good model's numbers",
+        timeout=PYTHON_READY_MS,
+    )
+    page.clock.resume()
     expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(looping)
     expect_shown(labs, before)
     # Python answers again, with the book's model, once its stopped worker is replaced.
     decode.get_by_role("button", name="Forward").click()
     settled(decode)
     expect(decode.get_by_role("alert").filter(has_text="failed")).to_have_count(0)
-
-
-@each_document
-def test_the_readers_code_cannot_reach_the_page(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    open_chapter(page, url)
-    decode = regions(page)[DECODE]
-    reaching = BOOK_COSTS.replace(SQUARE, "import js\n    return js.document.title")
-    edit_costs(decode, reaching)
-    decode.get_by_role("button", name="Run", exact=True).click()
-    problem = decode.get_by_role("alert").filter(has_text="the model failed")
-    expect(problem).to_contain_text("AttributeError")
-    expect(problem).to_contain_text(f"{COSTS}, line")
-    expect(problem).not_to_contain_text("bridge.py")
-
-
-@every_way
-def test_the_editor_is_loaded_on_the_first_edit_never_before(audited: tuple[Page, str], site_url: Where) -> None:
-    """Nothing only the editor needs comes before the labs are live: its script (static/reader.HASH.js,
-    in the single file a data block run by its hash) is loaded, and run, on the first Edit only."""
-    page, url = audited
-    asked: list[str] = []
-    page.on("request", lambda request: asked.append(request.url))
-    decode, next_lab = open_chapter(page, url)
-    editor_script = re.compile(r"/static/reader\.[0-9a-f]+\.js$")
-    assert page.evaluate("typeof kvpageLabs.wireReader") == "undefined"
-    assert [address for address in asked if editor_script.search(address)] == []
-    edit_costs(decode, CAUSAL)
-    assert page.evaluate("typeof kvpageLabs.wireReader") == "function"
-    next_lab.get_by_text("Python: the code behind this lab").click()
-    next_lab.get_by_role("button", name="Edit", exact=True).click()  # a second Edit: the same script
-    expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(BOOK_COSTS)
-    single = site_url.chapter == site_url.origin  # the single file: the script is in the page, run by its hash
-    assert len([address for address in asked if editor_script.search(address)]) == (0 if single else 1)
 
 
 def shown_source(region: Locator, path: str) -> str:
@@ -231,11 +232,10 @@ def test_the_disclosure_reads_without_script_and_prints(browser: Browser, site_u
 
 
 @each_document
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str], scheme: str) -> None:
+def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str]) -> None:
+    """In light and in dark, on one visit (:func:`axe_in_each_scheme` says why that is the same)."""
     page, url = audited
     page.add_init_script(path=str(AXE))
-    page.emulate_media(color_scheme=scheme)
     page.set_viewport_size({"width": 360, "height": 800})
     open_chapter(page, url)
     labs = regions(page)
@@ -243,24 +243,42 @@ def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str], s
     labs[NEXT].get_by_text("Python: the code behind this lab").click()
     labs[DECODE].get_by_role("button", name="Run", exact=True).click()
     expect(labs[NEXT].get_by_role("status").filter(has_text="Your model")).to_be_visible()
-    assert axe_violations(page) == []
-    scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert scroll <= client, f"the page scrolls sideways at 360 px: {scroll} > {client}"
+    for scheme, found in axe_in_each_scheme(page).items():
+        assert found == [], scheme
+        page.emulate_media(color_scheme=scheme)
+        scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert scroll <= client, f"the page scrolls sideways at 360 px in {scheme}: {scroll} > {client}"
+
+
+def edit_again(region: Locator) -> None:
+    """Edit pressed again in the lab's open disclosure ("Back to the book's model" closes the editor)."""
+    region.get_by_role("button", name="Edit", exact=True).click()
 
 
 def run_costs(region: Locator, text: str) -> None:
+    """Put ``text`` in the open editor's costs.py, and Run."""
     region.get_by_label(f"Edit {COSTS}").fill(text)
     region.get_by_role("button", name="Run", exact=True).click()
 
 
 @each_document
-def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tuple[Page, str]) -> None:
+def test_bad_input_then_code_reaching_for_the_page_then_a_run_kept_where_it_is(audited: tuple[Page, str]) -> None:
+    """Three flows of Run on one visit, each a function of its own, each starting with the book's
+    model the one the page runs (on the fresh page; after Back; after a Run that failed, which keeps
+    the last good model): bad input ends in a message and Back restores the numbers; the reader's code
+    cannot reach the page; a Run keeps a run where it is (last: it leaves the reader's model running)."""
     page, url = audited
     open_chapter(page, url)
     labs = regions(page)
+    edit_costs(labs[DECODE], BOOK_COSTS)
+    bad_input_ends_in_a_message_and_back_restores_the_numbers(labs)
+    the_readers_code_cannot_reach_the_page(labs[DECODE])
+    a_run_keeps_a_run_where_it_is(labs[DECODE])
+
+
+def bad_input_ends_in_a_message_and_back_restores_the_numbers(labs: Mapping[str, Locator]) -> None:
     before = shown_by(labs)
     decode = labs[DECODE]
-    edit_costs(decode, BOOK_COSTS)
     problem = decode.get_by_role("alert").filter(has_text="The labs keep")
 
     run_costs(decode, BOOK_COSTS + "#" + "é" * 100_000)  # any Unicode, past the cap
@@ -282,3 +300,29 @@ def test_bad_input_ends_in_a_message_and_back_restores_the_numbers(audited: tupl
     decode.get_by_role("button", name="Back to the book's model").click()
     expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
     expect_shown(labs, before)
+
+
+def the_readers_code_cannot_reach_the_page(decode: Locator) -> None:
+    reaching = BOOK_COSTS.replace(SQUARE, "import js\n    return js.document.title")
+    problem = decode.get_by_role("alert").filter(has_text="the model failed")
+    expect(problem).to_have_count(0)
+    edit_again(decode)
+    run_costs(decode, reaching)
+    expect(problem).to_contain_text("AttributeError")
+    expect(problem).to_contain_text(f"{COSTS}, line")
+    expect(problem).not_to_contain_text("bridge.py")
+
+
+def a_run_keeps_a_run_where_it_is(decode: Locator) -> None:
+    for _ in range(2):
+        decode.get_by_role("button", name="Forward").click()
+    settled(decode)
+    request = request_of(decode, decode_lab.LAB)
+    assert json.loads(request)["args"]["state"] == {"steps": 2}
+    (expected,) = edited_views({COSTS: CAUSAL}, [request])
+    yours = decode.get_by_role("status").filter(has_text="Your model")
+    expect(yours).to_be_hidden()  # the book's model runs
+    run_costs(decode, CAUSAL)
+    expect(yours).to_be_visible()
+    expect_readouts(decode, decode_lab.LAB, expected["text"])
+    expect(decode.get_by_text(expected["text"]["progress"], exact=True)).to_be_visible()

@@ -102,24 +102,36 @@ def edit(path: Path, *changes: tuple[str, str]) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def test_a_prose_edit_reloads_the_open_page(page: Page, served: Serving, content: Path) -> None:
+def test_a_prose_edit_reloads_the_open_page_then_a_failed_build_shows_its_errors_until_fixed(
+    page: Page, served: Serving, content: Path
+) -> None:
+    """Two flows under one ``serve`` and one open page (a serve started, and its first build, for
+    both): a prose edit, then a failed build and its fix, each waited for on the page."""
     errors = console_errors(page)
     page.goto(served.url + "cache.html")
+    edited = a_prose_edit_reloads_the_open_page(page, served, content)
+    a_failed_build_shows_its_errors_until_fixed(page, content, edited)
+    assert errors == []
+
+
+def a_prose_edit_reloads_the_open_page(page: Page, served: Serving, content: Path) -> str:
+    """The chapter's lede edited: the page reloads by itself, where the reader was. Returns the new lede."""
     expect(page.get_by_text(LEDE)).to_be_visible()
     expect(page.locator('script[src="/__kvpage/reload.js"]')).to_have_count(1)
     page.evaluate("scrollTo(0, 400)")
 
-    edit(content / "03-cache.md", (LEDE, "Edited while serving: the page reloads by itself."))
-    expect(page.get_by_text("Edited while serving: the page reloads by itself.")).to_be_visible(timeout=RELOAD_MS)
+    edited = "Edited while serving: the page reloads by itself."
+    edit(content / "03-cache.md", (LEDE, edited))
+    expect(page.get_by_text(edited)).to_be_visible(timeout=RELOAD_MS)
     expect(page.get_by_text(LEDE)).to_have_count(0)
     assert page.url == served.url + "cache.html"
     page.wait_for_function("() => scrollY === 400")  # where the reader was
-    assert errors == []
+    return edited
 
 
-def test_a_failed_build_shows_its_errors_until_fixed(page: Page, served: Serving, content: Path) -> None:
-    errors = console_errors(page)
-    page.goto(served.url + "cache.html")
+def a_failed_build_shows_its_errors_until_fixed(page: Page, content: Path, lede: str) -> None:
+    """A lab parameter out of range: the errors over the page, whose last good build (showing
+    ``lede``) stays readable under them, until a fix is built."""
     chapter = content / "03-cache.md"
     good = chapter.read_text(encoding="utf-8")
 
@@ -127,12 +139,11 @@ def test_a_failed_build_shows_its_errors_until_fixed(page: Page, served: Serving
     alert = page.get_by_role("alert", name="Build failed")
     expect(alert).to_contain_text("content/03-cache.md:", timeout=RELOAD_MS)
     expect(alert).to_contain_text("tokens (Tokens to generate) must be between 1 and 64, not 999")
-    expect(page.get_by_text(LEDE)).to_be_visible()  # the last good build stays readable under it
+    expect(page.get_by_text(lede)).to_be_visible()  # the last good build stays readable under it
 
-    chapter.write_text(good.replace(LEDE, "Fixed, and rebuilt."), encoding="utf-8")
+    chapter.write_text(good.replace(lede, "Fixed, and rebuilt."), encoding="utf-8")
     expect(page.get_by_text("Fixed, and rebuilt.")).to_be_visible(timeout=RELOAD_MS)
     expect(alert).to_have_count(0)
-    assert errors == []
 
 
 @pytest.fixture
@@ -142,59 +153,68 @@ def project(tmp_path: Path) -> Path:
     return project_copy(ROOT, tmp_path / "project")
 
 
-def test_a_model_edit_is_swapped_into_the_open_page_at_its_current_values(
+def test_a_model_edit_is_swapped_into_the_open_page_then_shows_in_the_python_disclosure(
     page: Page, project: Path, tmp_path: Path
 ) -> None:
-    """serve builds only the new wheel; the open page swaps it into its running Python and computes
-    every lab again at the values the reader left, without a reload. A model that does not import
-    leaves the last good one running, the error over the page; the fix is swapped in again."""
+    """Two flows under one ``serve`` of one copy of the project (its start and first build for
+    both), on one page: a model edit swapped into the open page, which ends with a reload; then, on
+    that fresh page, a model edit in the Python disclosure."""
     command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
     with start(command, tmp_path / "serve.log") as serving:
         errors = console_errors(page)
         page.goto(serving.url + "cache.html")
-        decode = page.get_by_role("region", name="Lab · prefill once, then decode")
-        step = decode.get_by_role("button", name="Forward")
-        expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
-        decode.get_by_role("radio", name="Recompute").check()
-        step.click()
-        status = decode.get_by_text(re.compile(r"^no cache kept · \d"))  # not the Python disclosure's f-string
-        expect(status).to_be_visible()
-        after_step = status.inner_text()
-        page.evaluate("window.__notReloaded = true")
-
-        model = project / "kvpage" / "labs" / "decode.py"
-        edit(model, ('"cache cold"', '"cache empty"'), ('f"no cache kept · ', 'f"nothing kept · '))
-        # The lab computed again by the new model (its update action starts the run afresh) ...
-        expect(decode.get_by_text("cache empty", exact=True)).to_be_visible(timeout=MODEL_RELOAD_MS)
-        assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
-        expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()  # ... at the reader's values
-        step.click()
-        expect(decode.get_by_text(after_step.replace("no cache kept · ", "nothing kept · "))).to_be_visible()
-
-        edit(model, ('return "cache empty"', 'return "cache empty" +'))
-        broken = model.read_text(encoding="utf-8").splitlines()
-        line = next(number for number, text in enumerate(broken, 1) if 'return "cache empty" +' in text)
-        alert = page.get_by_role("alert", name="Build failed")
-        expect(alert).to_contain_text(f"kvpage/labs/decode.py:{line}:", timeout=MODEL_RELOAD_MS)
-        expect(alert).to_contain_text("SyntaxError")
-        decode.get_by_role("button", name="Reset").click()  # the last good model still answers
-        expect(decode.get_by_text("cache empty", exact=True)).to_be_visible()
-
-        edit(model, ('return "cache empty" +', 'return "cache bare"'), ('f"nothing kept · ', 'f"none kept · '))
-        expect(alert).to_have_count(0, timeout=MODEL_RELOAD_MS)
-        expect(decode.get_by_text("cache bare", exact=True)).to_be_visible()
-        assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
-
-        # A page opened now restores the snapshot (the model before the edits) and runs the new wheel.
-        with page.expect_event("load", timeout=RELOAD_MS):
-            edit(project / "content" / "03-cache.md", (LEDE, "Edited after the model."))
-        expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
-        # The reloaded page resumes the lab from its link (Recompute, reset), and steps by the new wheel.
-        expect(page).to_have_url(re.compile("decode:"))
-        expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
-        step.click()
-        expect(decode.get_by_text(after_step.replace("no cache kept · ", "none kept · "))).to_be_visible()
+        a_model_edit_is_swapped_into_the_open_page_at_its_current_values(page, project)
+        a_model_edit_shows_in_the_python_disclosure_and_keeps_the_readers_edit(page, project)
         assert errors == []
+
+
+def a_model_edit_is_swapped_into_the_open_page_at_its_current_values(page: Page, project: Path) -> None:
+    """serve builds only the new wheel; the open page swaps it into its running Python and computes
+    every lab again at the values the reader left, without a reload. A model that does not import
+    leaves the last good one running, the error over the page; the fix is swapped in again. A prose
+    edit then reloads the page, which restores the snapshot and runs the newest wheel."""
+    decode = page.get_by_role("region", name="Lab · prefill once, then decode")
+    step = decode.get_by_role("button", name="Forward")
+    expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
+    decode.get_by_role("radio", name="Recompute").check()
+    step.click()
+    status = decode.get_by_text(re.compile(r"^no cache kept · \d"))  # not the Python disclosure's f-string
+    expect(status).to_be_visible()
+    after_step = status.inner_text()
+    page.evaluate("window.__notReloaded = true")
+
+    model = project / "kvpage" / "labs" / "decode.py"
+    edit(model, ('"cache cold"', '"cache empty"'), ('f"no cache kept · ', 'f"nothing kept · '))
+    # The lab computed again by the new model (its update action starts the run afresh) ...
+    expect(decode.get_by_text("cache empty", exact=True)).to_be_visible(timeout=MODEL_RELOAD_MS)
+    assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
+    expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()  # ... at the reader's values
+    step.click()
+    expect(decode.get_by_text(after_step.replace("no cache kept · ", "nothing kept · "))).to_be_visible()
+
+    edit(model, ('return "cache empty"', 'return "cache empty" +'))
+    broken = model.read_text(encoding="utf-8").splitlines()
+    line = next(number for number, text in enumerate(broken, 1) if 'return "cache empty" +' in text)
+    alert = page.get_by_role("alert", name="Build failed")
+    expect(alert).to_contain_text(f"kvpage/labs/decode.py:{line}:", timeout=MODEL_RELOAD_MS)
+    expect(alert).to_contain_text("SyntaxError")
+    decode.get_by_role("button", name="Reset").click()  # the last good model still answers
+    expect(decode.get_by_text("cache empty", exact=True)).to_be_visible()
+
+    edit(model, ('return "cache empty" +', 'return "cache bare"'), ('f"nothing kept · ', 'f"none kept · '))
+    expect(alert).to_have_count(0, timeout=MODEL_RELOAD_MS)
+    expect(decode.get_by_text("cache bare", exact=True)).to_be_visible()
+    assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
+
+    # A page opened now restores the snapshot (the model before the edits) and runs the new wheel.
+    with page.expect_event("load", timeout=RELOAD_MS):
+        edit(project / "content" / "03-cache.md", (LEDE, "Edited after the model."))
+    expect(step).to_be_enabled(timeout=PYTHON_READY_MS)
+    # The reloaded page resumes the lab from its link (Recompute, reset), and steps by the new wheel.
+    expect(page).to_have_url(re.compile("decode:"))
+    expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
+    step.click()
+    expect(decode.get_by_text(after_step.replace("no cache kept · ", "none kept · "))).to_be_visible()
 
 
 def changed_lines(before: str, after: str) -> tuple[int, int]:
@@ -209,45 +229,38 @@ def changed_lines(before: str, after: str) -> tuple[int, int]:
     return len(b) - row[-1], len(a) - row[-1]
 
 
-def test_a_model_edit_shows_in_the_python_disclosure_and_keeps_the_readers_edit(
-    page: Page, project: Path, tmp_path: Path
-) -> None:
+def a_model_edit_shows_in_the_python_disclosure_and_keeps_the_readers_edit(page: Page, project: Path) -> None:
     """The disclosure shows the files of the model the page runs: after a model edit, the new build's.
     An editor the reader left as the book had it takes the new text; one holding the reader's edit
     keeps it, and "Your model" counts its lines against the new book's file."""
-    command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
     costs = project / COSTS
-    with start(command, tmp_path / "serve.log") as serving:
-        errors = console_errors(page)
-        page.goto(serving.url + "cache.html")
-        decode = page.get_by_role("region", name=DECODE)
-        next_lab = page.get_by_role("region", name=NEXT)
-        expect(decode.get_by_role("button", name="Forward")).to_be_enabled(timeout=PYTHON_READY_MS)
-        page.evaluate("window.__notReloaded = true")
-        decode.get_by_text("Python: the code behind this lab").click()
-        shown = decode.locator(f'figure[data-file="{COSTS}"] pre.code')
+    decode = page.get_by_role("region", name=DECODE)
+    next_lab = page.get_by_role("region", name=NEXT)
+    expect(decode.get_by_role("button", name="Forward")).to_be_enabled(timeout=PYTHON_READY_MS)
+    page.evaluate("window.__notReloaded = true")
+    decode.get_by_text("Python: the code behind this lab").click()
+    shown = decode.locator(f'figure[data-file="{COSTS}"] pre.code')
 
-        # Before any Edit (the editor not loaded yet): the highlighted file is the new one.
-        edit(costs, (SQUARE, f"{SQUARE}  # edited while serving"))
-        expect(shown).to_have_text(costs.read_text(encoding="utf-8"), timeout=MODEL_RELOAD_MS)
+    # Before any Edit (the editor not loaded yet): the highlighted file is the new one.
+    edit(costs, (SQUARE, f"{SQUARE}  # edited while serving"))
+    expect(shown).to_have_text(costs.read_text(encoding="utf-8"), timeout=MODEL_RELOAD_MS)
 
-        # An editor left as the book had it, and one holding the reader's edit, run.
-        decode.get_by_role("button", name="Edit", exact=True).click()
-        next_lab.get_by_text("Python: the code behind this lab").click()
-        next_lab.get_by_role("button", name="Edit", exact=True).click()
-        mine = costs.read_text(encoding="utf-8").replace("  # edited while serving", "  # the reader's")
-        next_lab.get_by_label(f"Edit {COSTS}").fill(mine)
-        next_lab.get_by_role("button", name="Run", exact=True).click()
-        yours = next_lab.get_by_role("status").filter(has_text="Your model")
-        expect(yours).to_contain_text(f"{COSTS} +1 −1")
+    # An editor left as the book had it, and one holding the reader's edit, run.
+    decode.get_by_role("button", name="Edit", exact=True).click()
+    next_lab.get_by_text("Python: the code behind this lab").click()
+    next_lab.get_by_role("button", name="Edit", exact=True).click()
+    mine = costs.read_text(encoding="utf-8").replace("  # edited while serving", "  # the reader's")
+    next_lab.get_by_label(f"Edit {COSTS}").fill(mine)
+    next_lab.get_by_role("button", name="Run", exact=True).click()
+    yours = next_lab.get_by_role("status").filter(has_text="Your model")
+    expect(yours).to_contain_text(f"{COSTS} +1 −1")
 
-        edit(costs, ('"""Attention cost in cells', '"""Attention\'s cost in cells'))  # a line the reader left alone
-        book = costs.read_text(encoding="utf-8")
-        expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(book, timeout=MODEL_RELOAD_MS)
-        expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(mine)
-        added, removed = changed_lines(book, mine)
-        expect(yours).to_contain_text(f"{COSTS} +{added} −{removed}")
-        next_lab.get_by_role("button", name="Back to the book's model").click()
-        expect(next_lab.locator(f'figure[data-file="{COSTS}"] pre.code')).to_have_text(book)
-        assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
-        assert errors == []
+    edit(costs, ('"""Attention cost in cells', '"""Attention\'s cost in cells'))  # a line the reader left alone
+    book = costs.read_text(encoding="utf-8")
+    expect(decode.get_by_label(f"Edit {COSTS}")).to_have_value(book, timeout=MODEL_RELOAD_MS)
+    expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(mine)
+    added, removed = changed_lines(book, mine)
+    expect(yours).to_contain_text(f"{COSTS} +{added} −{removed}")
+    next_lab.get_by_role("button", name="Back to the book's model").click()
+    expect(next_lab.locator(f'figure[data-file="{COSTS}"] pre.code')).to_have_text(book)
+    assert page.evaluate("window.__notReloaded") is True, "the page reloaded"

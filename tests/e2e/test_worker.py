@@ -5,7 +5,11 @@ Each test runs three ways: over http, from the unzipped zip (file://) and as the
 the network, console and CSP audit. Firefox and WebKit run the same steps (tests/browsers/flows.py).
 The time limit is the book's own ``call_timeout``; the one assumption on timing is that the other
 lab's quick call is answered within it while the loop runs (it goes to the page's spare Python,
-which a slow call before the loop makes the page start, and which the tests wait for).
+which a slow call before the loop makes the page start, and which the tests wait for). Once the
+test has seen all it checks while the call runs, it moves the page's clock (Playwright's
+``page.clock``, installed once Python is up and otherwise running as usual: ``live_clock``) on by
+that ``call_timeout``, instead of waiting the seconds out while the worker loops on a core: the page's
+timer is all that stops the call, and it fires as it would for a reader, only sooner.
 """
 
 from __future__ import annotations
@@ -44,6 +48,15 @@ def opened(request: pytest.FixtureRequest, runaway_built: Built, page: Page, tmp
         yield page
 
 
+def live_clock(page: Page) -> None:
+    """Playwright's clock on the page, running as usual until the test moves it on. Installed on the
+    live page, not before it opens: the clock's stand-in ``performance`` lists no entries, so a page
+    opened under it never sees its first paint (its loader waits for the 5-second fallback) and
+    SPARE_READY, which reads the workers' marks, never holds. Timers set from now on are the clock's,
+    the call's time limit among them."""
+    page.clock.install()
+
+
 SLIDE = """([region, values]) => {
   const slider = region.querySelector("input[type=range]");
   for (const value of values) {
@@ -77,6 +90,7 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
     # A slow call that returns: the page starts its spare Python meanwhile.
     stuck.get_by_role("button", name="Think for a second").click()
     page.wait_for_function(SPARE_READY)  # the loop's click below waits in the lab for its answer
+    live_clock(page)
 
     # A call that never returns: the page scrolls and the other lab answers meanwhile, from the
     # spare; after the book's call_timeout the call is stopped, the lab's values kept.
@@ -91,6 +105,7 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
     expect(stuck.get_by_text("Python is still working on this…")).to_be_visible()
     assert stuck.get_by_role("alert").is_hidden(), "the other lab answered only after the loop was stopped"
 
+    page.clock.fast_forward(round(call_timeout() * 1000))  # the page's timer that stops the call fires
     seconds = shown_seconds(call_timeout())
     expect(stuck.get_by_role("alert")).to_have_text(
         f"The model took longer than {seconds} s and was stopped; the lab keeps your values."
@@ -131,7 +146,11 @@ def test_an_update_stopped_at_a_value_the_sweep_never_tried_keeps_the_readers_va
     page = served
     stuck = page.get_by_role("region", name=RUNAWAY)
     number = stuck.get_by_label("Number")
+    live_clock(page)
     number.fill(str(runaway.STALLS_AT))
+    expect(stuck.get_by_text("Python is still working on this…")).to_be_visible()  # the call is out
+    assert stuck.get_by_role("alert").is_hidden()
+    page.clock.fast_forward(round(call_timeout() * 1000))  # the page's timer that stops the call fires
     seconds = shown_seconds(call_timeout())
     expect(stuck.get_by_role("alert")).to_have_text(
         f"The model took longer than {seconds} s and was stopped; the lab keeps your values."
