@@ -70,31 +70,38 @@ def settled(region: Locator) -> None:
     region.page.wait_for_function("(section) => !kvpageLabs.lab(section).busy()", arg=region.element_handle())
 
 
+def labelled_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> tuple[Locator, list[str]]:
+    """Every labelled readout of ``lab`` in ``region``, each found by its label, joined with ``or_``,
+    and what each should show (``texts``, by output), in the page's order: the ``readouts`` macro of
+    site_template/labs/controls.html writes them in the order of ``lab.outputs``."""
+    labelled = [(output.label, output.name) for output in lab.outputs if output.kind == "text" and output.label]
+    readouts = [region.get_by_label(label, exact=True) for label, _ in labelled]
+    return functools.reduce(Locator.or_, readouts), [texts[name] for _, name in labelled]
+
+
 def expect_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> None:
     """Every labelled readout of ``lab`` in ``region`` shows what the model computed (``texts``, by output).
 
-    One ``expect`` for all of them, each readout still found by its label: the readouts, joined with
-    ``or_``, are in the page in the order of ``lab.outputs`` (the ``readouts`` macro of
-    site_template/labs/controls.html writes them so), and ``to_have_text`` with a list waits until
-    there is exactly one element per label, each showing its text. One round trip where there was
-    one a readout: called at every step of a run, those were much of a test's time."""
-    labelled = [(output.label, output.name) for output in lab.outputs if output.kind == "text" and output.label]
-    readouts = [region.get_by_label(label, exact=True) for label, _ in labelled]
-    expect(functools.reduce(Locator.or_, readouts)).to_have_text([texts[name] for _, name in labelled])
+    One ``expect`` for all of them (:func:`labelled_readouts`): ``to_have_text`` with a list waits
+    until there is exactly one element per label, each showing its text. One round trip where there
+    was one a readout: called at every step of a run, those were much of a test's time."""
+    readouts, shows = labelled_readouts(region, lab, texts)
+    expect(readouts).to_have_text(shows)
 
 
 def expect_run(region: Locator, run: Run) -> None:
     """The decode lab shows ``run``: its readouts, its status line and how far it has come.
 
-    The status and the progress, each found by its exact text, together (the status line holds them
-    in that order, the ``status`` macro of site_template/labs/controls.html): exactly one element
-    for each, and both visible."""
+    The status and the progress, each found by its exact text, and the readouts by their labels, in
+    one ``expect`` (site_template/labs/decode.html puts the status line, which holds the two in that
+    order, before the readouts): exactly one element for each, showing its text; then both lines
+    visible."""
     texts = run.text()
-    expect_readouts(region, decode_lab.LAB, texts)
     lines = [texts[line] for line in ("status", "progress")]
-    shown = functools.reduce(Locator.or_, [region.get_by_text(line, exact=True) for line in lines])
-    expect(shown).to_have_text(lines)
-    expect(shown.filter(visible=True)).to_have_count(len(lines))
+    status = functools.reduce(Locator.or_, [region.get_by_text(line, exact=True) for line in lines])
+    readouts, shows = labelled_readouts(region, decode_lab.LAB, texts)
+    expect(status.or_(readouts)).to_have_text([*lines, *shows])
+    expect(status.filter(visible=True)).to_have_count(len(lines))
 
 
 def expect_seed_readouts(region: Locator, lab: Lab) -> None:
