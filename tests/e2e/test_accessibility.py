@@ -26,11 +26,20 @@ MOST_TABS = 80
 
 
 def tab_to(page: Page, target: Locator, key: str = "Tab") -> None:
-    """Press ``key`` until ``target`` has the focus, as a keyboard user would."""
-    for _ in range(MOST_TABS):
-        page.keyboard.press(key)
-        if target.evaluate("element => element === document.activeElement"):
-            return
+    """Press ``key`` until ``target`` has the focus, as a keyboard user would.
+
+    ``target`` is found once, by its role and name as before, and that element is asked after each
+    press: finding it again by its accessible name at every press (dozens a call) was most of a
+    keyboard test's round-trip time. Nothing a press does redraws the element pressed towards; were
+    it replaced, it would never have the focus and this fails, never passes."""
+    element = target.element_handle()
+    try:
+        for _ in range(MOST_TABS):
+            page.keyboard.press(key)
+            if element.evaluate("element => element === document.activeElement"):
+                return
+    finally:
+        element.dispose()
     raise AssertionError(f"{key} never reached {target}")
 
 

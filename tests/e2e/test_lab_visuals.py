@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.heigh
 
 def number(locator: Locator) -> int:
     """A readout's number: ``9,176`` of ``9,176 cells``."""
-    return int(locator.inner_text().split("\xa0")[0].replace(",", ""))
+    return shown_number(locator.inner_text())
 
 
 def grid_cells(lab: Locator, kind: str) -> int:
@@ -60,8 +61,45 @@ MODE_LABELS = dict(decode_lab.MODE.options)
 """The decode lab's radio buttons, by mode."""
 
 
+DRAWN = """lab => {
+  const cells = (kind) => [...lab.querySelectorAll(`[data-part="grid"] rect[data-kind="${kind}"]`)].reduce(
+    (sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0);
+  const slots = [...lab.querySelectorAll('[data-part="slots"] rect[data-kind]')].map((r) => r.dataset.count);
+  return { now: cells("now"), held: cells("held"), slots };
+}"""
+"""The decode lab's grid and slots as drawn: :func:`grid_cells` of "now" and of "held", and each slot's count."""
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The cells the decode lab's grid shades (``now``: this step's, ``held``: the cache's) and the
+    slots it draws, summed as :func:`grid_cells` and :func:`slot_count` sum them."""
+
+    now: int
+    held: int
+    slots: int
+
+
+def drawn(lab: Locator) -> Drawn:
+    """The grid and slots as drawn now, in one round trip to the page where :func:`grid_cells` and
+    :func:`slot_count` take one each: a test that read them at every step of a run spent most of its
+    time in those round trips. Read once the readouts show the step (:func:`expect_run`): the lab
+    draws its pictures and writes its readouts in one task (``render`` in static/kvpage/labs.js),
+    so the pictures are that step's."""
+    found: dict[str, Any] = lab.evaluate(DRAWN)
+    return Drawn(found["now"], found["held"], sum(int(n) for n in found["slots"]))
+
+
+def shown_number(text: str) -> int:
+    """A readout's number from its text: ``9,176`` of ``9,176 cells`` (what :func:`number` reads)."""
+    return int(text.split("\xa0")[0].replace(",", ""))
+
+
 @each_document
 def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> None:
+    """At every step of both modes, the grid's cells are the readouts' numbers. The readouts are
+    checked against the model by :func:`expect_run` (by label, waiting for the step), so their
+    numbers are taken from the text it found there; the drawing is read in one call (:func:`drawn`)."""
     page, base = audited
     decode, _ = open_chapter(page, base)
     grid_words = decode.get_by_role("figure").filter(has_text="Attention: queries × keys")
@@ -72,16 +110,17 @@ def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> 
         for step in range(1, cold.tokens + 1):
             decode.get_by_role("button", name="Forward").click()
             run = cold.after(step)
-            expect_run(decode, run)
-            this_step = number(decode.get_by_label("This step"))
-            assert grid_cells(decode, "now") == this_step, (mode, step)
+            expect_run(decode, run)  # "This step" and "Paid so far" show run.readout(...)
+            this_step = shown_number(run.readout("This step"))
+            grid = drawn(decode)
+            assert grid.now == this_step, (mode, step)
             expect(grid_words).to_contain_text(f"{this_step:,} cells paid this step")
-            assert slot_count(decode) == run.context()
+            assert grid.slots == run.context(), (mode, step)
             if mode == "kv":
-                paid = number(decode.get_by_label("Paid so far"))
-                assert grid_cells(decode, "now") + grid_cells(decode, "held") == paid
+                paid = shown_number(run.readout("Paid so far"))
+                assert grid.now + grid.held == paid, (mode, step)
             else:
-                assert grid_cells(decode, "held") == 0
+                assert grid.held == 0, (mode, step)
 
 
 @each_document

@@ -11,6 +11,7 @@ chapter's own lab parameters and on what the test typed, or the seed's (tests/ch
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from collections.abc import Mapping
 
@@ -69,19 +70,38 @@ def settled(region: Locator) -> None:
     region.page.wait_for_function("(section) => !kvpageLabs.lab(section).busy()", arg=region.element_handle())
 
 
+def labelled_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> tuple[Locator, list[str]]:
+    """Every labelled readout of ``lab`` in ``region``, each found by its label, joined with ``or_``,
+    and what each should show (``texts``, by output), in the page's order: the ``readouts`` macro of
+    site_template/labs/controls.html writes them in the order of ``lab.outputs``."""
+    labelled = [(output.label, output.name) for output in lab.outputs if output.kind == "text" and output.label]
+    readouts = [region.get_by_label(label, exact=True) for label, _ in labelled]
+    return functools.reduce(Locator.or_, readouts), [texts[name] for _, name in labelled]
+
+
 def expect_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> None:
-    """Every labelled readout of ``lab`` in ``region`` shows what the model computed (``texts``, by output)."""
-    for output in lab.outputs:
-        if output.kind == "text" and output.label:
-            expect(region.get_by_label(output.label, exact=True)).to_have_text(texts[output.name])
+    """Every labelled readout of ``lab`` in ``region`` shows what the model computed (``texts``, by output).
+
+    One ``expect`` for all of them (:func:`labelled_readouts`): ``to_have_text`` with a list waits
+    until there is exactly one element per label, each showing its text. One round trip where there
+    was one a readout: called at every step of a run, those were much of a test's time."""
+    readouts, shows = labelled_readouts(region, lab, texts)
+    expect(readouts).to_have_text(shows)
 
 
 def expect_run(region: Locator, run: Run) -> None:
-    """The decode lab shows ``run``: its readouts, its status line and how far it has come."""
+    """The decode lab shows ``run``: its readouts, its status line and how far it has come.
+
+    The status and the progress, each found by its exact text, and the readouts by their labels, in
+    one ``expect`` (site_template/labs/decode.html puts the status line, which holds the two in that
+    order, before the readouts): exactly one element for each, showing its text; then both lines
+    visible."""
     texts = run.text()
-    expect_readouts(region, decode_lab.LAB, texts)
-    for line in ("status", "progress"):
-        expect(region.get_by_text(texts[line], exact=True)).to_be_visible()
+    lines = [texts[line] for line in ("status", "progress")]
+    status = functools.reduce(Locator.or_, [region.get_by_text(line, exact=True) for line in lines])
+    readouts, shows = labelled_readouts(region, decode_lab.LAB, texts)
+    expect(status.or_(readouts)).to_have_text([*lines, *shows])
+    expect(status.filter(visible=True)).to_have_count(len(lines))
 
 
 def expect_seed_readouts(region: Locator, lab: Lab) -> None:
@@ -150,23 +170,33 @@ def test_try_this_next_request(audited: tuple[Page, str]) -> None:
     expect(lab.get_by_text(sentence)).to_be_visible()
 
 
+STEP_DRAWN = """lab => ({
+  now: [...lab.querySelectorAll('[data-part="grid"] rect[data-kind="now"]')].map(
+    (r) => r.width.baseVal.value * r.height.baseVal.value),
+  points: Object.fromEntries(["per_step", "totals"].map(
+    (chart) => [chart, lab.querySelectorAll(`svg[data-chart="${chart}"] circle[data-series="current"]`).length])),
+  rows: lab.querySelectorAll('[data-part="table"] tbody tr').length,
+})"""
+"""Which step the decode lab's pictures draw: the cells of each "now" row of the grid, the current
+series' points of each chart, and the numbers table's rows."""
+
+
 def expect_step(decode: Locator, run: Run) -> None:
     """Everything the decode lab shows is at ``run``'s step: readouts, the step slider, the grid's paid
-    cells, both charts' points and the numbers table's rows, all from the model."""
+    cells, both charts' points and the numbers table's rows, all from the model.
+
+    The readouts and the slider are waited for by role and label, as a reader finds them; the
+    pictures and the table are then read in one call (:data:`STEP_DRAWN`) rather than one round trip
+    each: the lab draws them and writes its readouts in one task (``render`` in
+    static/kvpage/labs.js), so once the readouts show the step, so do they."""
     expect_run(decode, run)
     slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
     expect(slider).to_have_value(str(run.steps))
     expect(slider).to_have_attribute("aria-valuetext", run.text()["progress"])
-    now = decode.locator('[data-part="grid"] rect[data-kind="now"]')
-    if run.steps:
-        expect(now).to_have_count(1)
-        cells = now.evaluate("r => r.width.baseVal.value * r.height.baseVal.value")
-        assert cells == run.step_cost(), (run, cells)
-    else:
-        expect(now).to_have_count(0)
-    for chart in ("per_step", "totals"):
-        expect(decode.locator(f'svg[data-chart="{chart}"] circle[data-series="current"]')).to_have_count(run.steps)
-    expect(decode.locator('[data-part="table"] tbody tr')).to_have_count(len(run.table_rows()))
+    drawn = decode.evaluate(STEP_DRAWN)
+    assert drawn["now"] == ([run.step_cost()] if run.steps else []), (run, "the grid's paid cells", drawn)
+    assert drawn["points"] == {"per_step": run.steps, "totals": run.steps}, (run, "the charts' points", drawn)
+    assert drawn["rows"] == len(run.table_rows()), (run, "the numbers table's rows", drawn)
 
 
 @each_document
