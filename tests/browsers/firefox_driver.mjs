@@ -11,7 +11,9 @@ import puppeteer from "puppeteer-core";
 
 const CAPTURE = readFileSync(new URL("./capture.js", import.meta.url), "utf8");
 const READY_MS = Number(process.env.KVPAGE_READY_MS || 60000);
-const EXPECT_MS = Number(process.env.KVPAGE_EXPECT_MS || 15000);
+// A bound on a hang, not a wait (a step ends as soon as its condition holds), as WebKit's EXPECT_S:
+// 60 s, past the runaway book's call_timeout (20 s), which the worker flow's alert step waits out.
+const EXPECT_MS = Number(process.env.KVPAGE_EXPECT_MS || 60000);
 
 const browser = await puppeteer.launch({
   browser: "firefox",
