@@ -16,7 +16,16 @@ from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
 from tests.conftest import ROOT
-from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_readouts, expect_run, open_chapter, settled, stop_the_clock
+from tests.e2e.test_labs import (
+    REQUEST_1,
+    REQUEST_2,
+    expect_readouts,
+    expect_run,
+    live_clock,
+    open_chapter,
+    settled,
+    stop_the_clock,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
 
@@ -69,7 +78,7 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
-    page.clock.install()  # on the live page (stop_the_clock says why)
+    live_clock(page)
     stop_the_clock(page)
     run = chapter_run()
     tab_to(page, decode.get_by_role("button", name="Generate"))

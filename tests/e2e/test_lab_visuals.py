@@ -27,7 +27,7 @@ from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
 from tests.e2e.conftest import STYLED_BY_CSS_ONLY
-from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, open_chapter, settled, stop_the_clock
+from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, live_clock, open_chapter, settled, stop_the_clock
 
 pytestmark = pytest.mark.e2e
 each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
@@ -209,7 +209,7 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
 def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
-    page.clock.install()  # on the live page (stop_the_clock says why)
+    live_clock(page)
     run = chapter_run(tokens=decode_lab.TOKENS.high)
     decode.get_by_label("Tokens to generate").fill(str(run.tokens))
     expect_run(decode, run)

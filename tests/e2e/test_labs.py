@@ -50,15 +50,23 @@ def open_chapter(page: Page, url: str) -> tuple[Locator, Locator]:
     return decode, page.get_by_role("region", name=NEXT)
 
 
+def live_clock(page: Page) -> None:
+    """Playwright's clock on the page, running as usual until the test moves or stops it. Installed
+    on the live page (Python ready), never before it opens: the clock's stand-in ``performance``
+    lists no entries, so a page opened under it never sees its first paint (its loader waits for
+    its 5-second fallback before it starts Python, a load no reader's page makes) and the workers'
+    marks (test_worker's SPARE_READY) never hold. Timers set from now on are the clock's, a call's
+    time limit among them."""
+    page.clock.install()
+
+
 def stop_the_clock(page: Page) -> None:
     """From now on the page's timers fire only when the test moves its clock (``page.clock.run_for``).
 
-    ``page.clock.install()`` must have been called on the live page (Python ready), which lets time
-    flow as usual until this call. Not before the page opens: the clock's stand-in ``performance``
-    lists no entries, so the loader never sees the page's first paint and waits for its 5-second
-    fallback before it starts Python, a load no reader's page makes. A Generate run takes its next
-    step on a timer, so with the clock stopped it stays where it is for as long as the test needs: a
-    test can press Pause mid-run on any machine, however loaded, instead of racing the animation.
+    :func:`live_clock` must have been called, which lets time flow as usual until this call. A
+    Generate run takes its next step on a timer, so with the clock stopped it stays where it is
+    for as long as the test needs: a test can press Pause mid-run on any machine, however loaded,
+    instead of racing the animation.
     Python's worker keeps real time (its calls are answered as ever).
     """
     now = datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000, tz=datetime.UTC)

@@ -28,7 +28,7 @@ from tests.browsers.flows import chapter_call_timeout, shown_seconds
 from tests.chapter_labs import DECODE, NEXT
 from tests.e2e.conftest import PYTHON_READY_MS, audit_page
 from tests.e2e.test_accessibility import AXE, axe_in_each_scheme
-from tests.e2e.test_labs import open_chapter, settled, stop_the_clock
+from tests.e2e.test_labs import live_clock, open_chapter, settled, stop_the_clock
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
 
 pytestmark = pytest.mark.e2e
@@ -176,7 +176,7 @@ def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tup
     for a reader; only the wait is the test's."""
     page, url = audited
     open_chapter(page, url)
-    page.clock.install()  # on the live page (stop_the_clock says why)
+    live_clock(page)
     labs = regions(page)
     before = shown_by(labs)
     looping = BOOK_COSTS.replace(SQUARE, "while True:\n        pass")

@@ -35,6 +35,7 @@ from tests.browsers.flows import (
 )
 from tests.conftest import Built
 from tests.e2e.conftest import PYTHON_READY_MS, opened_book
+from tests.e2e.test_labs import live_clock
 
 pytestmark = pytest.mark.e2e
 
@@ -46,15 +47,6 @@ def opened(request: pytest.FixtureRequest, runaway_built: Built, page: Page, tmp
         page.goto(url)
         expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=PYTHON_READY_MS)
         yield page
-
-
-def live_clock(page: Page) -> None:
-    """Playwright's clock on the page, running as usual until the test moves it on. Installed on the
-    live page, not before it opens: the clock's stand-in ``performance`` lists no entries, so a page
-    opened under it never sees its first paint (its loader waits for the 5-second fallback) and
-    SPARE_READY, which reads the workers' marks, never holds. Timers set from now on are the clock's,
-    the call's time limit among them."""
-    page.clock.install()
 
 
 SLIDE = """([region, values]) => {
