@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.book.assets import load_assets
+from sitegen.book.inside import links_out
 from sitegen.book.source import BUILD_TIMEOUT, Book, build_timeout, load_book, load_source
 from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, ContentError, sorted_unique, tallied
+from sitegen.labs.model_imports import model_links
 from sitegen.labs.placements import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
 from sitegen.markdown.pages import Pages, parse_chapters, render_pages
 from sitegen.runtime.bundle import Runtime
@@ -85,8 +87,27 @@ class Rendered:
     warnings: tuple[ContentError, ...]
 
 
+def links_out_of_folders(options: Options) -> list[ContentError]:
+    """Every symbolic link out of the templates' folder, the static files' or the model's, at its path.
+
+    The book's own links are refused as its files are read (:mod:`sitegen.book.inside`); these folders'
+    files are read by their names (Jinja, esbuild, hatchling, Python's import), so they are checked
+    whole first: a link ``site_template/static/h.txt`` → ``/etc/hostname`` would ship, one in ``kvpage/``
+    would go into the wheel and run in the build's own Python.
+    """
+    templates, static = options.templates, options.templates / "static"
+    return [
+        *links_out(templates, templates.name, lambda path: len(path.parts) == 1 or path.parts[0] != static.name),
+        *links_out(static, f"{templates.name}/{static.name}"),
+        *model_links(options.root),
+    ]
+
+
 def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
+    linked = links_out_of_folders(options)  # before anything in them is read, or the model imported
+    if linked:
+        raise BuildError(sorted_unique(linked))
     # Every stage below reads the labs: a model that does not import in time, or at all, stops here.
     broken = import_too_slow(build_timeout(options.content / "book.toml")) or model_failure()
     if broken is not None:
