@@ -53,6 +53,7 @@ EXAMPLES = {
     "kvpage/evil.py": "issue 43's link out of the model, which tests/sitegen/labs/test_model_imports.py makes",
     "site_template/static/h.txt": "issue 43's link out of the static files, which tests/sitegen/book/test_inside.py "
     "makes",
+    "content/site": "sitegen/site/targets.py: an --out inside the book, which the build refuses",
 }
 """Paths the docs name as examples of what an author writes, not files of this repository."""
 PROSE = [ROOT / "README.md", ROOT / "tests" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
