@@ -9,9 +9,9 @@ from pathlib import Path
 from tests.conftest import ROOT
 from tests.project_copy import project_copy
 
-RUNS = """\
-from pathlib import Path
-Path({marker!r}).write_text("ran")
+RUNS = """
+from pathlib import Path as _Path
+_Path({marker!r}).write_text("ran")
 """
 """A module outside the project that says, by a file of its own, that the build's Python ran it."""
 
@@ -23,7 +23,7 @@ def test_a_link_out_of_the_model_is_refused_before_the_model_is_imported(tmp_pat
     outside, marker = tmp_path / "outside", tmp_path / "ran"
     outside.mkdir()
     lab = project / "kvpage" / "lab.py"
-    (outside / "lab.py").write_text(RUNS.format(marker=str(marker)) + lab.read_text(encoding="utf-8"))
+    (outside / "lab.py").write_text(lab.read_text(encoding="utf-8") + RUNS.format(marker=str(marker)))
     lab.unlink()
     lab.symlink_to(outside / "lab.py")
     (project / "kvpage" / "evil.py").symlink_to(outside / "lab.py")
@@ -36,6 +36,7 @@ def test_a_link_out_of_the_model_is_refused_before_the_model_is_imported(tmp_pat
         timeout=300,
         check=False,
     )
+    assert not marker.exists(), "the build ran a file from outside the project"
     assert result.returncode == 1, result.stderr
     assert [line.split(":")[:2] for line in result.stderr.splitlines()] == [
         ["error", " kvpage/evil.py"],
@@ -43,5 +44,4 @@ def test_a_link_out_of_the_model_is_refused_before_the_model_is_imported(tmp_pat
         ["build failed", " 2 error(s); nothing was written"],
     ]
     assert "a symbolic link out of kvpage/" in result.stderr
-    assert not marker.exists(), "the build ran a file from outside the project"
     assert not (tmp_path / "out").exists()
