@@ -19,6 +19,7 @@ refused too.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -65,27 +66,34 @@ def list_files(folder: Path, wanted: Callable[[PurePosixPath], bool], outside: s
 
     A link that leaves ``folder`` is refused if ``wanted`` takes its path (a folder's always):
     what it points at is not opened, not even to see whether it exists. ``outside`` says why.
+    Only links are resolved: every other entry of a folder already known to be inside is inside
+    (one ``lstat`` an entry, where resolving each path would take one a component: serve lists the
+    templates and the model on every rebuild).
     """
     root = folder.resolve()
     listing = Listing()
 
     def visit(here: Path, relative: PurePosixPath, holding: frozenset[Path]) -> None:
-        for entry in sorted(here.iterdir()):
+        """``here`` is the real folder (links followed) at ``relative``."""
+        with os.scandir(here) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+        for entry in entries:
             path = relative / entry.name
             if not wanted(path):
                 continue
-            real = within(root, entry, outside)
+            link = entry.is_symlink()
+            real = within(root, Path(entry.path), outside) if link else here / entry.name
             if isinstance(real, str):
                 listing.refused[path] = real
-            elif real.is_dir():
+            elif real.is_dir() if link else entry.is_dir(follow_symlinks=False):
                 if real in holding:
                     listing.refused[path] = LOOP
                 else:
-                    visit(entry, path, holding | {real})
-            elif real.is_file():
+                    visit(real, path, holding | {real})
+            elif real.is_file() if link else entry.is_file(follow_symlinks=False):
                 listing.files[path] = real
 
-    visit(folder, PurePosixPath(), frozenset({root}))
+    visit(root, PurePosixPath(), frozenset({root}))
     return listing
 
 
