@@ -15,7 +15,8 @@ Refused, for ``--out`` and ``--dist`` alike:
 - a folder that holds anything the build did not write. The site's folder says what the build wrote
   there in its manifest (:data:`sitegen.site.output.MANIFEST`); a folder with no manifest is the
   site of a build from before manifests if it holds that build's ``index.html`` and
-  ``search/index.js`` (every build writes both), and else only if it is empty. ``--dist`` holds the
+  ``search/index.js`` (every build since search, 2a8804e, writes both, the index with
+  :data:`EARLIER_INDEX` in it), and else only if it is empty. ``--dist`` holds the
   zip, the single file and their staged copies (``.kvpage-site.zip-*``), and, when the site's folder
   is in it, that folder and what its swap leaves beside it.
 
@@ -35,8 +36,11 @@ from sitegen.search.index import SCRIPT as SEARCH_INDEX
 from sitegen.site.output import MANIFEST, journal_path, manifest_files
 
 INDEX = "index.html"
-LEGACY = (INDEX, SEARCH_INDEX)
-"""Files every build writes into its site, by which a site built before manifests is known."""
+EARLIER_INDEX = b"globalThis.kvpageSearchData = JSON.parse("
+"""What the search index of every build before manifests holds (``sitegen.search.index.SearchIndex.script``):
+with ``index.html`` beside it, how such a build's site is known."""
+MOST_READ = 64 * 2**20
+"""Bytes of a search index read to know it (the chapter's is 0.1 MB; a folder's stranger file is not read whole)."""
 SHOWN = 3
 """Foreign files named in a refusal (the rest are counted)."""
 REPLACED = "a build replaces the site's folder whole, and would delete it"
@@ -97,13 +101,22 @@ def foreign_in_site(out: Path) -> list[str]:
     present = tree(out)
     listed = manifest_files(out)
     if listed is None:
-        if not present or all((out / name).is_file() for name in LEGACY):
-            return []  # empty, or the site of a build from before manifests
+        if not present or earlier_site(out):
+            return []
         return [nobody_wrote(present, "and no build's manifest", REPLACED)]
     written = {MANIFEST, *listed}
     written |= {parent.as_posix() for name in listed for parent in Path(name).parents if parent != Path(".")}
     foreign = [name for name in present if name not in written]
     return [nobody_wrote(foreign, "", REPLACED)] if foreign else []
+
+
+def earlier_site(out: Path) -> bool:
+    """Whether ``out``, with no manifest, is the site of a build from before manifests."""
+    index = out / SEARCH_INDEX
+    if not (out / INDEX).is_file() or index.is_symlink() or not index.is_file():
+        return False
+    with index.open("rb") as script:
+        return EARLIER_INDEX in script.read(MOST_READ)
 
 
 def foreign_in_dist(dist: Path, names: Collection[str], out: Path) -> list[str]:

@@ -18,6 +18,8 @@ from sitegen.cli import commands
 from sitegen.site.output import MANIFEST
 from tests.conftest import ROOT
 
+EARLIER_SEARCH_INDEX = "/*! MiniSearch */\nglobalThis.kvpageSearchData = JSON.parse('{}');\n"
+"""The shape of an earlier build's search/index.js (7970b80's ``sitegen/search/index.py``)."""
 CHAPTER = "---\nnumber: 1\npart: Tests\ntitle: One\nslug: one\n---\n\nThe only chapter.\n"
 
 
@@ -125,6 +127,21 @@ def test_a_folder_holding_what_no_build_wrote_is_refused(tmp_path: Path) -> None
     assert (out / "static" / "mine.css").read_text() == "mine"
 
 
+def test_a_site_with_no_manifest_is_refused_unless_an_earlier_build_wrote_it(tmp_path: Path) -> None:
+    """Another generator's site may have an index.html and a search/index.js too: what it holds tells."""
+    project = small_project(tmp_path)
+    out, dist = tmp_path / "site", tmp_path / "dist"
+    (out / "search").mkdir(parents=True)
+    (out / "index.html").write_text("<!doctype html>")
+    (out / "search" / "index.js").write_text("window.otherSearch = {};")
+    with pytest.raises(
+        pipeline.BuildError, match=r"holds what no build wrote \(index\.html, search, search/index\.js\)"
+    ):
+        pipeline.build(options(project, out, dist))
+    (out / "search" / "index.js").write_text(EARLIER_SEARCH_INDEX)
+    pipeline.build(options(project, out, dist))
+
+
 def test_a_build_without_the_single_file_removes_the_one_an_earlier_build_left(tmp_path: Path) -> None:
     project = small_project(tmp_path)
     out, dist = tmp_path / "site", tmp_path / "dist"
@@ -143,6 +160,7 @@ def test_the_site_and_dist_of_a_build_from_before_manifests_are_replaced(tmp_pat
     for name in ("index.html", "one.html", "search/index.js", "static/kvpage.css", "old-chapter.html"):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text("an earlier build's")
+    (out / "search" / "index.js").write_text(EARLIER_SEARCH_INDEX)
     dist.mkdir()
     for name in (f"{pipeline.ZIP_TOP}.zip", pipeline.SINGLE_FILE, f".{pipeline.SINGLE_FILE}-killed"):
         (dist / name).write_text("an earlier build's")
