@@ -90,7 +90,7 @@ def test_a_target_in_the_book_the_project_or_a_parent_is_refused_before_anything
 
 def test_the_command_line_says_why_it_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project = small_project(tmp_path)
-    content = project / "content"
+    content = (project / "content").resolve()
     before = state(tmp_path)
     argv = ["--content", str(content), "--out", str(content), "--dist", str(tmp_path / "dist")]
     assert commands.main(argv) == 1
