@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.book.assets import load_assets
+from sitegen.book.inside import links_out
 from sitegen.book.source import BUILD_TIMEOUT, Book, build_timeout, load_book, load_source
 from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, ContentError, sorted_unique, tallied
+from sitegen.labs.model_imports import MODEL, model_links
 from sitegen.labs.placements import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
 from sitegen.markdown.pages import Pages, parse_chapters, render_pages
 from sitegen.runtime.bundle import Runtime
@@ -38,6 +40,7 @@ from sitegen.runtime.cache import cached_runtime, hot_runtime
 from sitegen.search.index import SearchIndex, search_index
 from sitegen.site.assemble import Download, Site, assemble_single_file, assemble_site, static_names
 from sitegen.site.output import publish, recover, zip_bytes
+from sitegen.site.targets import Read, refusals
 from sitegen.site.templates import Templates, make_templates
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,8 +88,27 @@ class Rendered:
     warnings: tuple[ContentError, ...]
 
 
+def links_out_of_folders(options: Options) -> list[ContentError]:
+    """Every symbolic link out of the templates' folder, the static files' or the model's, at its path.
+
+    The book's own links are refused as its files are read (:mod:`sitegen.book.inside`); these folders'
+    files are read by their names (Jinja, esbuild, hatchling, Python's import), so they are checked
+    whole first: a link ``site_template/static/h.txt`` → ``/etc/hostname`` would ship, one in ``kvpage/``
+    would go into the wheel and run in the build's own Python.
+    """
+    templates, static = options.templates, options.templates / "static"
+    return [
+        *links_out(templates, templates.name, lambda path: len(path.parts) == 1 or path.parts[0] != static.name),
+        *links_out(static, f"{templates.name}/{static.name}"),
+        *model_links(options.root),
+    ]
+
+
 def render(options: Options, progress: Progress = SILENT) -> Rendered:
     """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
+    linked = links_out_of_folders(options)  # before anything in them is read, or the model imported
+    if linked:
+        raise BuildError(sorted_unique(linked))
     # Every stage below reads the labs: a model that does not import in time, or at all, stops here.
     broken = import_too_slow(build_timeout(options.content / "book.toml")) or model_failure()
     if broken is not None:
@@ -132,12 +154,26 @@ def dist_files(options: Options) -> tuple[Path, Path]:
     return options.dist / f"{ZIP_TOP}.zip", options.dist / SINGLE_FILE
 
 
+def folders_read(options: Options) -> tuple[Read, ...]:
+    """The folders the build reads, which it may never write into (:mod:`sitegen.site.targets`)."""
+    return (
+        Read(options.content, "the book"),
+        Read(options.templates, "the templates"),
+        Read(options.root / MODEL, "the model"),
+    )
+
+
 def build(options: Options, progress: Progress = SILENT) -> Site:
     """Run every stage; raise BuildError (and write nothing) if any fails.
 
-    First of all, a swap a killed build committed is finished and its leftovers removed
-    (:func:`sitegen.site.output.recover`), even when this build then fails.
+    First of all, ``--out`` and ``--dist`` are checked (:func:`sitegen.site.targets.refusals`): a build
+    refused there writes nothing, not even the finish of a killed build. Then a swap a killed build
+    committed is finished and its leftovers removed (:func:`sitegen.site.output.recover`), even when
+    this build then fails.
     """
+    refused = refusals(options.out, options.dist, dist_files(options), folders_read(options), options.root)
+    if refused:
+        raise BuildError(refused)
     recover(options.out, dist_files(options))
     rendered = render(options, progress)
     site = rendered.site
@@ -148,7 +184,8 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
         archive = zip_bytes(
             Site({name: data for name, data in site.files.items() if name not in fetched_only}), ZIP_TOP
         )
-    files = {options.dist / zip_name: archive}
+    # An output this build does not make is removed in the same swap (an older build's single file)
+    files: dict[Path, bytes | None] = {options.dist / zip_name: archive, options.dist / SINGLE_FILE: None}
     if options.publish_zip:
         download = Download(zip_name, archive)
         site = assemble_site(

@@ -22,6 +22,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from sitegen.runtime.names import RUNTIME_DIR
 from sitegen.search.text import SEARCH_DIR
+from sitegen.site.output import MANIFEST
 from tests.conftest import KITCHEN_SINK, Built
 from tests.pagetext import Elements
 
@@ -64,7 +65,7 @@ def test_every_file_the_chapter_uses_is_in_the_site_and_the_zip(kitchen_sink: Bu
     shipped = {
         path.relative_to(kitchen_sink.site).as_posix() for path in kitchen_sink.site.rglob("*") if path.is_file()
     }
-    own = ("static/", f"{RUNTIME_DIR}/", f"{SEARCH_DIR}/", "index.html")  # the site's own files
+    own = ("static/", f"{RUNTIME_DIR}/", f"{SEARCH_DIR}/", "index.html", MANIFEST)  # the site's own files
     assert {name for name in shipped if not name.startswith(own)} == {
         "kitchen-sink.html",
         *files,

@@ -50,6 +50,10 @@ EXAMPLES = {
     "(tests/invalid/lab-control-decimal)",
     "kvpage/labs/pages.py": "docs/authoring.md: the file of an error message shown as an example "
     "(tests/invalid/lab-syntax-error)",
+    "kvpage/evil.py": "issue 43's link out of the model, which tests/sitegen/labs/test_model_imports.py makes",
+    "site_template/static/h.txt": "issue 43's link out of the static files, which tests/sitegen/book/test_inside.py "
+    "makes",
+    "content/site": "sitegen/site/targets.py: an --out inside the book, which the build refuses",
 }
 """Paths the docs name as examples of what an author writes, not files of this repository."""
 PROSE = [ROOT / "README.md", ROOT / "tests" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

@@ -17,7 +17,13 @@ import ast
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+from sitegen.book.inside import links_out, list_files
+from sitegen.errors import ContentError
+
+MODEL = "kvpage"
+"""The model's folder in the project."""
 
 
 @dataclass(frozen=True, order=True)
@@ -45,10 +51,25 @@ def model_tree(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
     What a book's wheel is built from, its snapshot imports for and the runtime's cache key hashes:
     ``leave_out`` is the other labs' modules (:func:`sitegen.labs.placements.other_labs`), so one list of files
     serves all three and none of them can see a module the wheel lacks.
+    Only files inside the folder, after symbolic links (:func:`model_links` reports the others).
     """
-    folder = project / "kvpage"
-    found = (path for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    folder = project / MODEL
+    if not folder.is_dir():
+        return []
+    found = (folder / relative for relative in list_files(folder, is_model_file).files)
     return sorted(path for path in found if path.relative_to(project).as_posix() not in leave_out)
+
+
+def is_model_file(relative: PurePosixPath) -> bool:
+    """Whether a path of ``kvpage/`` is the model's, not Python's bytecode cache."""
+    return "__pycache__" not in relative.parts
+
+
+def model_links(project: Path) -> list[ContentError]:
+    """Every symbolic link out of ``project``'s ``kvpage/``, at its path: checked before the model is read
+    or imported, so nothing from outside goes into the wheel, the snapshot, a disclosure or the build's
+    own Python (a link ``kvpage/evil.py`` → ``/outside/evil.py`` would go into all of them)."""
+    return links_out(project / MODEL, MODEL, is_model_file)
 
 
 def model_files(project: Path, leave_out: Collection[str] = ()) -> list[Path]:

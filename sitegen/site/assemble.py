@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 from kvpage.jsonvalue import JSONObject
 from kvpage.lab import Lab
 from sitegen.book.assets import Asset
+from sitegen.book.inside import everything, list_files
 from sitegen.book.source import Book
 from sitegen.errors import BuildError, ContentError
 from sitegen.labs.placements import lab_script
@@ -108,8 +109,10 @@ def static_names(folder: Path) -> dict[str, Path]:
     named here by their folder (the editor's script, bundled from them too, is named after its content,
     known once bundled: :func:`static_files`).
     """
-    files = sorted(path for path in folder.rglob("*") if path.is_file())
-    names = {f"static/{path.relative_to(folder).as_posix()}": path for path in files}
+    if not folder.is_dir():
+        return {}
+    listed = list_files(folder, everything).files  # links out: none read (the pipeline says where they are)
+    names = {f"static/{relative}": path for relative, path in listed.items()}
     stages = folder.parent / STAGE_DIR
     if stages.is_dir():
         names = {name: path for name, path in names.items() if not name.startswith(f"{STAGE_DIR}/")}

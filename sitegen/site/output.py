@@ -2,14 +2,19 @@
 
 Each is first written in full next to its target (a hidden sibling folder ``.site-new-*``, hidden
 sibling files ``.kvpage-site.zip-*`` and ``.kvpage.html-*``); a build that fails while writing
-removes them and leaves the previous ``site/`` and ``dist/`` exactly as they were.
+removes them and leaves the previous ``site/`` and ``dist/`` exactly as they were. The site's folder
+holds one file more than the site: its **manifest** (:data:`MANIFEST`), the list of the files the build
+wrote there, by which the next build knows the folder for one it may replace
+(:mod:`sitegen.site.targets`). An output this build does not make (the single file of an earlier
+``--single-file`` build) is removed in the same swap, so no output of an older build stays beside it.
 
 Then the swap, which takes several renames and so could be cut by a kill between two of them
 (issue 34). Before the first, a **journal** (``.site-publish.json`` beside ``site/``) names every
 staged path and its target, and is put in place by a rename of its own: from that rename on the
 build is committed. The folder is swapped by one ``renameat2(RENAME_EXCHANGE)`` (Linux, through
 ctypes: there is no moment without ``site/``, and ``site/`` stays a real folder, as GitHub Pages'
-``upload-pages-artifact`` needs), then each file by one ``os.replace``, then the journal is removed.
+``upload-pages-artifact`` needs), then each file by one ``os.replace`` (or removed, if this build
+makes none), then the journal is removed.
 Every build, ``serve``'s too, first finishes a journal a killed build left (rolls it forward: the
 folder swap is recognised as done by the new folder's inode being at ``site/``) and then removes
 every leftover of killed builds (staged folders and files, the old site). So a reader of the output
@@ -43,6 +48,25 @@ from sitegen.site.assemble import Site
 RENAME_EXCHANGE = 2
 """``renameat2``'s flag that swaps two paths in one step (linux/fs.h)."""
 AT_FDCWD = -100
+MANIFEST = ".kvpage-build.json"
+"""The file in the site's folder that lists what the build wrote there (``{"files": [...]}``), and only that."""
+
+
+def manifest(files: Collection[str]) -> bytes:
+    """The manifest of a site of ``files``: sorted, so two builds of one book write the same bytes."""
+    return (json.dumps({"files": sorted(files)}, indent=0) + "\n").encode("utf-8")
+
+
+def manifest_files(folder: Path) -> list[str] | None:
+    """The files a build wrote into ``folder``, by the manifest there; None if it has no readable one."""
+    try:
+        entry = json.loads((folder / MANIFEST).read_bytes())
+    except (OSError, ValueError):
+        return None
+    listed = entry.get("files") if isinstance(entry, dict) else None
+    if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed):
+        return None
+    return listed
 
 
 def write_tree(files: dict[str, bytes], folder: Path) -> None:
@@ -53,12 +77,12 @@ def write_tree(files: dict[str, bytes], folder: Path) -> None:
 
 
 def stage_folder(files: dict[str, bytes], out: Path) -> Path:
-    """``files`` written into a new hidden sibling of ``out`` (removed again on failure)."""
+    """``files`` and their manifest written into a new hidden sibling of ``out`` (removed again on failure)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
     try:
         fresh.chmod(0o755)
-        write_tree(files, fresh)
+        write_tree({**files, MANIFEST: manifest(files)}, fresh)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
@@ -129,7 +153,7 @@ def locked(out: Path) -> Iterator[None]:
         os.close(folder)
 
 
-def write_journal(out: Path, fresh: Path, staged: Mapping[Path, Path]) -> None:
+def write_journal(out: Path, fresh: Path, staged: Mapping[Path, Path], removed: Collection[Path] = ()) -> None:
     """Commit the swap: the journal, written beside and renamed into place (the swap's first rename)."""
     journal = journal_path(out)
     entry = {
@@ -138,6 +162,7 @@ def write_journal(out: Path, fresh: Path, staged: Mapping[Path, Path]) -> None:
         "files": [
             [os.path.relpath(path, out.parent), os.path.relpath(target, out.parent)] for target, path in staged.items()
         ],
+        "removed": [os.path.relpath(target, out.parent) for target in removed],
     }
     with tempfile.NamedTemporaryFile("w", dir=out.parent, prefix=f"{journal.name}-", delete=False) as handle:
         json.dump(entry, handle)
@@ -162,6 +187,8 @@ def roll_forward(out: Path) -> None:
     for staged, file_target in entry["files"]:
         if (out.parent / staged).exists():
             rename(out.parent / staged, out.parent / file_target)
+    for gone in entry.get("removed", ()):  # a journal of an older build has none
+        (out.parent / gone).unlink(missing_ok=True)
     journal.unlink()
 
 
@@ -196,8 +223,9 @@ def _recover(out: Path, targets: Collection[Path]) -> None:
             path.unlink(missing_ok=True)
 
 
-def publish(site: Site, out: Path, files: Mapping[Path, bytes]) -> None:
-    """Replace the folder ``out`` with ``site`` and each of ``files`` (the zip, the single file).
+def publish(site: Site, out: Path, files: Mapping[Path, bytes | None]) -> None:
+    """Replace the folder ``out`` with ``site`` and each of ``files`` (the zip, the single file); a file
+    given as None is removed (an output this build does not make).
 
     Everything is staged beside its target first; then the journal commits the swap and the renames
     carry it out (the module's docstring says why a kill at any point cannot split them).
@@ -208,8 +236,9 @@ def publish(site: Site, out: Path, files: Mapping[Path, bytes]) -> None:
         staged: dict[Path, Path] = {}
         try:
             for target, data in files.items():
-                staged[target] = stage_file(data, target)
-            write_journal(out, fresh, staged)
+                if data is not None:
+                    staged[target] = stage_file(data, target)
+            write_journal(out, fresh, staged, [target for target, data in files.items() if data is None])
         except BaseException:
             shutil.rmtree(fresh, ignore_errors=True)
             for path in staged.values():

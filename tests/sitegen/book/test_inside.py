@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import io
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -21,6 +22,7 @@ import pytest
 from sitegen import pipeline
 from sitegen.book.inside import CIRCLE, LOOP, OUTSIDE, list_files, within
 from sitegen.book.source import NOT_A_FILE
+from tests.conftest import ROOT
 from tests.sitegen.markdown.test_pages import SVG
 from tests.sitegen.test_invalid_content import search_only_project
 
@@ -177,3 +179,39 @@ def test_a_chapter_that_is_no_file_is_an_error_not_a_traceback(tmp_path: Path) -
         f"content/02-gone.md: {NOT_A_FILE}",
         f"content/03-folder.md: {NOT_A_FILE}",
     ]
+
+
+def test_a_link_out_of_the_templates_or_their_static_files_is_refused_at_its_path_and_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 43: ``site_template/static/h.txt`` → ``/etc/hostname`` shipped. The templates and their static
+    files are each held to their own folder, as the book is: a static file may not point at a template."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "host.txt").write_text("SECRET host\n")
+    (outside / "part.html").write_text("SECRET part\n")
+    templates = tmp_path / "site_template"
+    shutil.copytree(ROOT / "site_template", templates)
+    (templates / "static" / "h.txt").symlink_to(outside / "host.txt")
+    (templates / "partials" / "evil.html").symlink_to(outside / "part.html")
+    (templates / "static" / "base.html").symlink_to(Path("..") / "base.html")
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "book.toml").write_text('title = "Links out of the templates"\n')
+    (content / "01-one.md").write_text(chapter(1, "one", "Text."))
+    opened = opened_files(monkeypatch)
+
+    options = pipeline.Options(
+        root=search_only_project(), content=content, templates=templates, out=tmp_path / "site", dist=tmp_path / "dist"
+    )
+    with pytest.raises(pipeline.BuildError) as failure:
+        pipeline.build(options)
+
+    found = [(error.where, error.message.split(":")[0]) for error in failure.value.errors]
+    assert found == [
+        ("site_template/partials/evil.html", "a symbolic link out of site_template/"),
+        ("site_template/static/base.html", "a symbolic link out of site_template/static/"),
+        ("site_template/static/h.txt", "a symbolic link out of site_template/static/"),
+    ]
+    assert not (tmp_path / "site").exists() and not (tmp_path / "dist").exists()
+    assert [path for path in opened if path.is_relative_to(outside.resolve())] == []

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitegen.labs.model_imports import Import, imports_of, model_imports
+import pytest
+
+from sitegen import pipeline
+from sitegen.labs.model_imports import Import, imports_of, model_imports, model_tree
 from tests.conftest import ROOT
+from tests.project_copy import project_copy
 
 
 def test_imports_inside_functions_and_from_imports_are_found() -> None:
@@ -48,3 +52,21 @@ def test_the_real_model_imports_only_the_standard_library() -> None:
     found, errors = model_imports(ROOT)
     assert errors == []
     assert "statistics" in {item.module for item in found}, "turns.py imports it inside a function"
+
+
+def test_a_link_out_of_the_model_fails_the_build_and_stays_out_of_its_files(tmp_path: Path) -> None:
+    """Issue 43: ``kvpage/evil.py`` → ``/outside/evil.py`` went into the wheel and the Python disclosure."""
+    project = project_copy(ROOT, tmp_path / "project")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "evil.py").write_text("SECRET = 1\n")
+    (project / "kvpage" / "evil.py").symlink_to(outside / "evil.py")
+    assert project / "kvpage" / "evil.py" not in model_tree(project)
+    options = pipeline.Options(
+        root=project, content=project / "content", templates=project / "site_template", out=tmp_path / "site"
+    )
+    with pytest.raises(pipeline.BuildError) as failure:
+        pipeline.render(options)
+    assert [(error.where, error.message.split(":")[0]) for error in failure.value.errors] == [
+        ("kvpage/evil.py", "a symbolic link out of kvpage/")
+    ]

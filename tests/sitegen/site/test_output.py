@@ -1,4 +1,5 @@
-"""The files stage: the new site and zip replace the old ones whole, or not at all."""
+"""The files stage: the new site and zip replace the old ones whole, or not at all, and an output the new
+build does not make (the single file) is removed in the same swap."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from sitegen import pipeline
 from sitegen.book.reproducible import ZIP_DATE
 from sitegen.cli import commands
 from sitegen.site.assemble import Site
-from sitegen.site.output import journal_path, publish, recover, zip_bytes
+from sitegen.site.output import MANIFEST, journal_path, manifest, publish, recover, zip_bytes
 from tests.conftest import Built
 
 
@@ -44,8 +45,15 @@ def test_publish_replaces_the_site_and_zip_whole(published: Path) -> None:
         "dist": None,
         "dist/site.zip": b"new zip",
         "site": None,
+        f"site/{MANIFEST}": manifest(["index.html"]),
         "site/index.html": b"new index",
     }
+
+
+def test_a_file_given_as_none_is_removed_with_the_swap(published: Path) -> None:
+    publish(Site({"index.html": b"new"}), published / "site", {published / "dist" / "site.zip": None})
+    assert not (published / "dist" / "site.zip").exists()
+    assert (published / "site" / "index.html").read_bytes() == b"new"
 
 
 def test_failure_while_writing_the_site_changes_nothing(published: Path) -> None:
@@ -124,25 +132,26 @@ def publish(root, kill_at, version):
     calls = 0
 
     def killing(original):
-        def step(*args):
+        def step(*args, **kwargs):
             nonlocal calls
             calls += 1
             if calls == kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)
-            return original(*args)
+            return original(*args, **kwargs)
         return step
 
-    # Every rename the swap may make, and every file it stages: os.rename and os.replace (Path's too),
-    # and renameat2 through ctypes where output uses it.
-    os.rename, os.replace = killing(os.rename), killing(os.replace)
+    # Every rename the swap may make, every file it stages or removes: os.rename, os.replace and os.unlink
+    # (Path's too), and renameat2 through ctypes where output uses it.
+    os.rename, os.replace, os.unlink = killing(os.rename), killing(os.replace), killing(os.unlink)
     output.write_tree = killing(output.write_tree)
     if hasattr(output, "_renameat2"):
         found = output._renameat2
         output._renameat2 = lambda: None if found() is None or exchange == "renames" else killing(found())
+    # The new build makes no single file: the old one is removed in its swap.
     output.publish(
         Site({"index.html": version.encode(), f"{version}.html": version.encode()}),
         root / "site",
-        {root / "dist" / "site.zip": version.encode(), root / "dist" / "book.html": version.encode()},
+        {root / "dist" / "site.zip": version.encode(), root / "dist" / "book.html": None},
     )
 
 
@@ -189,19 +198,22 @@ def killing_publisher(exchange: str) -> Iterator[Callable[[Path, int, str], int]
 
 
 def builds_seen(root: Path) -> set[str]:
-    """The builds whose site, zip and single file a reader finds (one when they belong together)."""
+    """The builds whose site, zip and single file a reader finds (one when they belong together): no
+    single file is the new build's (it makes none)."""
     site = snapshot(root / "site")
     assert site in (version_files("old"), version_files("new"))
     dist = root / "dist"
+    single = dist / "book.html"
     return {
         (root / "site" / "index.html").read_text(),
         (dist / "site.zip").read_text(),
-        (dist / "book.html").read_text(),
+        single.read_text() if single.exists() else "new",
     }
 
 
 def version_files(version: str) -> dict[str, bytes | None]:
-    return {"index.html": version.encode(), f"{version}.html": version.encode()}
+    files = {"index.html": version.encode(), f"{version}.html": version.encode()}
+    return {**files, MANIFEST: manifest(files)}
 
 
 @pytest.mark.parametrize("exchange", ["renameat2", "renames"])
@@ -232,7 +244,7 @@ def test_a_kill_at_any_step_of_the_swap_never_splits_the_build(tmp_path: Path, e
             left = {
                 "dist",
                 "dist/site.zip",
-                "dist/book.html",
+                *(["dist/book.html"] if version == "old" else []),
                 "site",
                 *(f"site/{name}" for name in version_files(version)),
             }
