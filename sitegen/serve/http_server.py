@@ -10,12 +10,13 @@ page; the runtime's content-addressed files (``sitegen/runtime/names.py``) are k
 new build of the model is a new name.
 
 Every request gets an HTTP status, never a dropped connection or a traceback: a request line that
-is not HTTP is the standard library's 400 (or 414, 431, 501, 505), a blank one 400 (where the library
-closes without a word), a request whose head stops coming for ``REQUEST_SECONDS`` 408, two ``Host``
-headers 400, a target that is not a path, has bad percent-encoding, is not UTF-8 or holds a control
-character (``%00``) is 400, and a path no file has (too long for the file system, say) is 404. A
-connection that never begins a request (a browser's preconnect, an idle socket) is closed after
-``REQUEST_SECONDS`` without one.
+is not HTTP is the standard library's 400 (or 414, 431, 501, 505), a blank one 400 (where the
+library closes without a word), one that says HTTP/0.9 is answered with a status line all the same
+(the library leaves it out), a request whose head stops coming for ``REQUEST_SECONDS`` 408, two
+``Host`` headers 400, a target that is not a path, has bad percent-encoding, is not UTF-8 or holds a
+control character (``%00``) is 400, and a path no file has (too long for the file system, say) is
+404. A connection that never begins a request (a browser's preconnect, an idle socket) is closed
+after ``REQUEST_SECONDS`` without one.
 
 Many connections at once are all answered: each has a thread of its own (so a slow or idle one
 holds up no other, and the timeouts free its thread), and the listening socket's backlog is
@@ -301,12 +302,19 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         return True
 
     def parse_request(self) -> bool:
-        """The standard library's, with a status for the one malformed line it answers with none."""
+        """The standard library's, with a status for the one request line it answers with none."""
         if super().parse_request():
             return True
-        if not self.requestline.split():  # blank (its words as the library splits them): no status sent
+        if not self.requestline.split():  # blank (its words as the library splits them): no answer sent
             self.send_error(400, "Empty request line")
         return False
+
+    def send_response_only(self, code: int, message: str | None = None) -> None:
+        """The standard library's, never as HTTP/0.9: a request line that ends in ``HTTP/0.9`` (and,
+        with it, any error the library finds in it) would be answered without a status line."""
+        if self.request_version == "HTTP/0.9":
+            self.request_version = self.default_request_version
+        super().send_response_only(code, message)
 
     def end_headers(self) -> None:
         """Every answer, errors and 304 included, for serve's own pages only (the module's docstring)."""
