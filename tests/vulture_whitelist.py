@@ -29,6 +29,10 @@ _.daemon_threads
 _.log_message
 _.do_HEAD
 _.do_GET
+_.handle_one_request
+_.close_connection
+_.request_version
+_.request_queue_size
 
 # The runtime's fields are read by the page's worker from the JSON the build writes
 # (site_template/static/kvpage/worker.js, spawn.js; typed in protocol.js).

@@ -10,18 +10,35 @@ page; the runtime's content-addressed files (``sitegen/runtime/names.py``) are k
 new build of the model is a new name.
 
 Every request gets an HTTP status, never a dropped connection or a traceback: a request line that
-is not HTTP is the standard library's 400 (or 501, 505), a target that is not a path, has bad
-percent-encoding, is not UTF-8 or holds a control character (``%00``) is 400, and a path no file
-has (too long for the file system, say) is 404. And serve answers only requests whose ``Host`` is
+is not HTTP is the standard library's 400 (or 414, 431, 501, 505), a blank one 400 (where the
+library closes without a word), one that says HTTP/0.9 is answered with a status line all the same
+(the library leaves it out), a request whose head stops coming for ``REQUEST_SECONDS`` 408, two
+``Host`` headers 400, a target that is not a path, has bad percent-encoding, is not UTF-8 or holds a
+control character (``%00``) is 400, and a path no file has (too long for the file system, say) is
+404. A connection that never begins a request (a browser's preconnect, an idle socket) is closed
+after ``REQUEST_SECONDS`` without one.
+
+Many connections at once are all answered: each has a thread of its own (so a slow or idle one
+holds up no other, and the timeouts free its thread), and the listening socket's backlog is
+``BACKLOG``, not the standard library's 5, which made the kernel drop most of 500 simultaneous
+connections' first packets: they were reset, or waited 30 s and more for retransmissions.
+
+And serve answers only requests whose ``Host`` is
 ``127.0.0.1``, ``localhost`` or ``[::1]`` with the bound port (without a port only on port 80, where
 a browser omits it): any other is 403. Listening on 127.0.0.1 is not enough, because of DNS
 rebinding: a web page the author visits can point its own name at 127.0.0.1 and then read the
 preview as same-origin; its requests carry its own name as ``Host`` (the class of
-webpack-dev-server's CVE-2018-14732, and why Vite checks the host).
+webpack-dev-server's CVE-2018-14732, and why Vite checks the host). A page of another origin
+(a file:// page, or another server on 127.0.0.1) sends the right ``Host``, though, and may still
+embed what serve sends, as a script, say, which runs in that page (``search/index.js`` would hand it
+the book's text): so every answer says ``Cross-Origin-Resource-Policy: same-origin``, and the browser
+gives it to serve's own pages only. Reading one with ``fetch`` is already refused, as serve sends
+no CORS header.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import http.server
@@ -29,6 +46,7 @@ import json
 import mimetypes
 import posixpath
 import re
+import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +56,17 @@ from urllib.parse import unquote
 from sitegen.runtime.names import cache_control
 
 HOST = "127.0.0.1"
+BACKLOG = 4096
+"""Connections the kernel holds until serve accepts them (Linux caps it at ``net.core.somaxconn``,
+4096 by default): a page's burst of requests, or many pages at once, is queued, not dropped."""
+REQUEST_SECONDS = 10.0
+"""How long serve waits for a request to begin on a connection, then for each next piece of its head;
+a browser sends a whole head at once. The idle connection is closed, the half-sent request gets 408."""
+SEND_SECONDS = 60.0
+"""How long an answer (a file, an event) may wait for the browser to take it before the connection
+is dropped: a tab that stopped reading must not hold a thread forever."""
+CORP = "same-origin"
+"""Every answer's ``Cross-Origin-Resource-Policy``: no page of another origin may load it."""
 KEEPALIVE_SECONDS = 15.0
 PREFIX = "/__kvpage/"
 CLIENT = Path(__file__).with_name("livereload.js")
@@ -211,6 +240,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     server_version = "kvpage-serve"
     default_request_version = "HTTP/1.0"
     """So that the answer to a request line that is not HTTP starts with a status line (0.9 has none)."""
+    timeout = REQUEST_SECONDS
+    """The connection's timeout while a request is awaited (socketserver sets it); SEND_SECONDS after."""
     folder: ClassVar[Path]
     hub: ClassVar[Hub]
     etags: ClassVar[ETags]
@@ -219,6 +250,76 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # serve's terminal shows builds and errors, not every request
+
+    def handle_one_request(self) -> None:
+        """The standard library's, except that a request that began always gets a status.
+
+        The library closes the connection without a word on a blank request line, or when the head
+        stops coming (a timeout); here those are 400 and 408. A connection on which no request
+        begins in time is closed quietly (it asked nothing), and a browser that goes away while it
+        is being answered is no error, so the answer stops without a traceback.
+        """
+        self.close_connection = True  # serve answers one request a connection (HTTP/1.0)
+        if not self.began():
+            return
+        try:
+            answering = self.read_head()
+        except TimeoutError:
+            with contextlib.suppress(OSError):  # the client may be gone by now
+                self.send_error(408, "The request's head did not arrive in time")
+            return
+        except ConnectionError:
+            return
+        if not answering:
+            return
+        self.connection.settimeout(SEND_SECONDS)
+        try:
+            getattr(self, f"do_{self.command}")()
+            self.wfile.flush()
+        except (TimeoutError, ConnectionError):
+            return
+
+    def began(self) -> bool:
+        """Whether a request begins on the connection within ``timeout`` (its first byte is left there:
+        this is the connection's only request, so nothing of it is in ``rfile``'s buffer yet)."""
+        try:
+            return bool(self.connection.recv(1, socket.MSG_PEEK))
+        except OSError:  # timed out, or reset: the connection asked nothing
+            return False
+
+    def read_head(self) -> bool:
+        """The request line and headers read and parsed; False once an error status was sent."""
+        self.command, self.request_version, self.requestline = "", self.default_request_version, ""
+        self.raw_requestline = self.rfile.readline(65537)
+        if len(self.raw_requestline) > 65536:
+            self.send_error(414)
+            return False
+        if not self.parse_request():
+            return False
+        if not hasattr(self, f"do_{self.command}"):
+            self.send_error(501, f"Unsupported method ({self.command!r})")
+            return False
+        return True
+
+    def parse_request(self) -> bool:
+        """The standard library's, with a status for the one request line it answers with none."""
+        if super().parse_request():
+            return True
+        if not self.requestline.split():  # blank (its words as the library splits them): no answer sent
+            self.send_error(400, "Empty request line")
+        return False
+
+    def send_response_only(self, code: int, message: str | None = None) -> None:
+        """The standard library's, never as HTTP/0.9: a request line that ends in ``HTTP/0.9`` (and,
+        with it, any error the library finds in it) would be answered without a status line."""
+        if self.request_version == "HTTP/0.9":
+            self.request_version = self.default_request_version
+        super().send_response_only(code, message)
+
+    def end_headers(self) -> None:
+        """Every answer, errors and 304 included, for serve's own pages only (the module's docstring)."""
+        self.send_header("Cross-Origin-Resource-Policy", CORP)
+        super().end_headers()
 
     def do_HEAD(self) -> None:
         self.respond(head=True)
@@ -239,6 +340,9 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     def respond(self, head: bool) -> None:
         """serve's own two URLs, else a file of the site (or why there is none)."""
         host, port = self.headers.get("Host"), int(self.connection.getsockname()[1])
+        if len(self.headers.get_all("Host", ())) > 1:
+            self.send(400, b"bad request: more than one Host header\n", PLAIN, head)
+            return
         if not host_allowed(host, port):
             self.send(403, host_refusal(host, port), PLAIN, head)
             return
@@ -307,7 +411,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(status.event() if version != seen else b": keep-alive\n\n")
                 self.wfile.flush()
                 seen = version
-        except (BrokenPipeError, ConnectionResetError):
+        except OSError:  # the page went away, or stopped reading for SEND_SECONDS
             return
 
 
@@ -318,7 +422,10 @@ def make_handler(folder: Path, hub: Hub) -> type[SiteHandler]:
 
 
 class Server(http.server.ThreadingHTTPServer):
+    """A thread for each connection, and a backlog for bursts (the module's docstring)."""
+
     daemon_threads = True
+    request_queue_size = BACKLOG
 
 
 def make_server(port: int, folder: Path, hub: Hub) -> Server:

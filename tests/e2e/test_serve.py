@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from sitegen.serve.http_server import Hub, Status, make_server
+from tests.browser_fixtures import serve
 from tests.chapter_labs import DECODE, NEXT
 from tests.conftest import ROOT
 from tests.e2e.conftest import PYTHON_READY_MS
@@ -264,3 +266,47 @@ def a_model_edit_shows_in_the_python_disclosure_and_keeps_the_readers_edit(page:
     next_lab.get_by_role("button", name="Back to the book's model").click()
     expect(next_lab.locator(f'figure[data-file="{COSTS}"] pre.code')).to_have_text(book)
     assert page.evaluate("window.__notReloaded") is True, "the page reloaded"
+
+
+PROBE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>waiting</title></head><body>'
+    '<script src="{src}" onload="document.title = \'loaded\'" onerror="document.title = \'refused\'"></script>'
+    "</body></html>"
+)
+"""A page that says whether it could load ``src`` as a script."""
+
+
+@contextmanager
+def serving_folder(folder: Path) -> Iterator[str]:
+    """serve's HTTP server alone (no build) on ``folder``: its address."""
+    hub = Hub()
+    hub.publish(Status("s-1", True))
+    server = make_server(0, folder, hub)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        hub.close()
+        server.shutdown()
+        server.server_close()
+
+
+def test_no_page_of_another_origin_can_load_what_serve_sends(page: Page, tmp_path: Path) -> None:
+    """A page from disk, or from another port of 127.0.0.1, sends serve an allowed ``Host``; only
+    ``Cross-Origin-Resource-Policy`` keeps it from running the search index (the book's text) as a
+    script of its own. serve's own page still loads it."""
+    site = tmp_path / "site"
+    (site / "search").mkdir(parents=True)
+    (site / "search" / "index.js").write_text('globalThis.kvpageSearch = "the book";\n', encoding="utf-8")
+    (site / "index.html").write_text(PROBE.format(src="search/index.js"), encoding="utf-8")
+    with serving_folder(site) as origin:
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        (elsewhere / "probe.html").write_text(PROBE.format(src=origin + "search/index.js"), encoding="utf-8")
+        page.goto(origin)
+        expect(page).to_have_title("loaded")
+        page.goto((elsewhere / "probe.html").as_uri())
+        expect(page).to_have_title("refused")
+        with contextmanager(serve)(elsewhere) as other_port:
+            page.goto(other_port.base + "probe.html")
+            expect(page).to_have_title("refused")
