@@ -105,10 +105,7 @@ ALLOWED = "docs/authoring.md, 'What the build refuses', lists what raw HTML may 
 VOID = frozenset({"area", "br", "col", "hr", "img", "source", "track", "wbr"})
 """The allowed elements that have no end tag: written ``<br>``."""
 ARIA = re.compile(r"aria-[a-z]+\Z")
-EARLY = (
-    "a browser ends it at its first '>' ('<!-->', '<!--->') or at '--!>' and reads what follows as the page's "
-    "HTML; write '<!-- … -->'"
-)
+EARLY = "for a browser, which reads what follows as the page's HTML; end a comment with '-->' alone"
 AS_COMMENT = "HTML reads it as a comment; write <!-- … --> for one"
 
 
@@ -164,7 +161,8 @@ def token_problems(token: HtmlToken, refused: set[str]) -> list[str]:
     if token.kind == "comment" and not shown.startswith("<!--"):
         return [f"raw HTML {shown} is refused: {AS_COMMENT}"]
     if token.kind == "comment" and token.source.lstrip() != f"<!--{token.data}-->":
-        return [f"raw HTML comment {shown!r} does not end where it seems: {EARLY}"]
+        where = "at '--!>'" if token.source.endswith("--!>") else "where it opens"
+        return [f"raw HTML comment {shown!r} ends {where} {EARLY}"]
     return []
 
 

@@ -41,3 +41,20 @@ def test_markdown_that_only_looks_like_html_is_text() -> None:
 def test_html_other_plugins_make_is_not_the_authors() -> None:
     """The task list's checkbox is a <label> and an <input>, made after inline parsing by mdit-py-plugins."""
     assert errors_of("- [x] Write the chapter\n- [ ] Add the harness chapter\n") == []
+
+
+def test_a_comment_must_close_in_the_fragment_that_opens_it() -> None:
+    """A blank line ends Markdown's HTML block: a comment closed after it would hide the Markdown between."""
+    text = "<div>\n<!-- opened here\n\nMarkdown between, closed -->\n</div>\n"
+    assert errors_of(text) == [
+        "content/a.md:2: raw HTML comment '<!--' is not closed: a browser would hide the rest of the page in it; "
+        "add '-->'"
+    ]
+
+
+def test_the_page_gets_the_html_as_checked() -> None:
+    md = MarkdownIt("commonmark").use(inline_lines_plugin).use(raw_html_plugin)
+    text = "A <KBD Class='key'>Ctrl</KBD> key.\n\n<DIV ID=note\n  TITLE=\"a &amp; b\">\n<!-- kept -->\n</DIV>\n"
+    assert md.render(text, new_env("content/a.md")) == (
+        '<p>A <kbd class="key">Ctrl</kbd> key.</p>\n<div id="note" title="a &amp; b"\n>\n<!-- kept -->\n</div>\n'
+    )
