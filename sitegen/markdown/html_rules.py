@@ -104,6 +104,11 @@ ALLOWED = "docs/authoring.md, 'What the build refuses', lists what raw HTML may 
 
 VOID = frozenset({"area", "br", "col", "hr", "img", "source", "track", "wbr"})
 """The allowed elements that have no end tag: written ``<br>``."""
+OPTIONAL_END = frozenset(
+    {*("p", "li", "dt", "dd", "rt", "rp", "caption", "colgroup", "thead", "tbody", "tfoot", "tr", "td", "th")}
+)
+"""Allowed elements whose end tag HTML lets an author leave out (the next one closes them), and whose
+stray end tag opens nothing: they are not held to being closed in the chapter."""
 ARIA = re.compile(r"aria-[a-z]+\Z")
 EARLY = "for a browser, which reads what follows as the page's HTML; end a comment with '-->' alone"
 AS_COMMENT = "HTML reads it as a comment; write <!-- … --> for one"
@@ -116,6 +121,8 @@ class CheckedHtml:
 
     html: str
     problems: tuple[tuple[int, str], ...]
+    tags: tuple[tuple[int, str, str], ...] = ()
+    """The tags of allowed elements, in order: (lines into the fragment, start or end, element)."""
 
 
 def check_raw_html(fragment: str) -> CheckedHtml:
@@ -129,6 +136,7 @@ def check_raw_html(fragment: str) -> CheckedHtml:
     read = tokenize(fragment)
     problems: list[tuple[int, str]] = []
     written: list[str] = []
+    tags: list[tuple[int, str, str]] = []
     refused = set(REASONS)
     text_of = ""  # a refused element whose content a browser reads as text: left out with it
     for token in read.tokens:
@@ -142,9 +150,11 @@ def check_raw_html(fragment: str) -> CheckedHtml:
             text_of = ""
         elif not found and not text_of and (token.kind != "end" or token.name in ELEMENTS):
             written.append(write(token))
+        if token.kind in ("start", "end") and token.name in ELEMENTS and not text_of:
+            tags.append((fragment.count("\n", 0, token.start), token.kind, token.name))
     if read.unfinished is not None:
         problems.append((fragment.count("\n", 0, read.unfinished), unfinished(fragment[read.unfinished :])))
-    return CheckedHtml("".join(written), tuple(problems))
+    return CheckedHtml("".join(written), tuple(problems), tuple(tags))
 
 
 def token_problems(token: HtmlToken, refused: set[str]) -> list[str]:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 
 from sitegen.markdown.html_rules import EARLY, HIDES, NO_CODE, check_raw_html, raw_html_problems
+from sitegen.markdown.html_tokens import tokenize
+from sitegen.markdown.ids import start_tags
+from tests.raw_html_fuzz import fragments
 
 
 @pytest.mark.parametrize(
@@ -99,3 +103,20 @@ def test_the_page_gets_the_checked_tokens_written_out_on_the_lines_they_held(fra
     assert checked.problems == ()
     assert checked.html == written
     assert checked.html.count("\n") == fragment.count("\n")
+
+
+@settings(max_examples=400, derandomize=True, database=None, deadline=None)
+@given(fragments())
+def test_what_passes_is_read_back_as_it_was_checked(fragment: str) -> None:
+    """The page's HTML is a fixed point: checked again it passes unchanged, and Python's parser (which
+    reads the page later for ids and links) reads the very start tags the standard's tokenizer read."""
+    checked = check_raw_html(fragment)
+    if checked.problems:
+        return
+    assert check_raw_html(checked.html) == checked
+    read = [
+        (checked.html.count("\n", 0, token.start), token.name, list(token.attrs))
+        for token in tokenize(checked.html).tokens
+        if token.kind == "start"
+    ]
+    assert read == [(line, tag, [(n, v or "") for n, v in attrs]) for line, tag, attrs in start_tags(checked.html)]
