@@ -21,11 +21,14 @@ the link checker does not see). A URL attribute may not hold a ``javascript:``,
 ``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
 Refused elements are named with why, where a reason is worth more than "not allowed".
 
-HTML is read with the standard library's tokenizer (:class:`html.parser.HTMLParser`), as
-:mod:`sitegen.markdown.ids` reads it: it knows quoting, character references and that
-``<script>``'s text is not tags, which regular expressions would get wrong, and it needs no
-new dependency. A construct it is left holding at the end of a fragment (a comment, a tag
-or a declaration that never closes) is what a browser would run on into the rest of the page.
+HTML is read as a browser reads it, by the HTML standard's tokenizer
+(:mod:`sitegen.markdown.html_tokens`, docs/decisions/0050): Python's own parser ended a comment
+later than a browser, so ``<!--><script …>-->`` was a comment to the check and a script to the
+page. A construct left open at the end of a fragment (a comment, a tag) is what a browser would
+run on into the rest of the page, and a comment the standard ends earlier than it seems
+(``<!-->``, ``<!--->``, ``--!>``) would show the page what the author meant to hide: both are
+errors. And the page never gets the author's text: what passes is written out again from the
+tokens checked (:func:`write`), so that every reader of the page reads those tokens.
 """
 
 from __future__ import annotations
@@ -221,8 +224,3 @@ def attribute_problem(tag: str, name: str, value: str, allowed: frozenset[str]) 
     if name not in allowed and not ARIA.match(name):
         return f"raw HTML <{tag}> may not have the attribute {name!r}; allowed: {', '.join(sorted(allowed))}, aria-*"
     return None
-
-
-def raw_html_problems(fragment: str) -> list[tuple[int, str]]:
-    """Every problem of ``fragment`` (an ``html_block`` or ``html_inline`` token's text): (lines into it, message)."""
-    return list(check_raw_html(fragment).problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from sitegen.markdown.html_rules import EARLY, HIDES, NO_CODE, check_raw_html, raw_html_problems
+from sitegen.markdown.html_rules import EARLY, HIDES, NO_CODE, check_raw_html
 from sitegen.markdown.html_tokens import tokenize
 from sitegen.markdown.ids import start_tags
 from tests.raw_html_fuzz import fragments
@@ -26,7 +26,7 @@ from tests.raw_html_fuzz import fragments
     ],
 )
 def test_html_that_marks_up_text_passes(fragment: str) -> None:
-    assert raw_html_problems(fragment) == []
+    assert list(check_raw_html(fragment).problems) == []
 
 
 @pytest.mark.parametrize(
@@ -70,14 +70,14 @@ def test_html_that_marks_up_text_passes(fragment: str) -> None:
     ],
 )
 def test_html_that_runs_loads_leaves_or_hides_is_refused(fragment: str, message: str) -> None:
-    problems = raw_html_problems(fragment)
+    problems = list(check_raw_html(fragment).problems)
     assert {offset for offset, _ in problems} == {0}
     assert any(found.startswith(message) for _, found in problems), problems
 
 
 def test_each_problem_is_at_its_line_in_the_fragment() -> None:
     fragment = '<div>\n<p>Fine</p>\n<p onclick="x">Not</p>\n\n<iframe src="x.html"></iframe>\n<!-- open\n'
-    assert [offset for offset, _ in raw_html_problems(fragment)] == [2, 4, 5]
+    assert [offset for offset, _ in list(check_raw_html(fragment).problems)] == [2, 4, 5]
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,14 @@ def test_what_passes_is_read_back_as_it_was_checked(fragment: str) -> None:
         if token.kind == "start"
     ]
     assert read == [(line, tag, [(n, v or "") for n, v in attrs]) for line, tag, attrs in start_tags(checked.html)]
+
+
+def test_a_tag_left_open_at_the_end_is_reported_at_the_line_it_opens() -> None:
+    fragment = '<div>\n<p>Fine</p>\n<p title="never\nclosed\n'
+    assert list(check_raw_html(fragment).problems) == [
+        (
+            2,
+            "raw HTML '<p title=\"never' is not closed: a browser would read the rest of the page into it; "
+            "close it with '>'",
+        )
+    ]
