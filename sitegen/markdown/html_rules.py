@@ -21,8 +21,8 @@ the link checker does not see). A URL attribute may not hold a ``javascript:``,
 ``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
 Refused elements are named with why, where a reason is worth more than "not allowed".
 
-HTML is read as a browser reads it, by the HTML standard's tokenizer
-(:mod:`sitegen.markdown.html_tokens`, docs/decisions/0050): Python's own parser ended a comment
+HTML is read as a browser reads it, by the HTML standard's tokenizer (:mod:`sitegen.markdown.html_tokens`,
+docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md): Python's own parser ended a comment
 later than a browser, so ``<!--><script …>-->`` was a comment to the check and a script to the
 page. A construct left open at the end of a fragment (a comment, a tag) is what a browser would
 run on into the rest of the page, and a comment the standard ends earlier than it seems

@@ -4,16 +4,17 @@ Python's :class:`html.parser.HTMLParser` is not the standard's tokenizer: it end
 than a browser does (``<!--><script …>-->`` is one comment to it, an empty comment and a script
 to a browser), so an allow-list checked on its reading let through what the browser then ran.
 The standard's tokenizer is a state machine with one answer for every input, and browsers
-implement it exactly; tinyhtml5 (docs/decisions/0050) is a maintained implementation of it in
-Python. Its ``HTMLTokenizer`` is used alone, without its tree builder, since a fragment of raw
-HTML is only part of a page: what a passing fragment may hold never needs the tree builder's
-help. The one way the tree builder steers the tokenizer is the elements whose content is text
-(``<textarea>``, ``<style>``, ``<script>``, ``<plaintext>``, …), all refused; after one, the
-tokenizer is switched as a browser's would be, so that what follows is read as that element's
-text, as the browser would, and not as tags.
+implement it exactly; tinyhtml5 is a maintained implementation of it in Python (why this one:
+docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md). Its ``HTMLTokenizer`` is used
+alone, without its tree builder, since a fragment of raw HTML is only part of a page: what a
+passing fragment may hold never needs the tree builder's help. The one way the tree builder
+steers the tokenizer is the elements whose content is text (``<textarea>``, ``<style>``,
+``<script>``, ``<plaintext>``, …), all refused; after one, the tokenizer is switched as a
+browser's is, so that what follows is read as that element's text, not as tags.
 
 This module is the only one that talks to tinyhtml5 (untyped): it hands out typed tokens, each
-with where it starts and ends in the fragment and the parse errors met while reading it.
+with where it starts in the fragment and its text there, and where a construct left open at the
+end starts.
 """
 
 from __future__ import annotations
