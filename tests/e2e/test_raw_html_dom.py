@@ -24,12 +24,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from sitegen import pipeline
-from sitegen.errors import ContentError
+from sitegen.errors import BuildError, ContentError
 from sitegen.markdown.html_rules import ATTRIBUTES, ELEMENTS, GLOBAL_ATTRIBUTES, attribute_problem
 from sitegen.markdown.pages import make_markdown
 from sitegen.markdown.plugins.env import new_env
-from tests.conftest import build_book
+from tests.conftest import Built, build_book
 from tests.e2e.conftest import opened_book
 from tests.raw_html_fuzz import fragment
 
@@ -83,19 +82,18 @@ def passing(drawn: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return kept
 
 
-def built_together(pieces: list[tuple[int, str]], content: Path) -> list[tuple[int, str]]:
-    """Leave out what the whole build refuses (links to files the book lacks) until it builds."""
+def built_together(pieces: list[tuple[int, str]], content: Path, out: Path) -> tuple[list[tuple[int, str]], Built]:
+    """The book of ``pieces``, built; what only the whole build refuses (a link to a file the book
+    lacks) left out until it builds (so far, nothing has been)."""
     for _ in range(5):
         text, starts = chapter(pieces)
         (content / "fuzz.md").write_text(text, encoding="utf-8")
         try:
-            pipeline.render(pipeline.Options(content=content))
-        except pipeline.BuildError as failure:
+            return pieces, build_book(out, content)
+        except BuildError as failure:
             lines = {error.line for error in failure.errors if isinstance(error, ContentError)}
             refused = {max(i for i, start in starts.items() if start <= line) for line in lines}
             pieces = [(index, piece) for index, piece in pieces if index not in refused]
-            continue
-        return pieces
     raise AssertionError("the chapter of passing fragments never built")
 
 
@@ -130,9 +128,8 @@ def test_the_dom_chromium_builds_from_raw_html_holds_only_what_the_allow_list_al
     content = tmp_path / "content"
     content.mkdir()
     (content / "book.toml").write_text('title = "Fuzz"\n', encoding="utf-8")
-    pieces = built_together([*passing(drawn), *benign], content)
+    pieces, book = built_together([*passing(drawn), *benign], content, tmp_path / "out")
     assert set(benign) <= set(pieces) and len(pieces) > len(benign) + 50
-    book = build_book(tmp_path / "out", content)
     with opened_book("http", book, "fuzz.html", page, tmp_path) as (opened, url):
         opened.goto(url)
         elements = opened.evaluate(DOM)
