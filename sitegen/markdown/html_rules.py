@@ -21,17 +21,23 @@ the link checker does not see). A URL attribute may not hold a ``javascript:``,
 ``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
 Refused elements are named with why, where a reason is worth more than "not allowed".
 
-HTML is read with the standard library's tokenizer (:class:`html.parser.HTMLParser`), as
-:mod:`sitegen.markdown.ids` reads it: it knows quoting, character references and that
-``<script>``'s text is not tags, which regular expressions would get wrong, and it needs no
-new dependency. A construct it is left holding at the end of a fragment (a comment, a tag
-or a declaration that never closes) is what a browser would run on into the rest of the page.
+HTML is read as a browser reads it, by the HTML standard's tokenizer (:mod:`sitegen.markdown.html_tokens`,
+docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md): Python's own parser ended a comment
+later than a browser, so ``<!--><script …>-->`` was a comment to the check and a script to the
+page. A construct left open at the end of a fragment (a comment, a tag) is what a browser would
+run on into the rest of the page, and a comment the standard ends earlier than it seems
+(``<!-->``, ``<!--->``, ``--!>``) would show the page what the author meant to hide: both are
+errors. And the page never gets the author's text: what passes is written out again from the
+tokens checked (:func:`write`), so that every reader of the page reads those tokens.
 """
 
 from __future__ import annotations
 
+import html
 import re
-from html.parser import HTMLParser
+from dataclasses import dataclass
+
+from sitegen.markdown.html_tokens import TEXT_STATES, HtmlToken, tokenize
 
 ELEMENTS = frozenset(
     {
@@ -99,50 +105,102 @@ REASONS = {
 ALLOWED = "docs/authoring.md, 'What the build refuses', lists what raw HTML may use"
 
 
-class _Checker(HTMLParser):
-    """Every problem of one fragment of raw HTML: (lines into the fragment, message)."""
+VOID = frozenset({"area", "br", "col", "hr", "img", "source", "track", "wbr"})
+"""The allowed elements that have no end tag: written ``<br>``."""
+OPTIONAL_END = frozenset(
+    {*("p", "li", "dt", "dd", "rt", "rp", "caption", "colgroup", "thead", "tbody", "tfoot", "tr", "td", "th")}
+)
+"""Allowed elements whose end tag HTML lets an author leave out (the next one closes them), and whose
+stray end tag opens nothing: they are not held to being closed in the chapter."""
+ARIA = re.compile(r"aria-[a-z]+\Z")
+EARLY = "for a browser, which reads what follows as the page's HTML; end a comment with '-->' alone"
+AS_COMMENT = "HTML reads it as a comment; write <!-- … --> for one"
 
-    def __init__(self, fragment: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.problems: list[tuple[int, str]] = []
-        self.refused: set[str] = set(REASONS)
-        # Elements whose end tag says nothing new: their start tag is reported (or would be).
-        self.feed(fragment)
-        if self.rawdata.startswith("<"):  # the tokenizer waits for the rest of a construct that never comes
-            self.problems.append((self.getpos()[0] - 1, unfinished(self.rawdata)))
-        self.close()
 
-    def problem(self, message: str) -> None:
-        self.problems.append((self.getpos()[0] - 1, message))
+@dataclass(frozen=True)
+class CheckedHtml:
+    """A fragment of raw HTML checked: every problem (lines into it, message), and the fragment
+    written out again from the tokens that were checked (what the page gets)."""
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in ELEMENTS:
-            self.refused.add(tag)
-            self.problem(
-                f"raw HTML <{tag}> is refused: {REASONS.get(tag, f'not an element a chapter may use ({ALLOWED})')}"
-            )
-            return
-        allowed = GLOBAL_ATTRIBUTES | ATTRIBUTES.get(tag, set())
-        for name, value in attrs:
-            message = attribute_problem(tag, name, value or "", allowed)
-            if message is not None:
-                self.problem(message)
+    html: str
+    problems: tuple[tuple[int, str], ...]
+    tags: tuple[tuple[int, str, str], ...] = ()
+    """The tags of allowed elements, in order: (lines into the fragment, start or end, element)."""
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag not in ELEMENTS and tag not in self.refused:
-            self.problem(f"raw HTML </{tag}> is refused: not an element a chapter may use ({ALLOWED})")
+def check_raw_html(fragment: str) -> CheckedHtml:
+    """Tokenize ``fragment`` as a browser does, check every token, and write the checked ones out.
 
-    def handle_decl(self, decl: str) -> None:
-        self.problem(f"raw HTML <!{decl}> is refused: a declaration has no place in a chapter")
+    The page never gets the author's text itself: a start tag is written from its name and
+    attributes, text with ``&``, ``<`` and ``>`` escaped, so the browser reads exactly the tokens
+    checked here (and Python's parser, which reads the page later for ids and links, reads the
+    same). A tag keeps the lines it spanned, so later checks still report at the author's line.
+    """
+    read = tokenize(fragment)
+    problems: list[tuple[int, str]] = []
+    written: list[str] = []
+    tags: list[tuple[int, str, str]] = []
+    refused = set(REASONS)
+    text_of = ""  # a refused element whose content a browser reads as text: left out with it
+    for token in read.tokens:
+        if read.unfinished is not None and token.start >= read.unfinished:
+            break
+        found = token_problems(token, refused)
+        problems += [(fragment.count("\n", 0, token.start), message) for message in found]
+        if token.kind == "start" and token.name in TEXT_STATES:
+            text_of = token.name
+        elif token.kind == "end" and token.name == text_of:
+            text_of = ""
+        elif not found and not text_of and (token.kind != "end" or token.name in ELEMENTS):
+            written.append(write(token))
+        if token.kind in ("start", "end") and token.name in ELEMENTS and not text_of:
+            tags.append((fragment.count("\n", 0, token.start), token.kind, token.name))
+    if read.unfinished is not None:
+        problems.append((fragment.count("\n", 0, read.unfinished), unfinished(fragment[read.unfinished :])))
+    return CheckedHtml("".join(written), tuple(problems), tuple(tags))
 
-    def handle_pi(self, data: str) -> None:
-        self.problem(f"raw HTML <?{data}> is refused: HTML reads it as a comment; write <!-- … --> for one")
 
-    def unknown_decl(self, data: str) -> None:
-        self.problem(f"raw HTML <![{data}]> is refused: HTML reads it as a comment; write <!-- … --> for one")
+def token_problems(token: HtmlToken, refused: set[str]) -> list[str]:
+    """What is wrong with one token (``refused``: the elements whose end tag needs no word of its own)."""
+    shown = token.source.lstrip().split("\n", 1)[0][:60]
+    if token.kind == "start":
+        return start_tag_problems(token, refused)
+    if token.kind == "end" and token.name not in ELEMENTS and token.name not in refused:
+        return [f"raw HTML </{token.name}> is refused: not an element a chapter may use ({ALLOWED})"]
+    if token.kind == "doctype" or (token.kind == "comment" and shown.startswith("<!") and shown[2:4] != "--"):
+        if shown.startswith("<!["):
+            return [f"raw HTML {shown} is refused: {AS_COMMENT}"]
+        return [f"raw HTML {shown} is refused: a declaration has no place in a chapter"]
+    if token.kind == "comment" and not shown.startswith("<!--"):
+        return [f"raw HTML {shown} is refused: {AS_COMMENT}"]
+    if token.kind == "comment" and token.source.lstrip() != f"<!--{token.data}-->":
+        where = "at '--!>'" if token.source.endswith("--!>") else "where it opens"
+        return [f"raw HTML comment {shown!r} ends {where} {EARLY}"]
+    return []
+
+
+def start_tag_problems(token: HtmlToken, refused: set[str]) -> list[str]:
+    """Why a start tag may not be in a chapter: its element, or each attribute it may not have."""
+    tag = token.name
+    if tag not in ELEMENTS:
+        refused.add(tag)
+        return [f"raw HTML <{tag}> is refused: {REASONS.get(tag, f'not an element a chapter may use ({ALLOWED})')}"]
+    allowed = GLOBAL_ATTRIBUTES | ATTRIBUTES.get(tag, set())
+    found = (attribute_problem(tag, name, value, allowed) for name, value in token.attrs)
+    return [message for message in found if message is not None]
+
+
+def write(token: HtmlToken) -> str:
+    """A checked token as HTML whose every reader gets that token back, on as many lines as it was written."""
+    if token.kind == "text":
+        return html.escape(token.data, quote=False)
+    if token.kind == "comment":
+        return f"<!--{token.data}-->"
+    lines = "\n" * (token.source.count("\n") - sum(value.count("\n") for _, value in token.attrs))
+    if token.kind == "end":
+        return f"</{token.name}{lines}>"
+    attributes = "".join(f" {name}" if not value else f' {name}="{html.escape(value)}"' for name, value in token.attrs)
+    return f"<{token.name}{attributes}{lines}>"
 
 
 def unfinished(rest: str) -> str:
@@ -163,11 +221,6 @@ def attribute_problem(tag: str, name: str, value: str, allowed: frozenset[str]) 
         return f"raw HTML <{tag}> {name}= holds a {unsafe} URL: it could run code; link to a page or a file of the book"
     if name == "style":
         return f"raw HTML <{tag}> has a style attribute: the page's policy ignores inline styles; use a class"
-    if name not in allowed and not name.startswith("aria-"):
+    if name not in allowed and not ARIA.match(name):
         return f"raw HTML <{tag}> may not have the attribute {name!r}; allowed: {', '.join(sorted(allowed))}, aria-*"
     return None
-
-
-def raw_html_problems(fragment: str) -> list[tuple[int, str]]:
-    """Every problem of ``fragment`` (an ``html_block`` or ``html_inline`` token's text): (lines into it, message)."""
-    return _Checker(fragment).problems

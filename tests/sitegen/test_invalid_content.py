@@ -34,8 +34,9 @@ from sitegen.book.assets import ACTIVE_MESSAGE
 from sitegen.cli import commands
 from sitegen.labs.placements import all_labs, enabled_labs
 from sitegen.markdown.html_rules import ALLOWED as RAW_ALLOWED
-from sitegen.markdown.html_rules import HIDES, NO_CODE
+from sitegen.markdown.html_rules import EARLY, HIDES, NO_CODE
 from sitegen.markdown.plugins.chapter_links import COMING
+from sitegen.markdown.plugins.footnotes import UNUSED
 from tests.conftest import ROOT
 from tests.project_copy import project_copy
 
@@ -258,6 +259,23 @@ EXPECTED: dict[str, list[str]] = {
         "in it; add '-->'",
         "content/03-pre.md:8: raw HTML <pre> is not closed: Markdown would read the rest of the chapter as its HTML; "
         "add </pre>",
+    ],
+    # Comments as a browser reads them (issue 43): ended where they open ('<!-->', '<!--->') or at '--!>',
+    # so what the author meant to hide is the page's HTML; or never ended ('-- >'), so the rest is hidden.
+    "raw-html-comments": [
+        f"content/01-early.md:10: raw HTML <script> is refused: {NO_CODE}, and its text hides the rest of the page "
+        "if unclosed",
+        f"content/01-early.md:10: raw HTML comment '<!-->' ends where it opens {EARLY}",
+        'content/01-early.md:12: raw HTML <meta> is refused: <meta http-equiv="refresh"> sends the reader to another '
+        "page, which the page's policy cannot stop",
+        f"content/01-early.md:12: raw HTML comment '<!-->' ends where it opens {EARLY}",
+        f"content/01-early.md:14: raw HTML <style> is refused: {HIDES}",
+        f"content/01-early.md:14: raw HTML comment '<!-->' ends where it opens {EARLY}",
+        f"content/01-early.md:16: raw HTML <textarea> is refused: {HIDES}",
+        f"content/01-early.md:16: raw HTML comment '<!--->' ends where it opens {EARLY}",
+        f"content/01-early.md:18: raw HTML comment '<!-- a note --!>' ends at '--!>' {EARLY}",
+        "content/02-open.md:10: raw HTML comment '<!--' is not closed: a browser would hide the rest of the page "
+        "in it; add '-->'",
     ],
     "download-missing": [
         "content/broken.md:8: link to 'files/costs.cvs': the book has no file 'files/costs.cvs' "
@@ -496,6 +514,24 @@ def test_link_to_a_missing_chapter_is_an_error_when_strict(tmp_path: Path) -> No
         "content/broken.md:8: chapter 'harness' is not in this book; the link renders as plain text"
     ]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_footnote_no_text_cites_is_a_warning_at_its_note_and_an_error_when_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The footnote plugin leaves an uncited note out of the page without a word (issue 43)."""
+    note = "[^prefix]: Reuse needs an exact prefix."
+    body = f"Prefill is quadratic.[^square]\n\n[^square]: n tokens pay n² cells.\n{note}\n"
+    options = chapter_book(tmp_path, "", body)
+    chapter = options.content / "broken.md"
+    line = chapter.read_text(encoding="utf-8").splitlines().index(note) + 1
+    expected = f"{chapter.relative_to(options.content.parent).as_posix()}:{line}: {UNUSED.format(label='prefix')}"
+    site = pipeline.build(options)
+    assert capsys.readouterr().err.splitlines() == [f"warning: {expected}"]
+    assert "n tokens pay n² cells." in site.files["broken.html"].decode("utf-8")
+    with pytest.raises(pipeline.BuildError) as failure:
+        pipeline.build(replace(options, strict=True))
+    assert [str(error) for error in failure.value.errors] == [expected]
 
 
 def test_failed_build_still_shows_its_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

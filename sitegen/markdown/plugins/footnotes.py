@@ -2,9 +2,10 @@
 
 The plugin numbers the notes and lists them at the end of the chapter, each with a link
 back to where it was cited. Two additions: that link is named for what it does ("Back to
-reference 1") rather than read out as an arrow, and a reference whose note is
-never written, which the plugin leaves in the text as ``[^1]`` without a word, is an
-error at its line.
+reference 1") rather than read out as an arrow, and the plugin's two silences are
+reported: a reference whose note is never written, which it leaves in the text as ``[^1]``,
+is an error at its line; a note that no text refers to, which it leaves out of the page, is a
+warning at the note's line (an error under ``--strict``), since the author wrote it to be read.
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import render_footnote_anchor
 
 from sitegen.errors import ContentError
-from sitegen.markdown.plugins.env import line_of, record
+from sitegen.markdown.plugins.env import line_of, record, report
 
 UNDEFINED = re.compile(r"\[\^([^\]\s]+)\]")
+UNUSED = (
+    "footnote [^{label}] is never referred to, so the page leaves its note out: cite it with [^{label}] or remove it"
+)
 
 
 def footnotes_plugin(md: MarkdownIt) -> None:
@@ -49,5 +53,12 @@ def footnotes_plugin(md: MarkdownIt) -> None:
                     lines_in = block.content[: max(0, block.content.find(match.group(0)))].count("\n")
                     record(state.env, ContentError(state.env["path"], line_of(block) + lines_in, message))
 
+    def unused(state: StateCore) -> None:
+        refs = state.env.get("footnotes", {}).get("refs", {})
+        for token in state.tokens:
+            if token.type == "footnote_reference_open" and refs.get(f":{token.meta['label']}", -1) < 0:
+                report(state.env, token, UNUSED.format(label=token.meta["label"]), warning=True)
+
     md.add_render_rule("footnote_anchor", render_back)
     md.core.ruler.push("footnotes_defined", check)
+    md.core.ruler.before("footnote_tail", "footnotes_unused", unused)
