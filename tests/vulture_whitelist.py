@@ -7,13 +7,10 @@ nothing uses is deleted, not listed here. Never imported or run: ``_`` stands fo
 """
 
 # html.parser.HTMLParser calls its handle_* methods as it reads (sitegen/markdown/ids.py,
-# sitegen/markdown/html_rules.py, sitegen/search/text.py).
+# sitegen/search/text.py).
 _.handle_startendtag
 _.handle_endtag
 _.handle_data
-_.handle_decl
-_.handle_pi
-_.unknown_decl
 
 # xml.parsers.expat calls the handler set on its parser (sitegen/book/svg.py).
 _.StartElementHandler
@@ -24,14 +21,12 @@ _.compress_type
 
 # http.server reads these class attributes and calls these methods (sitegen/serve/http_server.py).
 _.server_version
-_.default_request_version
 _.daemon_threads
 _.log_message
 _.do_HEAD
 _.do_GET
 _.handle_one_request
 _.close_connection
-_.request_version
 _.request_queue_size
 
 # The runtime's fields are read by the page's worker from the JSON the build writes
