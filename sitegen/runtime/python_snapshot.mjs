@@ -10,9 +10,10 @@
 //                 compiling, which is faster and leaves no compiler garbage in the memory we ship.
 // snapshot        boots Python from that zip, imports kvpage from its wheel and every stdlib module the
 //                 model's source imports (--imports), calls every action of every lab (so whatever they
-//                 import lazily is imported too), forgets the zips' cached directories, and writes
-//                 Pyodide's memory snapshot. stdout: {"modules": the stdlib files it imported, "stdlib":
-//                 where Pyodide keeps the stdlib zip, "missing": imports that failed, "failures": lab
+//                 import lazily is imported too), forgets the zips' cached directories, zeroes what
+//                 the memory holds of things freed (zeroFreed), and writes Pyodide's memory snapshot.
+//                 stdout: {"modules": the stdlib files it imported, "stdlib": where Pyodide keeps the
+//                 stdlib zip, "missing": imports that failed, "failures": lab
 //                 actions that failed}; with any missing or failure it writes no snapshot.
 // check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip (the
 //                 page has none), and proves it works: every lab action answers, a module that is not in
@@ -143,6 +144,61 @@ assert not zipimport._zip_directory_cache, list(zipimport._zip_directory_cache)
 result
 `;
 
+// dlmalloc's (Pyodide's malloc) heap, from __heap_base to the break: chunks back to back, each a
+// u32 prev_foot then a u32 head (size | PINUSE 1 | CINUSE 2), the last the top chunk, then a foot
+// whose head is TOP_FOOT (no in-use bits: no chunk has those). A free chunk's bytes past its links
+// (fd, bk; and child[2], parent, index in one of 256 bytes or more) are whatever was freed there.
+const PINUSE = 1;
+const CINUSE = 2;
+const TOP_FOOT = 40;
+const SMALL_LINKS = 16;
+const TREE_LINKS = 32;
+const MIN_LARGE = 256;
+
+// dlmalloc's own account of its heap (mallinfo: arena, ordblks, ..., fordblks), read through the stack.
+function mallinfo(Module) {
+  const top = Module.stackSave();
+  try {
+    const at = Module.stackAlloc(40);
+    Module._mallinfo(at);
+    const [arena, ordblks] = new Uint32Array(Module.HEAPU8.buffer, at, 2);
+    return { arena, ordblks, fordblks: new Uint32Array(Module.HEAPU8.buffer, at + 32, 1)[0] };
+  } finally {
+    Module.stackRestore(top);
+  }
+}
+
+// Zeroes what the memory holds of things freed: the payload of every free chunk of the heap past
+// its links, the top chunk past its head, and the stack below the stack pointer (no frame is live
+// once runPython has returned). Only zeros compress to nothing, and Python's start-up leaves about
+// a megabyte freed (decision 0058). The walk must agree with dlmalloc's own mallinfo before
+// anything is written: a Pyodide whose heap is laid out otherwise fails the build here.
+function zeroFreed(Module) {
+  const u8 = Module.HEAPU8;
+  const u32 = new Uint32Array(u8.buffer);
+  const head = (chunk) => u32[(chunk + 4) >> 2];
+  const base = Module.___heap_base;
+  const brk = u32[Module._emscripten_get_sbrk_ptr() >> 2];
+  const free = [];
+  let [at, top] = [base, 0];
+  while (head(at) & (PINUSE | CINUSE) && at < brk) {
+    const size = head(at) & ~7;
+    if (size < 16) throw new Error(`the heap's chunk at ${at} has size ${size}: has Pyodide changed?`);
+    if (!(head(at + size) & PINUSE)) free.push([at, size]);
+    [top, at] = [at, at + size];
+  }
+  const freed = free.filter(([chunk]) => chunk !== top);
+  const info = mallinfo(Module);
+  const freeBytes = freed.reduce((sum, [, size]) => sum + size, 0) + (at - top) + TOP_FOOT;
+  const agrees = head(at) === TOP_FOOT && at + TOP_FOOT === brk && info.arena === brk - base;
+  if (!agrees || info.fordblks !== freeBytes || info.ordblks !== freed.length + 1) {
+    throw new Error(`the heap's walk disagrees with dlmalloc's mallinfo ${JSON.stringify(info)}: has Pyodide changed?`);
+  }
+  u8.fill(0, top + 8, at);
+  for (const [chunk, size] of freed) u8.fill(0, chunk + (size < MIN_LARGE ? SMALL_LINKS : TREE_LINKS), chunk + size);
+  u8.fill(0, Module._emscripten_stack_get_end(), Module.stackSave());
+}
+
 async function makeSnapshot(options) {
   const { loadPyodide } = await pyodideModule(options.pyodide);
   const wheel = readFileSync(options.wheel);
@@ -161,7 +217,10 @@ async function makeSnapshot(options) {
   const result = pyodide.runPython(SNAPSHOT_PY);
   const { missing, failures } = JSON.parse(result);
   // A lab that fails here fails in the page: no snapshot, the build reports it (sitegen/labs/warm_up.py).
-  if (missing.length === 0 && failures.length === 0) writeFileSync(options.out, pyodide.makeMemorySnapshot());
+  if (missing.length === 0 && failures.length === 0) {
+    zeroFreed(pyodide._module);
+    writeFileSync(options.out, pyodide.makeMemorySnapshot());
+  }
   process.stdout.write(`${result}\n`);
 }
 

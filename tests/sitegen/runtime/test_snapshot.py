@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import struct
 import zipfile
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from sitegen import pipeline
 from sitegen.errors import BuildError
 from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.snapshot import build_id, check_header, check_restored, shows_model_source
-from sitegen.runtime.snapshot_format import decode
+from sitegen.runtime.snapshot_format import _leb128, decode
 from tests.conftest import ROOT, Built
 from tests.sitegen.runtime.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
 
@@ -118,3 +119,79 @@ def test_the_snapshots_standard_library_has_no_docstrings(built: Built) -> None:
     assert model_doc and model_doc in memory
     assert json.__doc__ is not None
     assert json.__doc__.split("\n")[0].encode() not in memory  # json is imported by the labs
+
+
+def imported_globals(wasm: bytes, at: int) -> int:
+    """How many of the import section's entries at ``at`` are globals (they come before the module's own)."""
+    count, at = _leb128(wasm, at)
+    globals_ = 0
+    for _ in range(count):
+        for _ in range(2):  # module and field names
+            length, at = _leb128(wasm, at)
+            at += length
+        kind, at = wasm[at], at + 1
+        if kind in (0, 4):  # function (type index), tag (attribute, type index)
+            _, at = _leb128(wasm, at + (kind == 4))
+        elif kind in (1, 2):  # table (reference type, limits), memory (limits)
+            flags, at = _leb128(wasm, at + (kind == 1))
+            for _ in range(1 + (flags & 1)):
+                _, at = _leb128(wasm, at)
+        else:  # global: value type, mutability
+            globals_, at = globals_ + 1, at + 2
+    return globals_
+
+
+def exported_globals(wasm: bytes) -> dict[str, int]:
+    """The value of each global the module defines with an ``i32.const`` and exports (``__heap_base``, ...)."""
+    at, imported, values, exports = 8, 0, [], {}
+    while at < len(wasm):
+        section = wasm[at]
+        size, at = _leb128(wasm, at + 1)
+        end = at + size
+        if section == 2:
+            imported = imported_globals(wasm, at)
+        if section == 6:
+            count, at = _leb128(wasm, at)
+            for _ in range(count):
+                value, after = _leb128(wasm, at + 3, signed=True)
+                assert wasm[after] == 0x0B, "a constant initialiser"
+                values.append(value if wasm[at + 2] == 0x41 else None)
+                at = after + 1
+        if section == 7:
+            count, at = _leb128(wasm, at)
+            for _ in range(count):
+                length, at = _leb128(wasm, at)
+                name, kind = wasm[at : at + length].decode(), wasm[at + length]
+                index, at = _leb128(wasm, at + length + 1)
+                if kind == 3 and index >= imported:
+                    exports[name] = index - imported
+        at = end
+    return {name: value for name, index in exports.items() if (value := values[index]) is not None}
+
+
+def test_the_snapshot_holds_no_freed_bytes(built: Built) -> None:
+    """What Python freed before the snapshot is zeros in it (python_snapshot.mjs, zeroFreed): past
+    its links, every free chunk of dlmalloc's heap, the top chunk past its head, and the stack
+    below the last frame (decision 0058). The heap is walked as dlmalloc lays it out: from
+    ``__heap_base``, chunks back to back (u32 prev_foot, u32 size | PINUSE 1 | CINUSE 2), the top
+    chunk last, then a foot with no in-use bits."""
+    wasm = unpacked(built, "pyodide.asm.wasm")
+    memory = decode(unpacked(built, "python.snapshot"), wasm)
+    heap = memory[check_header(memory, build_id(unpacked(built, "pyodide.js"))) :]
+    found = exported_globals(wasm)
+    assert found["__heap_base"] == found["__stack_high"] > found["__stack_low"] > 0
+
+    def head(chunk: int) -> int:
+        return int(struct.unpack_from("<I", heap, chunk + 4)[0])
+
+    chunks, at = [], found["__heap_base"]
+    while head(at) & 3:
+        chunks.append((at, head(at) & ~7))
+        at += chunks[-1][1]
+    *body, (top, top_size) = chunks
+    free = [(chunk, size) for chunk, size in body if not head(chunk + size) & 1]
+    assert len(chunks) > 10_000 and len(free) > 100, (len(chunks), len(free))
+    stale = [chunk for chunk, size in free if heap[chunk + (16 if size < 256 else 32) : chunk + size].strip(b"\0")]
+    assert stale == [], f"{len(stale)} of {len(free)} free chunks hold bytes past their links"
+    assert not heap[top + 8 : top + top_size].strip(b"\0")
+    assert not heap[found["__stack_low"] : found["__stack_high"] - 256].strip(b"\0")
