@@ -26,7 +26,7 @@ from kvpage.labs import next_request
 from tests.browser_fixtures import DOCUMENTS, WAYS, Where
 from tests.browsers.flows import chapter_call_timeout, shown_seconds
 from tests.chapter_labs import DECODE, NEXT, one_letter_changed, requests
-from tests.e2e.conftest import PYTHON_READY_MS, audit_page
+from tests.e2e.conftest import PYTHON_READY_MS, Audit, audit_page
 from tests.e2e.test_accessibility import AXE, axe_in_each_scheme
 from tests.e2e.test_labs import live_clock, open_chapter, settled, stop_the_clock
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
@@ -372,8 +372,9 @@ def test_back_brings_the_books_numbers_after_any_run_that_broke_python(page: Pag
     """Each of BREAKING, on one visit: with the reader's values set (a step taken, request 2 changed)
     and their causal model running, a Run of it, then "Back to the book's model": the book's exact
     numbers (the model in CPython) at the reader's values, which stay; a call after it answered by the
-    book's model. Over http only: the Python a Run gets is made from the bytes the page holds,
-    however they arrived, and over http nothing may be downloaded again (every request is recorded)."""
+    book's model. Then a model that kills its Python on a later call. Over http only: the Python a
+    Run gets is made from the bytes the page holds, however they arrived, and over http nothing may
+    be downloaded again (every request is recorded)."""
     with audit_page(page, site_url.origin) as audit:
         open_chapter(page, site_url.chapter)
         labs = regions(page)
@@ -388,12 +389,53 @@ def test_back_brings_the_books_numbers_after_any_run_that_broke_python(page: Pag
         for name, text in BREAKING.items():
             before = len(audit.problems)
             a_run_that_breaks_python_then_back(labs, name, text)
-            if name == DEEP:  # Pyodide's report of it, in lines: the page's message is the disclosure's
-                reported = audit.problems[before:]
-                assert any(FATAL in problem for problem in reported), reported
-                assert all(problem.startswith("console error: ") for problem in reported), reported
-                del audit.problems[before:]
+            if name == DEEP:
+                pyodides_own_report(audit, before)
+        before = len(audit.problems)
+        a_model_that_kills_python_on_a_later_call_then_back(labs)
+        pyodides_own_report(audit, before)
         assert [address for address in asked if not address.startswith("blob:")] == []
+
+
+def pyodides_own_report(audit: Audit, since: int) -> None:
+    """Pyodide reports a fatal error on the console, in lines (FATAL): they are not the page's, whose
+    message is the disclosure's or the lab's, and are taken off the audit's problems from ``since``."""
+    reported = audit.problems[since:]
+    assert any(FATAL in problem for problem in reported), reported
+    assert all(problem.startswith("console error: ") for problem in reported), reported
+    del audit.problems[since:]
+
+
+LONG = 40
+"""A prefix past the chapter's, which the lab's slider reaches."""
+
+
+def a_model_that_kills_python_on_a_later_call_then_back(labs: Mapping[str, Locator]) -> None:
+    """The reader's model overflows the stack (a deep json.dumps, as in BREAKING) only past a prefix of
+    LONG tokens: its Run succeeds; a call past LONG kills the Python that answers it (a Pyodide fatal
+    error, after which Pyodide may not be used: the page replaces that worker), and the lab says so in
+    a line; the next call (at a value other than the one before, so its readouts differ) is answered
+    by the reader's model; then Back, at the reader's values, is the book's."""
+    decode = labs[DECODE]
+    prompt = decode.get_by_label("Prefix length", exact=True)
+    chapter = prompt.input_value()
+    assert int(chapter) < LONG
+    overflows = BREAKING[DEEP].replace("    import json\n", f"    if n <= {LONG}:\n        {SQUARE}\n    import json\n")
+    run_costs(decode, overflows)
+    expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +7 −1")
+    prompt.fill(str(LONG + 1))
+    failure = decode.get_by_role("alert").filter(has_text="Python failed")
+    expect(failure).to_be_visible()
+    expect(failure).not_to_contain_text(NOT_THE_READERS)
+    prompt.fill(str(int(chapter) + 1))  # not the value before: its readouts differ
+    settled(decode)
+    (mine,) = edited_views({COSTS: overflows}, [request_of(decode, decode_lab.LAB)])
+    expect_readouts(decode, decode_lab.LAB, mine["text"])
+    values = [request_of(region, LABS[lab]) for lab, region in labs.items()]
+    decode.get_by_role("button", name="Back to the book's model").click()
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    for (lab, region), view in zip(labs.items(), edited_views({}, values), strict=True):
+        expect_readouts(region, LABS[lab], view["text"])
 
 
 def a_run_that_breaks_python_then_back(labs: Mapping[str, Locator], name: str, text: str) -> None:

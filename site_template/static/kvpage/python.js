@@ -17,18 +17,18 @@
 // MOST_WORKERS run at once.
 //
 // A reader's Run (stage "reader") happens in a Python of its own: model(sources, labs) starts a
-// fresh worker from the snapshot's bytes the page holds (the wasm compiled already: no download, no
-// compile), runs the reader's files there and computes every lab, within the same time limit, counted
-// from when that Python is up. Lab calls wait meanwhile. Only if it answers ok is the reader's model
-// the page's (`reader`): that worker then answers the calls, and every other worker, which ran the
-// model before, goes; a worker made from then on runs the reader's files before its first call. A
-// Run that fails, is stopped or kills its Python takes its worker with it, and the workers of the
-// last good model answer on, untouched: whatever the reader's code did to its Python (exit, an
-// interrupt, a module or builtin replaced, the stack overflowed) never reaches the model the labs
-// show. "Back to the book's model" is a Run of no files, so it is the snapshot's Python, exactly the
-// book's. A worker whose Python died answering a call (the reader's model can kill it too) is
-// replaced by a fresh one. The reader's model lives as long as the page: no other page, no link and
-// no later visit sees it.
+// fresh worker from the snapshot's bytes the page holds (no download; the wasm compiled already,
+// where the engine can share it), runs the reader's files there and computes every lab, within the
+// same time limit, counted from when that Python is up. Lab calls wait meanwhile. Only if it
+// answers ok is the reader's model the page's (`reader`): that worker then answers the calls, and
+// every other worker, which ran the model before, goes; a worker made from then on runs the
+// reader's files before its first call. A Run that fails, is stopped or kills its Python takes its
+// worker with it, and the workers of the last good model answer on, untouched: whatever the
+// reader's code did to its Python (exit, an interrupt, a module or builtin replaced, the stack
+// overflowed) never reaches the model the labs show. "Back to the book's model" is a Run of no
+// files, so it is the snapshot's Python, exactly the book's. A worker whose Python died answering a
+// call (the reader's model can kill it too) is replaced by a fresh one. The reader's model lives as
+// long as the page: no other page, no link and no later visit sees it.
 //
 // Under `serve`, a model edit swaps the new model into every worker's running Python (swap(python,
 // wheel): the new page config's loader, and its wheel's packed bytes); workers started later start
