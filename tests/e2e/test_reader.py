@@ -25,8 +25,8 @@ from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from tests.browser_fixtures import DOCUMENTS, WAYS, Where
 from tests.browsers.flows import chapter_call_timeout, shown_seconds
-from tests.chapter_labs import DECODE, NEXT
-from tests.e2e.conftest import PYTHON_READY_MS, audit_page
+from tests.chapter_labs import DECODE, NEXT, one_letter_changed, requests
+from tests.e2e.conftest import PYTHON_READY_MS, Audit, audit_page
 from tests.e2e.test_accessibility import AXE, axe_in_each_scheme
 from tests.e2e.test_labs import live_clock, open_chapter, settled, stop_the_clock
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, SQUARE, edited_views
@@ -326,3 +326,143 @@ def a_run_keeps_a_run_where_it_is(decode: Locator) -> None:
     expect(yours).to_be_visible()
     expect_readouts(decode, decode_lab.LAB, expected["text"])
     expect(decode.get_by_text(expected["text"]["progress"], exact=True)).to_be_visible()
+
+
+FUTURE = "from __future__ import annotations\n"
+DEEP = "a 10⁶-deep json.dumps"
+BREAKING = {
+    "os._exit": BOOK_COSTS.replace(SQUARE, "import os\n    os._exit(1)"),
+    DEEP: BOOK_COSTS.replace(
+        SQUARE,
+        "import json\n    deep = []\n    for _ in range(10**6):\n        deep = [deep]\n"
+        "    return len(json.dumps(deep))",
+    ),
+    "sys.exit": BOOK_COSTS.replace(SQUARE, "import sys\n    sys.exit()"),
+    "KeyboardInterrupt": BOOK_COSTS.replace(SQUARE, "raise KeyboardInterrupt"),
+    "a patched json.dumps": BOOK_COSTS.replace(
+        FUTURE,
+        f"{FUTURE}import json\n_dumps = json.dumps\n"
+        "def _marked(value, **options):\n"
+        "    if isinstance(value, dict) and isinstance(value.get('result'), dict):\n"
+        "        value['result']['text'] = {key: text + '!' for key, text in value['result']['text'].items()}\n"
+        "    return _dumps(value, **options)\n"
+        "json.dumps = _marked\n",
+    ),
+    "a patched builtins.sum": BOOK_COSTS.replace(FUTURE, f"{FUTURE}import builtins\nbuiltins.sum = lambda *args: 0\n"),
+}
+"""What a reader's costs.py may do to the Python it runs in: kill it (an exit; the wasm stack overflowed),
+stop it (an exit or an interrupt raised), or change it for every later model (a module's function or a
+builtin replaced; those Runs succeed, a model of the reader's)."""
+RUN_FAILS = {
+    "os._exit": "stopped Python",
+    DEEP: "stopped Python",
+    "sys.exit": "SystemExit",
+    "KeyboardInterrupt": "KeyboardInterrupt",
+}
+"""The Runs of BREAKING that fail, and what their message says."""
+NOT_THE_READERS = re.compile(r"bridge\.py|\.whl|<exec>|/lib/|Traceback|File \"")
+"""What of a failure's text is not the reader's code: the bridge's frames, the wheel's path, reader.py's."""
+FATAL = "Pyodide has suffered a fatal error"
+"""The start of what Pyodide prints on the console (console.error, in lines) when the wasm stack
+overflows: its own report, from the worker the page then drops."""
+
+
+@pytest.mark.parametrize("site_url", ["http"], indirect=True)
+def test_back_brings_the_books_numbers_after_any_run_that_broke_python(page: Page, site_url: Where) -> None:
+    """Each of BREAKING, on one visit: with the reader's values set (a step taken, request 2 changed)
+    and their causal model running, a Run of it, then "Back to the book's model": the book's exact
+    numbers (the model in CPython) at the reader's values, which stay; a call after it answered by the
+    book's model. Then a model that kills its Python on a later call. Over http only: the Python a
+    Run gets is made from the bytes the page holds, however they arrived, and over http nothing may
+    be downloaded again (every request is recorded)."""
+    with audit_page(page, site_url.origin) as audit:
+        open_chapter(page, site_url.chapter)
+        labs = regions(page)
+        decode, next_lab = labs[DECODE], labs[NEXT]
+        next_lab.get_by_label("Request 2", exact=True).fill(one_letter_changed(requests()[1]))
+        decode.get_by_role("button", name="Forward").click()
+        settled(decode)
+        settled(next_lab)
+        edit_costs(decode, CAUSAL)
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        for name, text in BREAKING.items():
+            before = len(audit.problems)
+            a_run_that_breaks_python_then_back(labs, name, text)
+            if name == DEEP:
+                pyodides_own_report(audit, before)
+        before = len(audit.problems)
+        a_model_that_kills_python_on_a_later_call_then_back(labs)
+        pyodides_own_report(audit, before)
+        assert [address for address in asked if not address.startswith("blob:")] == []
+
+
+def pyodides_own_report(audit: Audit, since: int) -> None:
+    """Pyodide reports a fatal error on the console, in lines (FATAL): they are not the page's, whose
+    message is the disclosure's or the lab's, and are taken off the audit's problems from ``since``."""
+    reported = audit.problems[since:]
+    assert any(FATAL in problem for problem in reported), reported
+    assert all(problem.startswith("console error: ") for problem in reported), reported
+    del audit.problems[since:]
+
+
+LONG = 40
+"""A prefix past the chapter's, which the lab's slider reaches."""
+
+
+def a_model_that_kills_python_on_a_later_call_then_back(labs: Mapping[str, Locator]) -> None:
+    """The reader's model overflows the stack (a deep json.dumps, as in BREAKING) only past a prefix of
+    LONG tokens: its Run succeeds; a call past LONG kills the Python that answers it (a Pyodide fatal
+    error, after which Pyodide may not be used: the page replaces that worker), and the lab says so in
+    a line; the next call (at a value other than the one before, so its readouts differ) is answered
+    by the reader's model; then Back, at the reader's values, is the book's."""
+    decode = labs[DECODE]
+    prompt = decode.get_by_label("Prefix length", exact=True)
+    chapter = prompt.input_value()
+    assert int(chapter) < LONG
+    overflows = BREAKING[DEEP].replace("    import json\n", f"    if n <= {LONG}:\n        {SQUARE}\n    import json\n")
+    run_costs(decode, overflows)
+    expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +7 −1")
+    prompt.fill(str(LONG + 1))
+    failure = decode.get_by_role("alert").filter(has_text="Python failed")
+    expect(failure).to_be_visible()
+    expect(failure).not_to_contain_text(NOT_THE_READERS)
+    prompt.fill(str(int(chapter) + 1))  # not the value before: its readouts differ
+    settled(decode)
+    (mine,) = edited_views({COSTS: overflows}, [request_of(decode, decode_lab.LAB)])
+    expect_readouts(decode, decode_lab.LAB, mine["text"])
+    values = [request_of(region, LABS[lab]) for lab, region in labs.items()]
+    decode.get_by_role("button", name="Back to the book's model").click()
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    for (lab, region), view in zip(labs.items(), edited_views({}, values), strict=True):
+        expect_readouts(region, LABS[lab], view["text"])
+
+
+def a_run_that_breaks_python_then_back(labs: Mapping[str, Locator], name: str, text: str) -> None:
+    """The reader's causal model runs, then ``text`` (BREAKING's ``name``), then Back. Leaves the book's
+    model running, the editor closed, the decode lab one step further."""
+    decode = labs[DECODE]
+    values = [request_of(region, LABS[lab]) for lab, region in labs.items()]
+    yours = decode.get_by_role("status").filter(has_text="Your model")
+    run_costs(decode, CAUSAL)
+    expect(yours).to_contain_text(f"{COSTS} +1 −1")
+    run_costs(decode, text)
+    if name in RUN_FAILS:
+        problem = decode.get_by_role("alert").filter(has_text="The labs keep the last good model's numbers")
+        expect(problem).to_contain_text(RUN_FAILS[name])
+        expect(problem).not_to_contain_text(NOT_THE_READERS)
+        if RUN_FAILS[name] != "stopped Python":  # raised in prefill_cost: the reader's frames
+            expect(problem).to_contain_text(f"{COSTS}, line")
+    else:  # the reader's model now: lines added at its top
+        expect(yours).to_contain_text(f"{COSTS} +{len(text.splitlines()) - len(BOOK_COSTS.splitlines())} −0")
+    decode.get_by_role("button", name="Back to the book's model").click()
+    expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    assert [request_of(region, LABS[lab]) for lab, region in labs.items()] == values, name  # the reader's values
+    book = edited_views({}, values)
+    for (lab, region), view in zip(labs.items(), book, strict=True):
+        expect_readouts(region, LABS[lab], view["text"])
+    decode.get_by_role("button", name="Forward").click()
+    settled(decode)
+    (after,) = edited_views({}, [request_of(decode, decode_lab.LAB)])
+    expect_readouts(decode, decode_lab.LAB, after["text"])
+    edit_again(decode)

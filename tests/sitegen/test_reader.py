@@ -1,29 +1,39 @@
 """The Python side of a reader's Run (``site_template/static/kvpage/reader.py``), run in CPython.
 
-The page's worker runs the same text in Pyodide (tests/e2e/test_reader.py drives it there); here
-each case runs in a Python process of its own, as the function keeps the model it installed for
-the next call (and puts a finder on ``sys.meta_path``), which this test process must not inherit.
+The page's worker runs the same text in Pyodide (tests/e2e/test_reader.py drives it there), once
+in each fresh Python (the page makes one for every Run); here each call runs in a Python process of
+its own likewise, as the function installs the reader's model (and puts a finder on
+``sys.meta_path``), which neither the next call nor this test process may inherit.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
+import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from kvpage.labs import square
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, ROOT, SQUARE
 
+FUTURE = "from __future__ import annotations\n"
+JSONVALUE = "kvpage/jsonvalue.py"
+
 READER = Path(__file__).resolve().parents[2] / "site_template" / "static" / "kvpage" / "reader.py"
 DRIVER = """
 import json, sys
+sys.path.insert(0, sys.argv[2])
 namespace = {}
 reader = eval(compile(open(sys.argv[1], encoding="utf-8").read(), "reader.py", "exec"), namespace)
 reader = namespace["kvpage_reader"]
-for sources, labs in json.load(sys.stdin):
-    print(reader(json.dumps(sources), json.dumps(labs)))
+sources, labs = json.load(sys.stdin)
+print(reader(json.dumps(sources), json.dumps(labs)))
 """
 
 
@@ -32,16 +42,34 @@ def square_lab(tokens: int = 16) -> dict[str, Any]:
     return {"request": json.dumps(request), "texts": ["cells", "tokens"], "parts": []}
 
 
+@functools.cache
+def wheel() -> Path:
+    """The model as the page's Python imports it: ``kvpage/`` zipped, at a path like the worker's
+    (``/lib/kvpage/kvpage-VERSION-py3-none-any.whl``), so its frames carry a wheel's path as there."""
+    folder = Path(tempfile.mkdtemp(prefix="kvpage-reader-")) / "lib" / "kvpage"
+    folder.mkdir(parents=True)
+    made = folder / "kvpage-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(made, "w") as archive:
+        for source in sorted((ROOT / "kvpage").rglob("*.py")):
+            archive.write(source, source.relative_to(ROOT).as_posix())
+    return made
+
+
 def runs(*calls: tuple[dict[str, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """reader.py's answers to ``calls`` (sources, labs), one after another in one fresh Python."""
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(READER)],
-        input=json.dumps(calls),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    """reader.py's answers to ``calls`` (sources, labs), each in a fresh Python (``-I -S``: kvpage only
+    from :func:`wheel`), as the page runs them."""
+    answers = []
+    for call in calls:
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", DRIVER, str(READER), str(wheel())],
+            input=json.dumps(call),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        (line,) = done.stdout.splitlines()
+        answers.append(json.loads(line))
+    return answers
 
 
 def cells(answer: dict[str, Any]) -> str:
@@ -55,29 +83,48 @@ def test_run_answers_with_the_edited_model_and_the_book_comes_back() -> None:
     assert cells(back) == cells(book)
 
 
-def test_a_syntax_error_answers_its_line_and_column_and_the_last_good_model_stays() -> None:
+def test_a_syntax_error_answers_its_line_and_column() -> None:
     broken = BOOK_COSTS.replace("def prefill_cost(", "def prefill_cost(:")
     line = next(number for number, text in enumerate(broken.splitlines(), 1) if "prefill_cost(:" in text)
-    _, failed, after = runs(
-        ({COSTS: CAUSAL}, [square_lab()]), ({COSTS: broken}, [square_lab()]), ({COSTS: CAUSAL}, [square_lab()])
-    )
+    (failed,) = runs(({COSTS: broken}, [square_lab()]))
     assert failed["ok"] is False
     assert (failed["path"], failed["line"], failed["text"]) == (COSTS, line, broken.splitlines()[line - 1])
     assert failed["error"].startswith(f"{COSTS}:{line}:{failed['col']}: SyntaxError")
     assert broken.splitlines()[line - 1][failed["col"] - 1] == ":"
-    assert after["ok"] is True
 
 
-def test_an_exception_shows_the_models_frames_only_and_the_last_good_model_answers() -> None:
-    raising = BOOK_COSTS.replace(SQUARE, "return 1 // 0")
-    mine, failed, still = runs(
-        ({COSTS: CAUSAL}, [square_lab()]), ({COSTS: raising}, [square_lab()]), ({COSTS: CAUSAL}, [])
-    )
+def test_an_exception_shows_the_models_frames_only_named_as_the_disclosure_names_them() -> None:
+    """The wheel's own files (square.py here) named from ``kvpage/`` as the disclosure does, never
+    the wheel's path; no frame of the bridge's, reader.py's or the standard library's."""
+    (failed,) = runs(({COSTS: BOOK_COSTS.replace(SQUARE, "return 1 // 0")}, [square_lab()]))
     assert "ZeroDivisionError" in failed["error"]
-    assert failed["frames"] and all(frame.startswith("kvpage/") for frame in failed["frames"])
-    assert not any("bridge.py" in frame for frame in failed["frames"])
-    assert f"{COSTS}, line" in failed["frames"][-1] and "return 1 // 0" in failed["frames"][-1]
-    assert still["ok"] is True and mine["ok"] is True
+    assert [frame.split(",")[0] for frame in failed["frames"]] == ["kvpage/labs/square.py", COSTS]
+    assert "return 1 // 0" in failed["frames"][-1]
+
+
+@pytest.mark.parametrize(
+    ("statement", "named"),
+    [("import sys; sys.exit()", "SystemExit"), ("raise KeyboardInterrupt", "KeyboardInterrupt")],
+)
+def test_an_exit_or_an_interrupt_is_a_failure_with_the_models_frames(statement: str, named: str) -> None:
+    """Not an exception (BaseException only): still an answer, as any failure, in a lab and at import
+    (of jsonvalue.py, which the bridge imports)."""
+    in_a_lab, at_import = runs(
+        ({COSTS: BOOK_COSTS.replace(SQUARE, statement)}, [square_lab()]),
+        ({JSONVALUE: (ROOT / JSONVALUE).read_text(encoding="utf-8").replace(FUTURE, f"{FUTURE}{statement}\n")}, []),
+    )
+    assert in_a_lab["ok"] is False and in_a_lab["error"] == f"lab 'square': the model failed: {named}"
+    assert [frame.split(",")[0] for frame in in_a_lab["frames"]] == ["kvpage/labs/square.py", COSTS]
+    assert at_import["ok"] is False and at_import["error"] == f"your model does not import: {named}"
+    assert all(frame.startswith("kvpage/") and ".whl" not in frame for frame in at_import["frames"])
+
+
+def test_a_patched_json_cannot_change_readers_answer() -> None:
+    """The reader's model may replace json.dumps (the bridge answers with it): reader.py answers with
+    its own, taken before the reader's code ran, and says what the model answered."""
+    patched = BOOK_COSTS.replace(FUTURE, f"{FUTURE}import json\njson.dumps = lambda *args, **kwargs: '{{}}'\n")
+    (answer,) = runs(({COSTS: patched}, [square_lab()]))
+    assert answer == {"ok": False, "error": "lab 'square': the model answered '{}'"}
 
 
 def test_a_view_that_lacks_an_output_or_is_not_json_says_so() -> None:

@@ -52,11 +52,11 @@
  * @typedef {{type: "swap", id: number, runtime: Runtime, wheel: ArrayBuffer}} SwapMessage
  *   `serve` after a model edit: wheel, the unpacked bytes of runtime's (the new config's) wheel.
  * @typedef {{type: "model", id: number, code: string, sources: Record<string, string>, labs: ReaderLab[]}} ModelMessage
- *   a reader's Run (reader.js, reader.py): code, reader.py's text (the editor's script brings it: the
- *   worker's own has none); sources, the files of kvpage the reader changed ({} the book's model), run
- *   in place of the wheel's, and every lab of `labs` computed with them; answered by a "reply" whose
- *   text is reader.py's answer. `labs` empty: the model the page runs already, put into a worker that
- *   did not run it.
+ *   a reader's Run (reader.js, reader.py), at most one a worker: code, reader.py's text (the editor's
+ *   script brings it: the worker's own has none); sources, the files of kvpage the reader changed ({}
+ *   the book's model), run in place of the wheel's, and every lab of `labs` computed with them;
+ *   answered by a "reply" whose text is reader.py's answer. `labs` empty: the model the page runs
+ *   already, put into a worker made after it.
  * @typedef {{type: "unpack", name: string, bytes: ArrayBuffer, size: number, keep: boolean}} UnpackMessage
  *   (an unpacker) bytes: the zstd frame of `name`, transferred, `size` bytes unpacked; keep: a copy is kept.
  * @typedef {{type: "keep", where: KeptWhere, files: Record<string, ArrayBuffer>}} KeepMessage
@@ -77,8 +77,9 @@
  *   Python answers calls from now on.
  * @typedef {{type: "failed", error: string, name?: string}} FailedMessage
  *   it could not start (or unpack `name`): why, as a sentence.
- * @typedef {{type: "reply", id: number, reply: string}} ReplyMessage
- *   reply: the JSON text handle returned (for "model", reader.py's answer).
+ * @typedef {{type: "reply", id: number, reply: string, dead?: boolean}} ReplyMessage
+ *   reply: the JSON text handle returned (for "model", reader.py's answer); dead: Python died
+ *   answering it (an exit, a fatal error), so the worker answers nothing more.
  * @typedef {{type: "swapped", id: number, error?: string}} SwappedMessage
  *   the new model answers from now on (error: why not; the old one still answers).
  * @typedef {{type: "unpacked", name: string, bytes: ArrayBuffer, at: number}} UnpackedMessage

@@ -16,12 +16,19 @@
 // is ready for its lab too. A stopped worker is replaced if no other is free. At most
 // MOST_WORKERS run at once.
 //
-// A reader's Run (stage "reader") goes as one call: model(sources, labs) runs the reader's files in
-// one worker and computes every lab there, within the same time limit; only if that answers ok is
-// the reader's model the page's (`reader`), sent to every other worker, and to each worker made from
-// then on, before its first call. A Run that fails or is stopped changes no worker but its own
-// (reader.py puts the last good model back; a stopped worker is terminated). It lives as long as the
-// page: no other page, no link and no later visit sees it.
+// A reader's Run (stage "reader") happens in a Python of its own: model(sources, labs) starts a
+// fresh worker from the snapshot's bytes the page holds (no download; the wasm compiled already,
+// where the engine can share it), runs the reader's files there and computes every lab, within the
+// same time limit, counted from when that Python is up. Lab calls wait meanwhile. Only if it
+// answers ok is the reader's model the page's (`reader`): that worker then answers the calls, and
+// every other worker, which ran the model before, goes; a worker made from then on runs the
+// reader's files before its first call. A Run that fails, is stopped or kills its Python takes its
+// worker with it, and the workers of the last good model answer on, untouched: whatever the
+// reader's code did to its Python (exit, an interrupt, a module or builtin replaced, the stack
+// overflowed) never reaches the model the labs show. "Back to the book's model" is a Run of no
+// files, so it is the snapshot's Python, exactly the book's. A worker whose Python died answering a
+// call (the reader's model can kill it too) is replaced by a fresh one. The reader's model lives as
+// long as the page: no other page, no link and no later visit sees it.
 //
 // Under `serve`, a model edit swaps the new model into every worker's running Python (swap(python,
 // wheel): the new page config's loader, and its wheel's packed bytes); workers started later start
@@ -32,12 +39,12 @@ import { fromWorker, toWorker } from "./protocol.js";
 import { pythonWorker, replaceWheel } from "./spawn.js";
 
 /**
- * A call or a model swap, from when the page asks until its worker answers (its message is the
+ * A call or a reader's Run, from when the page asks until its worker answers (its message is the
  * protocol's, so a field it does not have fails tsc). Timers: the call's limit, and when a spare
- * worker is made.
+ * worker is made (a call's only).
  * @typedef {{id: number, message: import("./protocol.js").CallMessage | import("./protocol.js").ModelMessage,
  *   resolve?: (text: string) => void, reject: (error: Error) => void, entry: object | null,
- *   timer?: ReturnType<typeof setTimeout>, spare?: ReturnType<typeof setTimeout>}} Job
+ *   timer?: ReturnType<typeof setTimeout>, spare?: ReturnType<typeof setTimeout>, up?: () => void}} Job
  */
 
 const SPARE_AFTER_MS = 250;
@@ -55,7 +62,7 @@ export class PythonPool {
   constructor(config) {
     this.config = config;
     this.seconds = config.call_timeout;
-    this.workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job, swapped}
+    this.workers = new Set(); // {worker, state: "starting" | "idle" | "busy", job, swapped, trial}
     /** @type {Job[]} the calls and model swaps not yet answered; entry: the worker each went to */
     this.waiting = [];
     this.next = 0;
@@ -71,6 +78,8 @@ export class PythonPool {
     this.swapsOut = new Map(); // id -> {resolve, reject}
     this.reader = {}; // the reader's files every worker runs in place of the wheel's ({}: the book's model)
     this.readerCode = ""; // reader.py's text, which runs them (the editor's script sends it with its first Run)
+    /** @type {Job | null} a reader's Run out, in a worker of its own (its entry's `trial`): calls wait */
+    this.trying = null;
     this.start();
   }
 
@@ -84,8 +93,9 @@ export class PythonPool {
     });
   }
 
-  start() {
-    const entry = { worker: null, state: "starting", job: null, swapped: this.swapped };
+  // A new worker; `trial`, the reader's Run it is made for (it answers no call unless that Run is ok).
+  start(trial = null) {
+    const entry = { worker: null, state: "starting", job: null, swapped: this.swapped, trial };
     this.workers.add(entry);
     // A loader may also throw at once (a browser that refuses the worker): the same failure.
     new Promise((resolve) => resolve(pythonWorker(this.config))).then(
@@ -110,7 +120,7 @@ export class PythonPool {
   receive(entry, message) {
     if (message.type === "ready") this.readied(entry, message.version);
     else if (message.type === "failed") this.lost(entry, new Error(message.error));
-    else if (message.type === "reply" && entry.job?.id === message.id) this.answered(entry, message.reply);
+    else if (message.type === "reply" && entry.job?.id === message.id) this.answered(entry, message.reply, message.dead);
     else if (message.type === "swapped" && this.swapsOut.has(message.id)) {
       const { resolve, reject } = this.swapsOut.get(message.id);
       this.swapsOut.delete(message.id);
@@ -122,9 +132,10 @@ export class PythonPool {
   }
 
   readied(entry, version) {
+    performance.mark("kvpage:worker-ready"); // one a worker: the second is the spare
+    if (entry.trial) return this.tryOut(entry);
     entry.state = "idle";
     if (Object.keys(this.reader).length > 0) this.tell(entry, this.reader); // before any call it is sent
-    performance.mark("kvpage:worker-ready"); // one a worker: the second is the spare
     if (!this.everReady) {
       this.everReady = true;
       this.firstReady(version);
@@ -132,14 +143,51 @@ export class PythonPool {
     this.dispatch();
   }
 
-  answered(entry, reply) {
+  // `dead`: answering it killed the worker's Python (the reader's model can), which then goes.
+  answered(entry, reply, dead = false) {
     const job = entry.job;
     clearTimeout(job.timer);
     clearTimeout(job.spare);
     entry.state = "idle";
     entry.job = null;
+    if (entry.trial) this.tried(entry, reply, dead);
+    else if (dead) this.drop(entry);
     job.resolve(reply);
     this.dispatch();
+  }
+
+  // A worker gone for good (its Python dead, or a model no longer the page's), and one free again.
+  drop(entry) {
+    this.workers.delete(entry);
+    entry.worker.terminate();
+    this.topUp();
+  }
+
+  // The reader's Run goes to the fresh Python made for it, which is up: `performance` marks when.
+  tryOut(entry) {
+    performance.mark("kvpage:reader-python");
+    entry.state = "busy";
+    entry.job = entry.trial;
+    entry.job.timer = setTimeout(() => this.timedOut(entry), this.seconds * 1000);
+    toWorker(entry.worker, entry.job.message);
+    entry.job.up?.();
+  }
+
+  // The Run made `entry` for answered `reply`: if ok, its model is the page's and `entry` answers the
+  // calls, every other worker that is up going (they ran the model before; one still starting is
+  // fresh, and is told the new one when up); else `entry` goes, and the last good model answers on.
+  tried(entry, reply, dead) {
+    const sources = entry.trial.message.sources;
+    this.trying = entry.trial = null;
+    let ok = false;
+    try {
+      ok = !dead && JSON.parse(reply).ok === true;
+    } catch {
+      // An answer that is not JSON: a Run that failed.
+    }
+    if (!ok) return this.drop(entry);
+    this.reader = sources;
+    for (const other of this.workers) if (other !== entry && other.state !== "starting") this.drop(other);
   }
 
   // A worker that could not start, or broke: its call (if any) fails, and so does the page's start
@@ -148,22 +196,26 @@ export class PythonPool {
     if (entry.state === "starting") this.broken = true;
     this.workers.delete(entry);
     entry.worker?.terminate();
-    if (entry.job) {
-      clearTimeout(entry.job.timer);
-      clearTimeout(entry.job.spare);
-      entry.job.reject(error);
+    const job = entry.job ?? entry.trial; // a Run's job is its worker's from the start
+    if (entry.trial) this.trying = entry.trial = null;
+    if (job) {
+      clearTimeout(job.timer);
+      clearTimeout(job.spare);
+      job.reject(error);
     }
     if (!this.everReady) {
       if (this.workers.size === 0) this.firstFailed(error);
       return;
     }
-    if (this.workers.size === 0) for (const job of this.waiting.splice(0)) job.reject(error);
+    if (this.workers.size === 0) for (const waiting of this.waiting.splice(0)) waiting.reject(error);
     else this.topUp();
+    this.dispatch(); // the calls a Run held
   }
 
   timedOut(entry) {
     const job = entry.job;
     entry.job = null;
+    if (entry.trial) this.trying = entry.trial = null;
     this.workers.delete(entry);
     entry.worker.terminate();
     clearTimeout(job.spare);
@@ -173,7 +225,7 @@ export class PythonPool {
   }
 
   free() {
-    return [...this.workers].filter((entry) => entry.state !== "busy").length;
+    return [...this.workers].filter((entry) => entry.state !== "busy" && !entry.trial).length;
   }
 
   // One worker free (idle, or starting) for the calls to come.
@@ -183,7 +235,7 @@ export class PythonPool {
   }
 
   dispatch() {
-    while (this.waiting.length > 0) {
+    while (this.waiting.length > 0 && this.trying === null) {
       const entry = [...this.workers].find((candidate) => candidate.state === "idle");
       if (entry === undefined) return;
       const job = this.waiting.shift();
@@ -202,25 +254,21 @@ export class PythonPool {
     toWorker(entry.worker, { type: "model", id: 0, code: this.readerCode, sources, labs: [] });
   }
 
-  // A reader's Run: `sources` (path -> text, {} the book's model) in one worker by `code` (reader.py's
-  // text), every lab of `labs` computed with them (protocol.js, ReaderLab); resolves to reader.py's
-  // answer as text, and if it is ok the page runs `sources` from now on, in every worker.
-  model(code, sources, labs) {
+  // A reader's Run: `sources` (path -> text, {} the book's model) in a fresh worker by `code`
+  // (reader.py's text), every lab of `labs` computed with them (protocol.js, ReaderLab); `up()` is
+  // called when that Python is up and the Run sent (its time limit counts from then). Resolves to
+  // reader.py's answer as text, and if it is ok the page runs `sources` from now on, in every
+  // worker. One at a time (the editor waits for each).
+  model(code, sources, labs, up = () => {}) {
     this.readerCode = code;
+    performance.mark("kvpage:reader-run");
     return new Promise((resolve, reject) => {
       this.next += 1;
       const id = this.next;
       /** @type {Job} */
-      const job = { id, message: { type: "model", id, code, sources, labs }, reject, entry: null };
-      job.resolve = (text) => {
-        if (JSON.parse(text).ok) {
-          this.reader = sources;
-          for (const entry of this.workers) if (entry !== job.entry && entry.state !== "starting") this.tell(entry, sources);
-        }
-        resolve(text);
-      };
-      this.waiting.push(job);
-      this.dispatch();
+      const job = { id, message: { type: "model", id, code, sources, labs }, resolve, reject, entry: null, up };
+      this.trying = job;
+      job.entry = this.start(job);
     });
   }
 

@@ -8,7 +8,9 @@
 // turns each file into a text box with line numbers, Run sends the files the reader changed to the page's Python (stage "python", model) with
 // every lab of the page at its current values and state, and draws the views it computed; each
 // disclosure then says "Your model" and how many lines differ, and "Back to the book's model" runs
-// the book's files again. A Run that fails changes nothing the labs show: a syntax error is shown
+// the book's files again. Each Run has a fresh Python of its own, from the snapshot the page holds
+// (stage "python"), so nothing a Run did to its Python (an exit, a patched module) outlives it: Back
+// is the book's numbers exactly. A Run that fails changes nothing the labs show: a syntax error is shown
 // as path:line:col with the line and a caret, the line marked in the editor; a model failure with the
 // model's own frames; a view without an output says which; a Run past the book's call_timeout is
 // stopped. The editor keeps the reader's text in every case.
@@ -20,6 +22,7 @@
 import READER from "./reader.py";
 
 const CAP = 100_000; // characters a file (reader.py refuses more too)
+const STARTING = "Starting a fresh Python…"; // each Run has one of its own (stage "python")
 const RUNNING = "Running your model…";
 
 /** @param {string} text @returns {string[]} */
@@ -206,11 +209,12 @@ class Reader {
     if (big) return from.say(`${big[0]} has ${length(big[1]).toLocaleString("en")} characters; Run takes at most ${CAP.toLocaleString("en")} a file. The labs keep the last good model's numbers.`);
     this.busy = true;
     from.say("");
-    from.yours.textContent = RUNNING;
+    from.yours.textContent = STARTING;
     try {
       for (const lab of this.labs) lab.reading(); // a running Generate stops
       await Promise.all(this.labs.map((lab) => lab.idle()));
-      const answer = JSON.parse(await this.pool.model(READER, sources, this.labs.map((lab) => lab.reading())));
+      const labs = this.labs.map((lab) => lab.reading());
+      const answer = JSON.parse(await this.pool.model(READER, sources, labs, () => (from.yours.textContent = RUNNING)));
       if (answer.ok) this.ran(sources, answer.replies);
       else this.failed(from, answer);
     } catch (error) {

@@ -72,28 +72,46 @@ function swapModel(current, bytes, path) {
 }
 
 // Python's side of a reader's Run (reader.py, its text `code` in message "model", from the editor's
-// script; static/kvpage/reader.js is the page's side). `sources` ({path: text}, JSON) are the files
-// of kvpage the reader changed; none is the book's own model. Each is compiled first (a syntax error is
-// answered with its path, line and column before anything changes); then kvpage's modules are
-// imported afresh, the reader's files from their text by a finder ahead of the wheel, the others from
-// the wheel, and every lab of the page is computed at its current values (`labs`, JSON: [{request,
-// texts, parts}]). If the import or any lab fails, or a view lacks an output the lab shows, the
-// previous model (the last good one) is imported again and the answer says why: the model's own frames
-// only, never the bridge's or Pyodide's. Its value is the function; its answer is JSON text,
-// {"ok": true, "replies": [reply text, ...]} or {"ok": false, "error", "frames"?, "path"?, "line"?,
-// "col"?, "text"?}.
-// Made once a worker, on the first Run; `current` then answers with kvpage as it left it.
+// script; static/kvpage/reader.js is the page's side). A worker runs one: the page makes a fresh one
+// for each Run (stage "python"), and tells the reader's model to each it makes later. `sources`
+// ({path: text}, JSON) are the files of kvpage the reader changed; none is the book's own model, and
+// none at all ("Back to the book's model") leaves the snapshot's model as it is. Each is compiled
+// first (a syntax error is answered with its path, line and column before any of it runs); then
+// kvpage's modules are imported afresh, the reader's files from their text by a finder ahead of the
+// wheel, the others from the wheel, and every lab of the page is computed at its current values
+// (`labs`, JSON: [{request, texts, parts}]). If the import or any lab fails (any exception, an exit
+// or an interrupt too), or a view lacks an output the lab shows, the answer says why: the model's own
+// frames only, named as the disclosure names its files, never the bridge's, the wheel's path or
+// Pyodide's. Nothing is put back: the page drops a worker whose Run failed. Its value is the
+// function; its answer is JSON text, {"ok": true, "replies": [reply text, ...]} or {"ok": false,
+// "error", "frames"?, "path"?, "line"?, "col"?, "text"?}.
 let reader = null;
 function runReader(current, code, sources, labs) {
   reader ??= current.pyodide.runPython(code);
+  const answer = reader(JSON.stringify(sources), JSON.stringify(labs));
+  const bridge = current.pyodide.pyimport("kvpage.bridge");
+  current.handle?.destroy();
+  current.handle = bridge.handle.copy();
+  bridge.destroy();
+  return answer;
+}
+
+// Whether Pyodide still runs Python: after an exit (os._exit) or a fatal error (the wasm stack
+// overflowed) every call fails, and the page replaces the worker.
+function alive(pyodide) {
   try {
-    return reader(JSON.stringify(sources), JSON.stringify(labs));
-  } finally {
-    const bridge = current.pyodide.pyimport("kvpage.bridge");
-    current.handle?.destroy();
-    current.handle = bridge.handle.copy();
-    bridge.destroy();
+    pyodide.runPython("None");
+    return true;
+  } catch {
+    return false;
   }
+}
+
+// What an error thrown by Pyodide says, in one line: a Python error's message is its whole
+// traceback (the bridge's and Pyodide's frames, the wheel's path), of which the last line names it.
+function lastLine(error) {
+  const lines = String(error?.message ?? error).trim().split("\n");
+  return lines[lines.length - 1] || "it stopped";
 }
 
 // The zstd decoder (sitegen/runtime/packing.py): the wasm the build put in the decoder's script as base64
@@ -282,25 +300,24 @@ const handlers = {
     arrival(name).resolve({ bytes, module });
   },
   async call({ id, request }) {
-    const { handle } = await restored;
-    let reply;
+    const { pyodide, handle } = await restored;
     try {
-      reply = handle(request);
+      post({ type: "reply", id, reply: handle(request) });
     } catch (error) {
-      // The bridge returns every failure as a value; this is Pyodide itself failing.
-      reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
+      // The bridge returns every failure as a value; this is Pyodide itself failing, or Python
+      // stopped by the reader's model (an exit, an interrupt): its last line, never its frames.
+      const reply = JSON.stringify({ ok: false, error: `Python failed: ${lastLine(error)}` });
+      post({ type: "reply", id, reply, dead: !alive(pyodide) });
     }
-    post({ type: "reply", id, reply });
   },
   async model({ id, code, sources, labs }) {
     const current = await restored;
-    let reply;
     try {
-      reply = runReader(current, code, sources, labs);
+      post({ type: "reply", id, reply: runReader(current, code, sources, labs) });
     } catch (error) {
-      reply = JSON.stringify({ ok: false, error: `Python failed: ${error?.message ?? error}` });
+      const reply = JSON.stringify({ ok: false, error: `your model stopped Python: ${lastLine(error)}` });
+      post({ type: "reply", id, reply, dead: !alive(current.pyodide) });
     }
-    post({ type: "reply", id, reply });
   },
   async swap({ id, runtime, wheel }) {
     try {
