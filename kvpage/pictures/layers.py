@@ -25,12 +25,15 @@ LAYER_KINDS = {"reused": "", "changed": "≠", "same": "=", "paid": ""}
 """A layer grid's kinds of cell (class ``lay-KIND``) and the glyph each carries where cells are wide
 enough: reused from the cache; the first difference; the same text at the same position (identical
 in layer 1, paid all the same); paid."""
+TONES = {"reused": "kv-held", "changed": "warn", "same": "kv", "paid": "kv"}
+"""Each kind's colour (``static/kvpage.css``): cells of two colours are parted by a line; ``same``
+and ``paid`` cells, one colour, need none past :data:`MOST_LINES` columns."""
 MOST_COLUMNS = 4_000
 """The most tokens a layer grid or square draws (a 2,000-character request has at most 2,000)."""
 MOST_GLYPHS = 24
 """Up to this many columns a cell is wide enough (≥ 9 px at :data:`NARROWEST`) for its glyph."""
 MOST_LINES = 32
-"""Up to this many columns every cell is parted from the next by a line; past it, only different kinds."""
+"""Up to this many columns every cell is parted from the next by a line; past it, only cells of two colours."""
 NARROWEST = 220
 """The narrowest (CSS px) a layer grid's row or a square is laid out, at a 360 px screen."""
 SQUARE = 240
@@ -64,7 +67,7 @@ def _row(layer: int, kinds: Sequence[str]) -> Node:
         place: Attributes = {"x": percent(start / n), "y": 0, "width": percent(length / n), "height": "100%"}
         shapes.append(el("rect", box | {"data-count": length} | place))
     for at in range(1, n):
-        if n <= MOST_LINES or kinds[at] != kinds[at - 1]:
+        if n <= MOST_LINES or TONES[kinds[at]] != TONES[kinds[at - 1]]:
             shapes.append(
                 el("line", {"class": "lay-line", "x1": percent(at / n), "x2": percent(at / n), "y1": 0, "y2": "100%"})
             )

@@ -32,10 +32,11 @@ def test_a_row_is_a_rectangle_per_run_of_a_kind_with_its_glyphs_and_the_lines_be
 
 def test_a_wide_row_parts_only_different_kinds_and_draws_no_glyphs() -> None:
     n = max(MOST_LINES, MOST_GLYPHS) + 8
-    kinds = ["reused"] * 5 + ["changed"] + ["same"] * (n - 6)
+    kinds = ["reused"] * 5 + ["changed"] + ["same", "paid"] * ((n - 6) // 2)
     (frame,) = layer_grid([("layer 1", kinds)], [], None)
     row = next(svg for svg in found(frame, "svg") if svg[1]["class"] == "lay-row")
     assert found(row, "text") == []
+    # same and paid are one colour: only the two changes of colour are parted
     assert [line[1]["x1"] for line in found(row, "line")] == [percent(5 / n), percent(6 / n)]
 
 
