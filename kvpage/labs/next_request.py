@@ -206,20 +206,27 @@ def layers_words(first: list[str], second: list[str], kinds: list[list[str]]) ->
         return "Request 2 is empty: no keys or values to compute."
     if reused == n:
         return f"All {n} tokens of request 2 are reused from the cache, in all {layers} layers: nothing is paid."
-    told = [
-        f"Tokens 1 to {reused} are reused in all {layers} layers." if reused else "No token is reused.",
-        f"From token {reused + 1} on, all {n - reused} are paid in every layer "
-        f"({count((n - reused) * layers)} entries).",
-    ]
+    entries = f"{count((n - reused) * layers)} entries"
+    if reused:
+        told = [
+            f"Tokens 1 to {reused} are reused in all {layers} layers.",
+            f"From token {reused + 1} on, all {n - reused} are paid in every layer ({entries}).",
+        ]
+    else:
+        told = [f"No token is reused: all {n} are paid in every layer ({entries})."]
     same = kinds[0].count("same")
     if same:
         told.append(
-            f"{same} of them have request 1's text at the same position (=): identical in layer 1, "
+            f"{same} of them {'has' if same == 1 else 'have'} request 1's text at the same position (=): "
+            "identical in layer 1, "
             f"but from layer 2 up they mix in token {reused + 1}."
         )
     moved = sum(1 for at in range(reused, n) if kinds[0][at] != "same" and second[at] in set(first))
     if moved:
-        told.append(f"{moved} have text request 1 has at another position: a different key even in layer 1.")
+        told.append(
+            f"{moved} of them {'repeats' if moved == 1 else 'repeat'} text request 1 has at another position: "
+            "a different key even in layer 1, since position enters it."
+        )
     return " ".join(told)
 
 
@@ -227,6 +234,10 @@ def square_words(n: int, shared: int) -> str:
     """The square in words: the tokens shared against the cells saved, as shares."""
     if n == 0:
         return "Request 2 is empty: no cells to pay."
+    if shared == 0:
+        return f"No token is shared: all {count(n * n)} cells are paid, every query against every key."
+    if shared == n:
+        return f"All {n} tokens are shared: the whole square, {count(n * n)} cells, is reused; nothing is paid."
     return (
         f"{shared} of {n} tokens shared ({round(100 * shared / n)}%) saves the {shared} × {shared} corner: "
         f"{count(shared * shared)} of {count(n * n)} cells ({round(100 * shared * shared / (n * n))}%). "

@@ -263,7 +263,10 @@ def test_a_leading_space_changes_one_token_and_a_line_break_in_front_moves_them_
     assert moved[0] == ["changed"] + ["paid"] * len(first)  # request 1's tokens one position on: none the same
     assert all(row == ["paid"] * len(moved_tokens) for row in moved[1:])
     words = compare({"request1": ONE, "request2": made["line_in_front"]})["text"]
-    assert f"{len(first)} have text request 1 has at another position: a different key even in layer 1." in str(words)
+    assert (
+        f"{len(first)} of them repeat text request 1 has at another position: a different key even in layer 1"
+        in str(words)
+    )
 
 
 def test_an_empty_request_2_draws_words_instead_of_cells() -> None:
@@ -272,3 +275,14 @@ def test_an_empty_request_2_draws_words_instead_of_cells() -> None:
     assert texts(view["parts"]["square"][0]) == ["Request 2 is empty: no cells."]
     assert view["text"]["layers_words"] == "Request 2 is empty: no keys or values to compute."
     assert LAB.view_problems(view) == []
+
+
+def test_the_square_says_plainly_when_nothing_or_everything_is_shared() -> None:
+    made = presets(ONE)
+    nothing: Any = compare({"request1": ONE, "request2": made["line_in_front"]})
+    everything: Any = compare({"request1": ONE, "request2": made["identical"]})
+    n = len(tokenize(ONE))
+    assert nothing["text"]["square_words"].startswith(f"No token is shared: all {(n + 1) ** 2} cells are paid")
+    assert everything["text"]["square_words"].startswith(f"All {n} tokens are shared: the whole square")
+    assert [mark["data-kind"] for mark in marks(nothing["parts"]["square"][0], "rect")] == ["paid", "paid"]
+    assert [mark["data-kind"] for mark in marks(everything["parts"]["square"][0], "rect")] == ["reused"]
