@@ -4,8 +4,9 @@
 the reused corner and the paid L. Each is read as drawn (the cells' kinds and counts from their
 data attributes, every word from the DOM) and compared with the model run in CPython on the requests
 the page holds (``tests/chapter_labs.py``): the chapter's, then after one letter changed, then a
-line break in front, which moves every token one position on. The figures are found by their role
-and their caption, which is the model's text.
+line break in front, which moves every token one position on; and after the reader edits the rule
+(kvpage/prefix.py) in the lab's Python disclosure, as the edited model computes it, readouts and
+drawings together. The figures are found by their role and their caption, which is the model's text.
 
 What only the stylesheet decides runs on the single file (``STYLED_BY_CSS_ONLY``): every word of
 both drawings at least 11 CSS px and inside the lab at 360, 768 and 1280 px; one colour per meaning
@@ -35,6 +36,8 @@ from tests.e2e.conftest import STYLED_BY_CSS_ONLY
 from tests.e2e.test_figure import contrast
 from tests.e2e.test_lab_contrast import GRAPHICS, TEXT, check_marks
 from tests.e2e.test_labs import REQUEST_2, expect_readouts, expect_run, open_chapter
+from tests.e2e.test_reader import request_of
+from tests.reader_model import ROOT, edited_views
 
 pytestmark = pytest.mark.e2e
 each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
@@ -102,6 +105,57 @@ def test_the_drawings_are_the_models_for_the_chapters_requests_one_letter_change
     drawings_are_the_models(lab, made["line_in_front"])
     assert "changed" in layer_rows(request2=made["line_in_front"])[0]
     assert "same" not in layer_rows(request2=made["line_in_front"])[0]  # moved one position: layer 1 differs too
+
+
+PREFIX = "kvpage/prefix.py"
+BOOK_PREFIX = (ROOT / PREFIX).read_text(encoding="utf-8")
+SIMILAR = BOOK_PREFIX.replace("{(text, at) for at, text in", "{(text.lower(), at) for at, text in").replace(
+    "[[(text, at) in held for", "[[(text.lower(), at) in held for"
+)
+"""prefix.py with the rule edited as a reader might, to make similar count: "You" and "you" the same key."""
+
+
+@each_document
+def test_an_edit_of_the_rule_in_the_editor_moves_the_readouts_and_both_drawings_together(
+    audited: tuple[Page, str],
+) -> None:
+    """The readouts, the chips and the drawings all count reuse by the dependency rule: edited in the
+    lab's Python disclosure so that "you" matches "You", request 2 with a lower-case first word
+    shares its prefix again, in every number and every drawing, as the edited model computes it."""
+    assert SIMILAR.count(".lower()") == 2, "the rule's lines in kvpage/prefix.py changed: edit SIMILAR too"
+    page, url = audited
+    _, lab = open_chapter(page, url)
+    lowered = "y" + REQUEST_2[1:]
+    lab.get_by_label("Request 2", exact=True).fill(lowered)
+    drawings_are_the_models(lab, lowered)
+    lab.get_by_text("Python: the code behind this lab").click()
+    lab.get_by_role("button", name="Edit", exact=True).click()
+    lab.get_by_label(f"Edit {PREFIX}").fill(SIMILAR)
+    (view,) = edited_views({PREFIX: SIMILAR}, [request_of(lab, next_request.LAB)])
+    assert view["text"]["shared"] != compared(request2=lowered)["shared"], "the edit changes nothing to see"
+    lab.get_by_role("button", name="Run", exact=True).click()
+    expect_readouts(lab, next_request.LAB, view["text"])
+    layers = drawn(figure(lab, view["text"]["layers_words"]), "layers")
+    assert [expand(row) for row in layers["rows"]] == [
+        expand([[cell["data-kind"], int(cell["data-from"]), int(cell["data-count"]), 0] for cell in row])
+        for row in rows_of(view["parts"]["layers"])
+    ]
+    assert layers["words"] == drawn_words(view["parts"]["layers"])
+    square = drawn(figure(lab, view["text"]["square_words"]), "square")
+    assert square["words"] == drawn_words(view["parts"]["square"])
+
+
+def rows_of(part: Any) -> list[list[dict[str, str]]]:
+    """Each layer row's cells (their attributes) in a model's layer drawing."""
+
+    def elements(node: Any) -> list[Any]:
+        if isinstance(node, str):
+            return []
+        return [node, *(found for child in node[2:] for found in elements(child))]
+
+    every = [found for node in part for found in elements(node)]
+    rows = [row for row in every if row[0] == "svg" and row[1].get("class") == "lay-row"]
+    return [[cell[1] for cell in elements(row) if cell[0] == "rect"] for row in rows]
 
 
 WORDS = """(lab) => {
