@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from kvpage.costs import Mode, context_at_step, step_cost
+from kvpage.costs import Mode, context_at_step, prefill_cost, step_cost
 from kvpage.jsonvalue import JSONObject, count
 from kvpage.labs import decode, next_request
 from kvpage.labs.chart import chart_view
 from kvpage.labs.grid import grid_view
+from kvpage.prefix import shared_prefix_length
+from kvpage.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "content" / "03-cache.md"
@@ -148,3 +150,35 @@ def chip_words(request1: str | None = None, request2: str | None = None, which: 
     view = next_request.compare(request_args(request1, request2))
     items = cast(list[list[object]], cast(dict[str, object], view["parts"])[which])
     return [cast(str, cast(list[object], item[-1])[-1]) for item in items]
+
+
+def node_words(node: object) -> list[str]:
+    """Every text of a tree node (``[tag, {attributes}, *children]`` or a text), in document order."""
+    if isinstance(node, str):
+        return [node]
+    return [text for child in cast(list[object], node)[2:] for text in node_words(child)]
+
+
+def drawn_words(part: object) -> list[str]:
+    """Every text of a model's part (a list of nodes), in document order: what its drawing says, word for word."""
+    return [text for node in cast(list[object], part) for text in node_words(node)]
+
+
+def drawn_part(name: str, request1: str | None = None, request2: str | None = None) -> object:
+    """The model's tree for the next-request lab's part ``name`` ("layers", "square") for these requests."""
+    return cast(dict[str, object], next_request.compare(request_args(request1, request2))["parts"])[name]
+
+
+def layer_rows(request1: str | None = None, request2: str | None = None) -> list[list[str]]:
+    """What request 2's keys and values are, a row per layer and a kind per token, by the model's rule."""
+    args = request_args(request1, request2)
+    first, second = (tokenize(cast(str, args[name])) for name in ("request1", "request2"))
+    return next_request.layer_kinds(first, second)
+
+
+def square_cells(request1: str | None = None, request2: str | None = None) -> dict[str, int]:
+    """Request 2's cells as the square shows them: reused (the corner) and paid (the L), by the cost model."""
+    args = request_args(request1, request2)
+    first, second = (tokenize(cast(str, args[name])) for name in ("request1", "request2"))
+    cold, cached = prefill_cost(len(second)), prefill_cost(len(second), shared_prefix_length(first, second))
+    return {"reused": cold - cached, "paid": cached}

@@ -41,3 +41,8 @@ _.ROLES
 # The page's script alone, without the editor's (tests/sitegen/site/test_page_script.py,
 # tests/e2e/test_lab_wiring.py, and bench/run.py's stock page).
 _.page_script
+
+# The chapter's rule as it states it (kvpage/prefix.py): the next-request lab counts reuse by the
+# dependency rule (reused_prefix); the tests hold the two together (tests/kvpage/test_prefix_property.py)
+# and compute their expectations with it (tests/chapter_labs.py).
+shared_prefix_length

@@ -8,6 +8,14 @@ position k over position k, and marks the tokens after the first difference that
 text in both (``same``): they are paid all the same. The cached bar is split into its reused
 part (the prefix, on the left) and its paid part. Presets set request 2 for the chapter's
 experiments from request 1, by the model (:func:`presets`); the page only copies them in.
+
+Two drawings say why and how much. *Why*: request 2's keys and values token by token and layer by
+layer (:func:`layer_kinds`, from the dependency rule of :func:`kvpage.prefix.identical_entries`):
+from layer 2 up an entry mixes in every earlier token, so after the first difference every layer
+is paid, even under the same text; only layer 1 would match there (``=``), and a token moved to
+another position does not match even there. *How much*: request 2's n × n cells as one square, the
+reused p × p corner and the paid L (:func:`square`): 10 of 14 tokens shared saves 100 of 196 cells,
+51 %, not 71 %.
 """
 
 from __future__ import annotations
@@ -15,8 +23,8 @@ from __future__ import annotations
 from kvpage.costs import prefill_cost
 from kvpage.jsonvalue import JSONObject, JSONValue, count
 from kvpage.lab import Button, Lab, Output, Text
-from kvpage.pictures import split_bars
-from kvpage.prefix import shared_prefix_length
+from kvpage.pictures import corner_square, layer_grid, split_bars
+from kvpage.prefix import LAYERS, identical_entries, reused_prefix
 from kvpage.tokenizer import tokenize
 from kvpage.tree import el
 
@@ -128,6 +136,7 @@ PRESETS = (
     ("one_letter", "One letter changed"),
     ("leading_space", "A leading space"),
     ("longer", "Longer request 2"),
+    ("line_in_front", "A line break in front"),
 )
 """The chapter's experiments, as buttons that set request 2 from request 1: names and labels."""
 LONGER = " Then explain why."
@@ -149,22 +158,121 @@ def one_letter_changed(text: str) -> str:
 
 
 def presets(request1: str) -> dict[str, str]:
-    """Request 2 for each preset: request 1 itself, with one letter changed, after a leading space, and
-    continued. Each is cut to the lab's limit, as a reader's typing would be refused past it."""
+    """Request 2 for each preset: request 1 itself, with one letter changed, after a leading space,
+    continued, and after a line break. The space joins the first word ("You" becomes "␣You": one
+    token differs, every later one is where it was); the line break is a token of its own, so every
+    later token is request 1's, one position further on. Each is cut to the lab's limit, as a
+    reader's typing would be refused past it."""
     found = {
         "identical": request1,
         "one_letter": one_letter_changed(request1),
         "leading_space": " " + request1,
         "longer": request1 + LONGER,
+        "line_in_front": "\n" + request1,
     }
     return {name: text[:MAX_REQUEST_CHARS] for name, text in found.items()}
+
+
+def layer_kinds(first: list[str], second: list[str], layers: int = LAYERS) -> list[list[str]]:
+    """What each of request 2's keys-and-values entries is, a row per layer (layer 1 first), a column
+    per token, by the dependency rule (:func:`kvpage.prefix.identical_entries`): ``reused`` (the
+    prefix the cache hands over, :func:`kvpage.prefix.reused_prefix`), ``changed`` (layer 1 of the first token that
+    differs from request 1's), ``same`` (identical, yet after the prefix, so paid: layer 1 under the
+    same text at the same place) or ``paid``. Layer 1's kinds are the token chips' (shared, differs, same,
+    cold), computed from the rule rather than from the text."""
+    identical = identical_entries(first, second, layers)
+    first_paid = reused_prefix(first, second, layers)
+    return [
+        [
+            "reused"
+            if at < first_paid
+            else "changed"
+            if layer == 0 and at == first_paid < len(first)
+            else "same"
+            if here
+            else "paid"
+            for at, here in enumerate(row)
+        ]
+        for layer, row in enumerate(identical)
+    ]
+
+
+def layers_words(first: list[str], second: list[str], kinds: list[list[str]]) -> str:
+    """The layer drawing in words, numbers included: what is reused, what is paid, and why."""
+    n, layers = len(second), len(kinds)
+    reused = kinds[0].count("reused") if kinds else 0
+    if n == 0:
+        return "Request 2 is empty: no keys or values to compute."
+    if reused == n:
+        return f"All {n} tokens of request 2 are reused from the cache, in all {layers} layers: nothing is paid."
+    entries = f"{count((n - reused) * layers)} entries"
+    if reused:
+        told = [
+            f"Tokens 1 to {reused} are reused in all {layers} layers.",
+            f"From token {reused + 1} on, all {n - reused} are paid in every layer ({entries}).",
+        ]
+    else:
+        told = [f"No token is reused: all {n} are paid in every layer ({entries})."]
+    same = kinds[0].count("same")
+    if same:
+        told.append(
+            f"{same} of them {'has' if same == 1 else 'have'} request 1's text at the same position (=): "
+            "identical in layer 1, "
+            f"but from layer 2 up they mix in token {reused + 1}."
+        )
+    moved = sum(1 for at in range(reused, n) if kinds[0][at] != "same" and second[at] in set(first))
+    if moved:
+        told.append(
+            f"{moved} of them {'repeats' if moved == 1 else 'repeat'} text request 1 has at another position: "
+            "a different key even in layer 1, since position enters it."
+        )
+    return " ".join(told)
+
+
+def square_words(n: int, shared: int) -> str:
+    """The square in words: the tokens shared against the cells saved, as shares."""
+    if n == 0:
+        return "Request 2 is empty: no cells to pay."
+    if shared == 0:
+        return f"No token is shared: all {count(n * n)} cells are paid, every query against every key."
+    if shared == n:
+        return f"All {n} tokens are shared: the whole square, {count(n * n)} cells, is reused; nothing is paid."
+    return (
+        f"{shared} of {n} tokens shared ({round(100 * shared / n)}%) saves the {shared} × {shared} corner: "
+        f"{count(shared * shared)} of {count(n * n)} cells ({round(100 * shared * shared / (n * n))}%). "
+        f"The L around it, {count(n * n - shared * shared)} cells, is paid: every query after the prefix "
+        "against every key."
+    )
+
+
+def empty(text: str) -> list[JSONValue]:
+    """A drawing's place when request 2 has no tokens: what there would be, in words."""
+    return [el("p", {"class": "pic-summary"}, text)]
+
+
+def layers_part(second: list[str], kinds: list[list[str]]) -> list[JSONValue]:
+    """The layer drawing: a row per layer, a bracket over the reused and the paid tokens."""
+    if not second:
+        return empty("Request 2 is empty: no keys or values.")
+    n, reused = len(second), kinds[0].count("reused")
+    spans = [(0, reused, "reused", "reused"), (reused, n, "paid", "paid")]
+    return layer_grid([(f"layer {at}", row) for at, row in enumerate(kinds, 1)], spans, reused + 1)
+
+
+def square(n: int, shared: int) -> list[JSONValue]:
+    """Request 2's cells as one square: the reused corner, the paid L, each named with its cells."""
+    if n == 0:
+        return empty("Request 2 is empty: no cells.")
+    reused, paid = count(shared * shared), count(n * n - shared * shared)
+    return corner_square(n, shared, reused=f"reused {reused}", paid=f"paid {paid}")
 
 
 def compare(args: JSONObject) -> JSONObject:
     """Costs of request 2 cold and with request 1's prefix cached, its tokens and request 1's."""
     first = tokenize(REQUEST1.read(args))
     second = tokenize(REQUEST2.read(args))
-    shared = shared_prefix_length(first, second)
+    shared = reused_prefix(first, second)  # by the dependency rule: the readouts, chips and drawings follow it
+    kinds = layer_kinds(first, second)
     cold = prefill_cost(len(second))
     cached = prefill_cost(len(second), shared)
     return {
@@ -175,12 +283,16 @@ def compare(args: JSONObject) -> JSONObject:
             "request1_cost": count(prefill_cost(len(first))),
             "request1_tokens": count(len(first)),
             "bars_words": bars_words(cold, cached),
+            "layers_words": layers_words(first, second, kinds),
+            "square_words": square_words(len(second), shared),
             **{f"preset_{name}": text for name, text in presets(REQUEST1.read(args)).items()},
         },
         "parts": {
             "tokens1": chip_items(chips(first, shared, second), tips(1, shared, second), shared),
             "tokens2": chip_items(chips(second, shared, first), tips(2, shared, first), shared),
             "bars": bars(cold, cached),
+            "layers": layers_part(second, kinds),
+            "square": square(len(second), shared),
         },
     }
 
@@ -200,6 +312,10 @@ LAB = Lab(
         Output("tokens2", "Tokens of request 2", kind="list"),
         Output("bars", kind="picture"),
         Output("bars_words"),
+        Output("layers", kind="picture"),
+        Output("layers_words"),
+        Output("square", kind="picture"),
+        Output("square_words"),
         *(Output(f"preset_{name}") for name, _ in PRESETS),
     ),
     # The presets are the lab's own script (static/labs/next-request.js): it copies the view's

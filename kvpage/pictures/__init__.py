@@ -27,7 +27,10 @@ The vocabulary:
   lab's two panels);
 - :func:`block_grid`, :func:`slot_strip`: a grid of cells drawn as rectangles, and a strip of
   slots under it (the decode lab's attention grid and KV cache);
-- :func:`grouped_table`: a table of numbers with grouped columns (the decode chart's numbers).
+- :func:`grouped_table`: a table of numbers with grouped columns (the decode chart's numbers);
+- :func:`layer_grid`, :func:`corner_square`: cells by layer and token, and one square split into a
+  reused corner and a paid L (the next-request lab's why and how much), their words in CSS pixels
+  at any width (:mod:`kvpage.pictures.layers`).
 
 Each refuses what it cannot draw with :class:`PictureError`, which the build's sweep reports at the
 lab's line. Pure data and the standard library only: this package runs in the reader's browser too.
@@ -46,12 +49,14 @@ from kvpage.pictures.basic import (
     line_chart,
 )
 from kvpage.pictures.blocks import Rect, block_grid, slot_strip
+from kvpage.pictures.layers import LAYER_KINDS, corner_square, layer_grid
 from kvpage.pictures.panel import Inset, axis, panel_chart
 from kvpage.pictures.split_bars import split_bars
 from kvpage.pictures.table import grouped_table
 
 __all__ = [
     "CELL_KINDS",
+    "LAYER_KINDS",
     "MOST_BARS",
     "MOST_CELLS",
     "MOST_POINTS",
@@ -64,7 +69,9 @@ __all__ = [
     "bar_chart",
     "block_grid",
     "cell_grid",
+    "corner_square",
     "grouped_table",
+    "layer_grid",
     "line_chart",
     "panel_chart",
     "slot_strip",

@@ -273,7 +273,7 @@ def chips_mark_the_prefix_flag_the_difference_and_show_their_index(lab: Locator)
     cold = prefill_cost(len(tokenize(edited)))
     expect(bars.first).to_have_attribute("data-value", str(cold))
     expect(bars.last).to_have_attribute("data-value", str(prefill_cost(len(tokenize(edited)), now_shared)))
-    expect(lab.get_by_role("figure")).to_contain_text(after["bars_words"])
+    expect(lab.get_by_role("figure", name=after["bars_words"])).to_be_visible()
 
 
 def no_horizontal_scroll(page: Page) -> None:

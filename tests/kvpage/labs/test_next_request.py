@@ -15,6 +15,7 @@ from kvpage.labs.next_request import (
     bars_words,
     chips,
     compare,
+    layer_kinds,
     presets,
     tips,
     visible,
@@ -28,7 +29,8 @@ TWO = "You are a precise assistant. Answer briefly User: 3+3?"
 
 def test_seed_figures() -> None:
     view = compare({"request1": ONE, "request2": TWO})
-    assert {name: text for name, text in view["text"].items() if not name.startswith("preset_")} == {
+    drawn = ("preset_", "layers_words", "square_words")  # the drawings' words: test_layers_* and test_square_*
+    assert {name: text for name, text in view["text"].items() if not name.startswith(drawn)} == {
         "shared": "10 / 14 · hit through “:”",
         "cold": "196",
         "cached": "96",
@@ -164,7 +166,8 @@ def test_the_cached_bar_is_split_into_its_reused_and_its_paid_part(second: str) 
 
 def test_presets_are_the_chapters_experiments() -> None:
     """Identical: everything reused; one letter: one letter differs, and reuse stops there; a leading
-    space: nothing reused; longer: all of request 1 reused, and more to pay."""
+    space: nothing reused; longer: all of request 1 reused, and more to pay; a line break in front:
+    request 1's tokens, each one position on, and nothing reused."""
     first = tokenize(ONE)
     made = presets(ONE)
     assert set(made) == {name for name, _ in PRESETS}
@@ -175,6 +178,111 @@ def test_presets_are_the_chapters_experiments() -> None:
     assert shared_prefix_length(first, tokenize(made["leading_space"])) == 0
     longer = tokenize(made["longer"])
     assert shared_prefix_length(first, longer) == len(first) < len(longer)
+    assert (
+        tokenize(made["line_in_front"])[1:] == first
+        and shared_prefix_length(first, tokenize(made["line_in_front"])) == 0
+    )
     view: Any = compare({"request1": ONE, "request2": TWO})
     assert {name: view["text"][f"preset_{name}"] for name, _ in PRESETS} == made
     assert all(len(text) <= MAX_REQUEST_CHARS for text in presets("x" * MAX_REQUEST_CHARS).values())
+
+
+# ---- the drawings: why (cells by layer) and how much (one square) ---------------------------------
+
+
+def texts(node: Any) -> list[str]:
+    """Every text of a tree, in order."""
+    if isinstance(node, str):
+        return [node]
+    return [text for child in node[2:] for text in texts(child)] if node and isinstance(node[0], str) else []
+
+
+def marks(node: Any, tag: str) -> list[dict[str, str]]:
+    """The attributes of every ``tag`` element of a tree, in order."""
+    if isinstance(node, str) or not node:
+        return []
+    found = [node[1]] if node[0] == tag else []
+    return found + [mark for child in node[2:] for mark in marks(child, tag)]
+
+
+def test_square_is_the_seeds_196_cells_with_the_reused_100_in_the_corner_and_the_paid_96_around_it() -> None:
+    view: Any = compare({"request1": ONE, "request2": TWO})
+    cells = marks(view["parts"]["square"][0], "rect")
+    reused = sum(int(cell["data-value"]) for cell in cells if cell["data-kind"] == "reused")
+    paid = sum(int(cell["data-value"]) for cell in cells if cell["data-kind"] == "paid")
+    assert (reused, paid, reused + paid) == (100, 96, 196)
+    assert str(paid) == view["text"]["cached"] and str(reused + paid) == view["text"]["cold"]
+    assert [cell["width"] for cell in cells if cell["data-kind"] == "reused"] == [f"{100 * 10 / 14:.2f}%"]
+    assert {"reused 100", "paid 96"} <= set(texts(view["parts"]["square"][0]))
+    # 10 of 14 tokens is 71 %; the cells saved are 100 of 196, 51 %.
+    assert view["text"]["square_words"].startswith(
+        "10 of 14 tokens shared (71%) saves the 10 × 10 corner: 100 of 196 cells (51%)."
+    )
+
+
+def test_layers_reuse_the_seeds_ten_tokens_in_every_layer_and_pay_the_rest_even_where_the_text_is_the_same() -> None:
+    first, second = tokenize(ONE), tokenize(TWO)
+    kinds = layer_kinds(first, second)
+    assert len(kinds) == 4 and all(row[:10] == ["reused"] * 10 for row in kinds)
+    assert kinds[0][10:] == ["changed", "same", "paid", "same"]  # " 3" differs, "+" and "?" are the same text
+    assert all(row[10:] == ["paid"] * 4 for row in kinds[1:])
+    view: Any = compare({"request1": ONE, "request2": TWO})
+    rows = [mark for mark in marks(view["parts"]["layers"][0], "svg") if mark["class"] == "lay-row"]
+    assert [row["data-layer"] for row in rows] == ["1", "2", "3", "4"]
+    cells = marks(view["parts"]["layers"][0], "rect")
+    drawn = [(cell["data-kind"], int(cell["data-from"]), int(cell["data-count"])) for cell in cells]
+    assert drawn[:5] == [("reused", 1, 10), ("changed", 11, 1), ("same", 12, 1), ("paid", 13, 1), ("same", 14, 1)]
+    assert drawn[5:] == [("reused", 1, 10), ("paid", 11, 4)] * 3
+    words = view["text"]["layers_words"]
+    assert words.startswith(
+        "Tokens 1 to 10 are reused in all 4 layers. From token 11 on, all 4 are paid in every layer"
+    )
+    assert "2 of them have request 1's text at the same position (=)" in words
+
+
+def test_layer_1_is_the_chips_row_computed_from_the_rule() -> None:
+    """Layer 1's kinds are the chips' (shared, differs, same, cold), for every preset and a few more."""
+    for request2 in [*presets(ONE).values(), TWO, "", "You", "x" + ONE]:
+        first, second = tokenize(ONE), tokenize(request2)
+        shared = shared_prefix_length(first, second)
+        chip_kinds = [kind for _, kind in chips(second, shared, first)]
+        as_chips = {"reused": "shared", "changed": "differs", "same": "same", "paid": "cold"}
+        layer_1 = [as_chips[kind] for kind in layer_kinds(first, second)[0]] if second else []
+        if shared < len(second) and shared >= len(first):  # past request 1's end: nothing differs, it is new
+            chip_kinds[shared] = "cold"
+        assert layer_1 == chip_kinds, request2
+
+
+def test_a_leading_space_changes_one_token_and_a_line_break_in_front_moves_them_all() -> None:
+    first, made = tokenize(ONE), presets(ONE)
+    spaced = layer_kinds(first, tokenize(made["leading_space"]))
+    assert spaced[0] == ["changed"] + ["same"] * (len(first) - 1)  # "␣You" for "You"; the rest where they were
+    moved_tokens = tokenize(made["line_in_front"])
+    assert moved_tokens[1:] == first
+    moved = layer_kinds(first, moved_tokens)
+    assert moved[0] == ["changed"] + ["paid"] * len(first)  # request 1's tokens one position on: none the same
+    assert all(row == ["paid"] * len(moved_tokens) for row in moved[1:])
+    words = compare({"request1": ONE, "request2": made["line_in_front"]})["text"]
+    assert (
+        f"{len(first)} of them repeat text request 1 has at another position: a different key even in layer 1"
+        in str(words)
+    )
+
+
+def test_an_empty_request_2_draws_words_instead_of_cells() -> None:
+    view: Any = compare({"request1": ONE, "request2": ""})
+    assert texts(view["parts"]["layers"][0]) == ["Request 2 is empty: no keys or values."]
+    assert texts(view["parts"]["square"][0]) == ["Request 2 is empty: no cells."]
+    assert view["text"]["layers_words"] == "Request 2 is empty: no keys or values to compute."
+    assert LAB.view_problems(view) == []
+
+
+def test_the_square_says_plainly_when_nothing_or_everything_is_shared() -> None:
+    made = presets(ONE)
+    nothing: Any = compare({"request1": ONE, "request2": made["line_in_front"]})
+    everything: Any = compare({"request1": ONE, "request2": made["identical"]})
+    n = len(tokenize(ONE))
+    assert nothing["text"]["square_words"].startswith(f"No token is shared: all {(n + 1) ** 2} cells are paid")
+    assert everything["text"]["square_words"].startswith(f"All {n} tokens are shared: the whole square")
+    assert [mark["data-kind"] for mark in marks(nothing["parts"]["square"][0], "rect")] == ["paid", "paid"]
+    assert [mark["data-kind"] for mark in marks(everything["parts"]["square"][0], "rect")] == ["reused"]
