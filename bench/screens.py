@@ -85,7 +85,9 @@ def walk(page: Page, out: Path, suffix: str, readme: Path | None) -> list[str]:
     skipped = []
 
     def shoot(state: str, target: Locator) -> None:
-        target.scroll_into_view_if_needed()
+        # The lab's top at the screen's: a part pinned while the lab scrolls (the decode lab's step
+        # controls, position: sticky) is then drawn where the lab puts it, not over what is below it.
+        target.evaluate("(lab) => lab.scrollIntoView({ block: 'start' })")
         take(page, out, f"{state}-{suffix}", target)
         if readme is not None and state in README:
             target.screenshot(path=readme / README[state])

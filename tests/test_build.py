@@ -95,7 +95,7 @@ def test_controls_start_disabled_until_python_runs(chapter: str) -> None:
     for name in ("Generate", "Back", "Forward", "Reset"):
         assert re.search(rf"<button [^>]*disabled>{name}</button>", chapter)
     assert re.search(r'<input type="range" [^>]*data-linked="steps"[^>]* disabled>', chapter)  # the step slider
-    assert "Python has not started yet" in chapter
+    assert "starting values" in chapter and "needs JavaScript" in chapter  # what a page without script says
 
 
 def test_the_page_says_each_lab_once_its_schema_and_the_books_time_limit_in_one_config(

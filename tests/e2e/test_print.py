@@ -1,9 +1,13 @@
-"""The chapter printed, in Chromium: no page left mostly blank, and the labs' controls printed as their values.
+"""The chapter printed and without JavaScript, in Chromium.
 
 Printed from the page as a reader has it (Python live), to a PDF by the browser's own print
-layout (``page.pdf``), whose pages are read back as pixels with PDFium (pypdfium2): a page that
-the print CSS leaves mostly empty (a lab kept whole and pushed to the next page did that) is
-seen as it would be on paper. The controls are read under print media, by role and label.
+layout (``page.pdf``), whose pages are read back as pixels and text with PDFium (pypdfium2): at
+most MAX_PAGES A4 pages, none but the last mostly empty (a lab kept whole and pushed to the next
+page did that), the labs' Python left out (it was ten of eighteen pages) with a line naming its
+files, and the closing prose right after the labs. The controls and the token rows are read under
+print media, by role and label: controls as their values, every token inside its rows. Without
+JavaScript each lab says that its numbers are the chapter's starting values and that exploring
+needs JavaScript.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ from pathlib import Path
 
 import pypdfium2
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from kvpage.costs import MODE_NAMES
-from tests.browser_fixtures import DOCUMENTS
+from tests.browser_fixtures import DOCUMENTS, Where
+from tests.chapter_labs import DECODE, NEXT
+from tests.e2e.conftest import audit_page
 from tests.e2e.test_labs import open_chapter
 
 pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
@@ -24,6 +30,8 @@ FILLED = 0.75
 """How far down every page but the last must be printed: below it a page is mostly blank."""
 INK = 200
 """A pixel darker than this (0 black, 255 white) is printed."""
+MAX_PAGES = 8
+"""The chapter on paper, A4 (issue 45): its prose, its figure and both labs as the reader left them."""
 
 
 def inked_depth(page: pypdfium2.PdfPage) -> float:
@@ -38,16 +46,41 @@ def inked_depth(page: pypdfium2.PdfPage) -> float:
     return (last + 1) / bitmap.height
 
 
-def test_no_printed_page_but_the_last_is_mostly_blank(audited: tuple[Page, str], tmp_path: Path) -> None:
+def words(text: str) -> str:
+    """``text`` with its whitespace (a PDF's line breaks among it) made single spaces."""
+    return " ".join(text.split())
+
+
+def printed_page(pages: list[str], text: str) -> int:
+    """The number of the first of ``pages`` (their words) on which ``text`` begins."""
+    start = " ".join(words(text).split()[:6])
+    return next(number for number, page in enumerate(pages, 1) if start in page)
+
+
+def test_the_chapter_prints_on_at_most_8_pages_none_mostly_blank_without_its_python(
+    audited: tuple[Page, str], tmp_path: Path
+) -> None:
     page, url = audited
     open_chapter(page, url)
     printed = tmp_path / "chapter.pdf"
     page.pdf(path=printed, format="A4")
     document = pypdfium2.PdfDocument(printed)
     depths = [inked_depth(document[i]) for i in range(len(document))]
-    assert len(depths) > 1, "the chapter printed on one page: nothing to compare"
+    assert 1 < len(depths) <= MAX_PAGES, f"the chapter printed on {len(depths)} pages"
     for number, depth in enumerate(depths[:-1], 1):
         assert depth >= FILLED, f"page {number} of {len(depths)} is printed only {depth:.0%} of the way down"
+    pages = [words(document[i].get_textpage().get_text_range()) for i in range(len(document))]
+    whole = " ".join(pages)
+    sources = page.locator("figure[data-file]")
+    defined = [line for code in sources.locator("pre").all_text_contents() for line in code.splitlines()]
+    assert [line for line in defined if line.startswith("def ") and words(line) in whole] == []
+    for path in set(sources.evaluate_all("files => files.map((file) => file.dataset.file)")):
+        assert path in whole, f"the printed chapter does not say where {path} is"
+    labs = page.locator("section.lab")
+    last_words = labs.last.locator(".figure-text").last.text_content()
+    closing = labs.last.evaluate("(lab) => lab.nextElementSibling.textContent")
+    assert last_words and closing
+    assert printed_page(pages, closing) - printed_page(pages, last_words) <= 1, "the closing prose is far from the labs"
 
 
 def test_controls_print_as_their_values(audited: tuple[Page, str]) -> None:
@@ -64,3 +97,30 @@ def test_controls_print_as_their_values(audited: tuple[Page, str]) -> None:
     expect(request).to_have_css("border-top-width", "0px")
     clipped = request.evaluate("box => box.scrollHeight - box.clientHeight")
     assert clipped <= 1, f"the printed request hides {clipped} px of its text"
+    rows = next_request.get_by_role("group", name="Tokens of both requests, position by position")
+    cut = rows.evaluate(
+        """(rows) => {
+          const edge = rows.getBoundingClientRect().right;
+          return [...rows.querySelectorAll(".chip")].filter((chip) => chip.getBoundingClientRect().right > edge + 1)
+            .map((chip) => chip.textContent);
+        }"""
+    )
+    assert cut == [], f"{len(cut)} printed tokens are cut off at the edge of their rows"
+
+
+def test_without_javascript_each_lab_says_its_numbers_are_the_starting_values(
+    browser: Browser, site_url: Where
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        with audit_page(page, site_url.origin):
+            page.goto(site_url.chapter)
+            for name in (DECODE, NEXT):
+                lab = page.get_by_role("region", name=name)
+                said = lab.get_by_role("status").filter(has_text="starting values")
+                expect(said).to_contain_text("the chapter’s starting values")
+                expect(said).to_contain_text("needs JavaScript")
+                expect(lab).not_to_contain_text("wake up")
+    finally:
+        context.close()

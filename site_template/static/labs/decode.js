@@ -13,8 +13,7 @@
 // waits. Each view sets it back to the run's steps (the view's state) and its end to the tokens
 // control's value, so Back, Forward, Generate and a link move it too. Whether the run is done is the
 // model's (the view's state.done), never counted here. Forward (the "step" action) is disabled on a
-// finished run; Back on a cold run leaves it as it is (the model's back), like any button a reader
-// may press at any time.
+// finished run, Back at step 0 (the view's state.steps): a button that would do nothing says so.
 "use strict";
 
 (() => {
@@ -76,6 +75,7 @@
       generate.textContent = running ? "Pause" : "Generate";
       generate.disabled = done() && !running;
       button("step").disabled = done();
+      button("back").disabled = lab.state().steps === 0;
       slider.enable();
       section.setAttribute("aria-busy", String(running || lab.busy()));
       const focused = /** @type {HTMLButtonElement | null} */ (document.activeElement);

@@ -2,7 +2,10 @@
 // debounce. Registered by name ("next-request", kvpage/labs/next_request.py); its text boxes,
 // readouts, chips, bars and errors are the page's, drawn from each view Python returns
 // (static/kvpage/labs.js). Each chip carries, for screen readers, what it is ("#11 “␣3” · paid");
-// the line under its list shows that text while the chip is hovered or focused.
+// the line under its list shows that text while the chip is hovered or focused, and after a tap or
+// a click (which focuses it: a finger has no hover). After every view, and at the start, the token
+// rows are scrolled sideways so that the first difference is in view, with a few tokens before it:
+// on a phone the rows are wider than the screen, and the difference is what the lab is about.
 //
 // A preset button (data-action=preset_NAME) copies the text the model computed for it (the view's
 // preset_NAME, kept in a hidden [data-field]) into request 2 and sends it as typing would: the
@@ -19,7 +22,22 @@
     chip.focus();
   }
 
+  // The token rows scrolled (sideways only, never the page) so the first difference shows, a
+  // quarter of the way in: request 2's first token not shared (one that differs, or the first past
+  // the end of request 1); none, no scroll.
+  function showDifference(rows) {
+    const chip = rows.querySelector("[data-part=tokens2] .chip:not([data-kind=shared])");
+    if (!chip) return;
+    const box = rows.getBoundingClientRect();
+    const at = chip.getBoundingClientRect().left - box.left + rows.scrollLeft;
+    rows.scrollLeft = Math.max(0, at - rows.clientWidth / 4);
+  }
+
   function wireChips(list, info) {
+    list.addEventListener("click", (event) => {
+      const chip = event.target.closest(".chip");
+      if (chip) moveFocus(list, chip);
+    });
     list.addEventListener("pointerover", (event) => showTip(info, event.target.closest(".chip")));
     list.addEventListener("pointerleave", () => showTip(info, list.contains(document.activeElement) ? document.activeElement : null));
     list.addEventListener("focusin", (event) => showTip(info, event.target.closest(".chip")));
@@ -55,8 +73,11 @@
         second.dispatchEvent(new Event("input", { bubbles: true }));
       });
     }
+    const rows = section.querySelector(".token-rows");
+    showDifference(rows);
     lab.onUpdate(() => {
       for (const info of infos) showTip(info, null);
+      showDifference(rows);
     });
   }
 
