@@ -133,10 +133,3 @@ def test_every_count_of_the_view_is_the_edited_rules(edit: str, causal: bool, do
         if causal:
             note = decode.view(decode.DecodeRun(PROMPT, TOKENS, mode, 1))["text"]["grid_note"]
             assert f"{count(brute_force(PROMPT, 1, mode, True, False))} of the prompt's" in note
-
-
-def test_the_book_rule_is_the_chapters_square_and_line() -> None:
-    """Unedited, the rule pays the chapter's cells: checked by the same brute force."""
-    for mode in ("kv", "recompute"):
-        for step in range(1, TOKENS + 1):
-            assert book_costs.step_cost(PROMPT, step, mode) == brute_force(PROMPT, step, mode, False, False)
