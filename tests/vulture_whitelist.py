@@ -42,3 +42,6 @@ _.ROLES
 # The page's script alone, without the editor's (tests/sitegen/site/test_page_script.py,
 # tests/e2e/test_lab_wiring.py, and bench/run.py's stock page).
 _.page_script
+
+# The template of a lab's Python disclosure reads it (site_template/labs/python.html: data-opens-at).
+_.opens_at

@@ -39,7 +39,7 @@ def kvpage_reader(sources, labs, held={"codes": {}, "texts": {}}):
     def frames(text):
         shown = []
         for file, line, where, code in frame.findall(text):
-            at = file.find("kvpage/")
+            at = file.rfind("kvpage/")  # the module's own path: the wheel's may be kvpage/kvpage-….whl/kvpage/…
             if at < 0 or file.endswith("kvpage/bridge.py"):
                 continue
             lines = [line for line in code.splitlines() if line.strip() and set(line.strip()) - set("^~")]
