@@ -12,6 +12,7 @@ The closed forms (``n² − p²``, ``t``, ``t²``) are the tests' oracle (``test
 
 from __future__ import annotations
 
+import functools
 from typing import Literal, get_args
 
 Mode = Literal["kv", "recompute"]
@@ -77,8 +78,13 @@ def context_at_step(prompt: int, step: int) -> int:
     return prompt if step == 1 else prompt + step - 1
 
 
+@functools.cache
 def step_cost(prompt: int, step: int, mode: Mode) -> int:
-    """Cells paid by generation step ``step`` of a ``prompt``-token request (:func:`paid_cells`)."""
+    """Cells paid by generation step ``step`` of a ``prompt``-token request (:func:`paid_cells`).
+
+    Remembered: one view asks for each step's cost many times (its readouts, chart, table and words),
+    and a step's cells are the same until the model is imported again (a reader's Run imports it anew).
+    """
     return cell_count(paid_cells(prompt, step, mode))
 
 

@@ -18,6 +18,7 @@ named on the grid, before any step is taken.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, cast
@@ -105,13 +106,22 @@ def rectangles(kind: BlockKind, rows: list[tuple[int, list[Span]]]) -> list[Bloc
     return blocks
 
 
-def earlier_rows(prompt: int, steps: int, mode: Mode) -> dict[int, list[Span]]:
-    """The keys each query was scored against by steps before ``steps``, joined per query."""
+@functools.lru_cache(maxsize=16)
+def step_rows(prompt: int, steps: int, mode: Mode) -> tuple[tuple[Row, ...], tuple[tuple[int, tuple[Span, ...]], ...]]:
+    """The rows step ``steps`` pays (:func:`kvpage.costs.paid_cells`), and the keys each other query
+    was scored against by earlier steps, joined per query: what is paid now, and what is held.
+
+    Kept for the last few runs asked (the grid, its words and the slots of one view ask alike, and
+    recomputing, every earlier step's rows are read); immutable, so no caller can change another's.
+    """
+    now = tuple(paid_cells(prompt, steps, mode))
+    again = {query for query, _ in now}
     found: dict[int, list[Span]] = {}
     for step in range(1, steps):
         for query, keys in paid_cells(prompt, step, mode):
-            found.setdefault(query, []).extend(spans(keys))
-    return {query: merged(runs) for query, runs in sorted(found.items())}
+            if query not in again:
+                found.setdefault(query, []).extend(spans(keys))
+    return now, tuple((query, tuple(merged(runs))) for query, runs in sorted(found.items()))
 
 
 def paid_blocks(prompt: int, steps: int, mode: Mode) -> list[Block]:
@@ -124,10 +134,10 @@ def paid_blocks(prompt: int, steps: int, mode: Mode) -> list[Block]:
     """
     if steps == 0:
         return []
-    now: list[Row] = paid_cells(prompt, steps, mode)
-    again = {query for query, _ in now}
-    held = [(query, runs) for query, runs in earlier_rows(prompt, steps, mode).items() if query not in again]
-    return rectangles("held", held) + rectangles("now", [(query, spans(keys)) for query, keys in now])
+    now, held = step_rows(prompt, steps, mode)
+    return rectangles("held", [(query, list(runs)) for query, runs in held]) + rectangles(
+        "now", [(query, spans(keys)) for query, keys in now]
+    )
 
 
 def runs_of(kind: SlotKind, tokens: Iterable[int]) -> list[Slots]:
@@ -141,9 +151,9 @@ def slots(prompt: int, steps: int, mode: Mode) -> list[Slots]:
     Recomputing keeps no cache, so it holds no slot at any step."""
     if steps == 0 or mode == "recompute":
         return []
-    new = {query for query, _ in paid_cells(prompt, steps, mode)}
-    held = set(earlier_rows(prompt, steps, mode)) - new
-    return sorted(runs_of("held", held) + runs_of("new", new), key=lambda run: run.start)
+    now, held = step_rows(prompt, steps, mode)
+    new = {query for query, _ in now}
+    return sorted(runs_of("held", (query for query, _ in held)) + runs_of("new", new), key=lambda run: run.start)
 
 
 def cells(blocks: list[Block], kind: BlockKind) -> int:
