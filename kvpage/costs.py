@@ -1,14 +1,18 @@
-"""Attention cost in cells: one query against one key costs 1.
+"""Attention cost in cells: one query scored against one key costs 1.
 
-The chapter's argument is arithmetic, so it lives here as closed forms that the
-tests check against explicit attention masks. Prefill of ``n`` tokens is the
-square ``n * n``; a cached prefix of ``p`` tokens removes the square ``p * p``
-it already paid; a decode step with the KV cache is a line (the new query
-against every cached key), without it the square again.
+Every number the labs show and every cell they draw comes from one rule: which cells a step
+pays (:func:`paid_cells`), row by row, each row a query and the keys it is scored against.
+Prefill of ``n`` tokens is the square of ``n`` rows of ``n`` keys (:func:`prefill_cells`); a
+cached prefix of ``p`` tokens leaves out the ``p × p`` corner an earlier request paid; a decode
+step with the KV cache is a line (the new query against every cached key), without it the
+prefill over the whole context again. The costs are the cells counted, never a second formula,
+so a reader who edits the rule in the page's editor sees every readout and drawing follow it.
+The closed forms (``n² − p²``, ``t``, ``t²``) are the tests' oracle (``tests/oracle/``).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Literal, get_args
 
 Mode = Literal["kv", "recompute"]
@@ -16,18 +20,49 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 MODE_NAMES: dict[Mode, str] = {"kv": "KV cache", "recompute": "Recompute"}
 """What the page calls each mode (the decode lab's choice, its chart's legend and table)."""
 
+Row = tuple[int, range]
+"""One row of paid cells: a query's position and the positions of the keys it is scored against
+(both from 0, in token order): ``(19, range(20))`` is token 20's query against keys 1 to 20."""
 
-def prefill_cost(n: int, cached: int = 0) -> int:
-    """Cells paid to prefill ``n`` tokens when the first ``cached`` are already held.
 
-    A cold prompt costs ``n²``; each new token attends to every earlier one, and
-    the cached ones' rows were paid by an earlier request, hence ``n² − cached²``.
+def paid_cells(prompt: int, step: int, mode: Mode) -> list[Row]:
+    """The cells generation step ``step`` pays, row by row: the rule every number and drawing follows.
+
+    Step 1 is the prefill over the prompt, in either mode. Each later step adds one token. With
+    the KV cache it pays one row: the new token's query against every key so far, the earlier
+    keys and values read from the cache. Recomputing keeps nothing, so it pays the prefill over
+    the whole context again.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    t = context_at_step(prompt, step)
+    if step == 1 or mode == "recompute":
+        return prefill_cells(t)
+    return [(t - 1, range(t))]
+
+
+def prefill_cells(n: int, cached: int = 0) -> list[Row]:
+    """The cells a prefill of ``n`` tokens pays when the first ``cached`` are already held, row by row.
+
+    The chapter counts every token's query against every token's key, up to key ``n``: the square,
+    ``n²``. A cached prefix's queries were scored against its own keys by an earlier request, so
+    their rows start at key ``cached``: ``n² − cached²`` in all.
     """
     if n < 0:
         raise ValueError(f"a prompt cannot have {n} tokens")
     if not 0 <= cached <= n:
         raise ValueError(f"a cached prefix of {cached} does not fit a prompt of {n} tokens")
-    return n * n - cached * cached
+    return [(query, range(cached if query < cached else 0, n)) for query in range(n)]
+
+
+def cell_count(rows: list[Row]) -> int:
+    """How many cells ``rows`` pay: each row's keys."""
+    return sum(len(keys) for _, keys in rows)
+
+
+def prefill_cost(n: int, cached: int = 0) -> int:
+    """Cells paid to prefill ``n`` tokens when the first ``cached`` are already held (:func:`prefill_cells`)."""
+    return cell_count(prefill_cells(n, cached))
 
 
 def context_at_step(prompt: int, step: int) -> int:
@@ -43,20 +78,14 @@ def context_at_step(prompt: int, step: int) -> int:
     return prompt if step == 1 else prompt + step - 1
 
 
+@functools.cache
 def step_cost(prompt: int, step: int, mode: Mode) -> int:
-    """Cells paid by generation step ``step`` of a ``prompt``-token request.
+    """Cells paid by generation step ``step`` of a ``prompt``-token request (:func:`paid_cells`).
 
-    Step 1 is the prefill in either mode (``prompt²``). Later steps pay a line
-    ``t`` with the KV cache and the full square ``t²`` when recomputing.
+    Remembered: one view asks for each step's cost many times (its readouts, chart, table and words),
+    and a step's cells are the same until the model is imported again (a reader's Run imports it anew).
     """
-    t = context_at_step(prompt, step)
-    if step == 1:
-        return prefill_cost(t)
-    if mode == "kv":
-        return t
-    if mode == "recompute":
-        return t * t
-    raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    return cell_count(paid_cells(prompt, step, mode))
 
 
 def cumulative_cost(prompt: int, steps: int, mode: Mode) -> int:

@@ -59,9 +59,11 @@ class Figure:
 def square_picture(prompt: int, tokens: int, mode: Mode) -> list[JSONValue]:
     """The attention grid at the run's last step, in cell units: what that step pays over what came before.
 
-    With the KV cache the cells of earlier steps are drawn as held and the last step's one row as
-    paid; recomputing, the last step pays the whole square. The square's outline is the context
-    either way, so the two pictures are the same size and the row is seen against the square.
+    With the KV cache the cells of earlier steps are drawn as held, quiet (a pale tint inside an
+    outline), and the last step's one row as paid, in the mode's full colour and edged in it, the
+    mark the eye finds first; recomputing, the last step pays the whole square. The square's
+    outline is the context either way, so the two pictures are the same size and the row is seen
+    against the square. Both come from :func:`kvpage.labs.grid.paid_blocks`, the model's one rule.
     """
     size = context_at_step(prompt, tokens)
     square: Attributes = {"x": 0, "y": 0, "width": size, "height": size}
@@ -74,23 +76,47 @@ def square_picture(prompt: int, tokens: int, mode: Mode) -> list[JSONValue]:
         shapes.append(
             el("path", {"class": f"thesis-held thesis-{mode}", "data-kind": "held", "d": f"M0 0{edge}H0Z", **THIN})
         )
+    # The outline under the paid cells: the square's edge is seen, and the paid row's edge over it.
+    shapes.append(el("rect", {"class": "thesis-outline", **square, **THIN}))
     for block in blocks:
         if block.kind == "now":
             box: Attributes = {"x": block.col, "y": block.row, "width": block.cols, "height": block.rows}
-            shapes.append(el("rect", {"class": f"thesis-paid thesis-{mode}", "data-kind": "paid", **box}))
-    # The outline last, over the cells: the square's edge is seen whatever is paid along it.
-    shapes.append(el("rect", {"class": "thesis-outline", **square, **THIN}))
+            shapes.append(el("rect", {"class": f"thesis-paid thesis-{mode}", "data-kind": "paid", **box, **THIN}))
     frame: Attributes = {"viewBox": f"0 0 {size} {size}", "class": "thesis-grid", "aria-hidden": "true"}
     return [el("svg", frame, *shapes)]
 
 
+KEPT_FITS = 0.4
+"""The share of the square the prompt must cover for "kept" to sit inside the kept cells, at its top left."""
+
+
+def region_labels(prompt: int, tokens: int, mode: Mode) -> list[Node]:
+    """The regions named on the drawing, in HTML over it (placed by class, so they keep the page's
+    text size at any width): "kept" in the cached cells' top-left corner, "paid now" under the last
+    row (it is the square's bottom edge) or, where the step pays the whole square, at its middle."""
+    size = context_at_step(prompt, tokens)
+    labels: list[Node] = []
+    row = mode == "kv" and tokens > 1
+    if row and prompt / size >= KEPT_FITS:
+        labels.append(el("span", {"class": "thesis-label thesis-label-kept"}, "kept"))
+    where = "thesis-label-row" if row else "thesis-label-square"
+    labels.append(el("span", {"class": f"thesis-label {where}"}, "↑ paid now" if row else "paid now"))
+    return labels
+
+
 def _panel(prompt: int, tokens: int, mode: Mode, last_step: str, total: str) -> Node:
     name = el("p", {"class": "thesis-name"}, el("span", {"class": f"thesis-key thesis-{mode}"}), MODE_NAMES[mode])
+    drawing = el(
+        "div",
+        {"class": "thesis-drawing"},
+        *cast(list[Node], square_picture(prompt, tokens, mode)),
+        *region_labels(prompt, tokens, mode),
+    )
     return el(
         "div",
         {"class": f"thesis-panel thesis-panel-{mode}", "data-mode": mode},
         name,
-        *cast(list[Node], square_picture(prompt, tokens, mode)),
+        drawing,
         el("p", {"class": "thesis-step"}, last_step),
         el("p", {"class": "thesis-total"}, el("strong", {}, total)),
     )
@@ -106,9 +132,8 @@ def thesis(values: Mapping[str, int]) -> list[JSONValue]:
         kv_words = recompute_words = f"step 1, the prefill: {count(kv_step)} cells"
     else:
         kv_words = f"step {tokens} pays one new row: {count(kv_step)} cells; the rest is cached"
-        recompute_words = f"step {tokens} pays the whole square again: {count(size)} × {count(size)} = " + (
-            f"{count(recompute_step)} cells"
-        )
+        square = f"{count(size)} × {count(size)} = " if recompute_step == size * size else ""
+        recompute_words = f"step {tokens} pays the whole square again: {square}{count(recompute_step)} cells"
     total = f"{count(tokens)} tokens generated"
     return [
         el(

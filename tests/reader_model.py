@@ -20,10 +20,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 COSTS = "kvpage/costs.py"
 BOOK_COSTS = (ROOT / COSTS).read_text(encoding="utf-8")
-SQUARE = "return n * n - cached * cached"
-"""The line of prefill_cost the exercise changes."""
-CAUSAL = BOOK_COSTS.replace(SQUARE, "return n * (n + 1) // 2 - cached * (cached + 1) // 2")
-"""costs.py with the exercise done: a causal prefill."""
+SQUARE = "return [(query, range(cached if query < cached else 0, n)) for query in range(n)]"
+"""The line of prefill_cells the exercise changes: each row's keys up to ``n``, the square."""
+CAUSAL = BOOK_COSTS.replace(SQUARE, SQUARE.replace(", n)) for", ", query + 1)) for"))
+"""costs.py with the exercise done: a causal prefill, each row's keys up to its own token."""
+DECODE_ROW = "return [(t - 1, range(t))]"
+"""The line of paid_cells that says what a decode step pays with the KV cache: one row."""
+DOUBLED = BOOK_COSTS.replace(DECODE_ROW, "return [(t - 1, range(t))] * 2")
+"""costs.py with the decode cost doubled: the KV cache's new row paid twice a step."""
 COMPUTE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])

@@ -46,3 +46,6 @@ _.page_script
 # dependency rule (reused_prefix); the tests hold the two together (tests/kvpage/test_prefix_property.py)
 # and compute their expectations with it (tests/chapter_labs.py).
 shared_prefix_length
+
+# The template of a lab's Python disclosure reads it (site_template/labs/python.html: data-opens-at).
+_.opens_at

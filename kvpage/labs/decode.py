@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import cast
 
-from kvpage.costs import MODE_NAMES, Mode, context_at_step, cumulative_cost, recompute_baseline, step_cost
+from kvpage.costs import MODE_NAMES, Mode, cumulative_cost, paid_cells, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, count, field, times
 from kvpage.lab import Button, Choice, Lab, Output, Slider, Whole
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
-from kvpage.labs.grid import grid_picture, grid_view, slots_picture
+from kvpage.labs.grid import grid_picture, grid_view, slots, slots_picture
 
 PROMPT = Slider("prompt", "Prefix length", low=1, high=128, default=16)
 TOKENS = Slider("tokens", "Tokens to generate", low=1, high=64, default=16)
@@ -72,13 +72,14 @@ class DecodeRun:
 
 
 def status(run: DecodeRun) -> str:
-    """The one-line state of the cache, as the reader sees it."""
+    """The one-line state of the cache, as the reader sees it: the slots the grid's strip draws, or,
+    recomputing, the tokens whose rows this step paid again (both from :func:`kvpage.costs.paid_cells`)."""
     if run.steps == 0:
         return "cache cold"
-    held = context_at_step(run.prompt, run.steps)
     if run.mode == "kv":
-        return f"cache warm · {held} slots"
-    return f"no cache kept · {held} tokens recomputed"
+        return f"cache warm · {count(sum(kept.count for kept in slots(run.prompt, run.steps, run.mode)))} slots"
+    recomputed = len({query for query, _ in paid_cells(run.prompt, run.steps, run.mode)})
+    return f"no cache kept · {count(recomputed)} tokens recomputed"
 
 
 NO_BREAK = "\u00a0"
@@ -125,6 +126,7 @@ def view(run: DecodeRun) -> JSONObject:
             "status": status(run),
             "progress": f"step {run.steps} of {run.tokens}",
             "grid_words": cast(str, grid["text"]),
+            "grid_note": cast(str, grid["note"]),
             "chart_words": cast(str, chart["text"]),
             "chosen": cast(str, chosen["name"]),
             "other": cast(str, other["name"]),
@@ -191,6 +193,7 @@ LAB = Lab(
         Output("grid", "Attention: queries × keys", kind="picture"),
         Output("slots", kind="picture"),
         Output("grid_words"),
+        Output("grid_note"),
         Output("per_step", "Cells per step", kind="picture"),
         Output("totals", "Cells paid so far", kind="picture"),
         Output("chosen"),

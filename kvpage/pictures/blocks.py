@@ -6,7 +6,7 @@ cells, and the page draws it at any size, in cell units. Two kinds of cells whos
 1.8:1 at best against each other never touch: the lines between cells are drawn in the
 background's colour, and in a dense grid (no lines) a line of background parts the newest
 rectangles from the ones before. The margins carry three positions (1, the marked square's side,
-the last), in text sized to about 11 pixels whatever the grid's size; the square is outlined and
+the last), in text sized to at least 11 pixels whatever the grid's size; the square is outlined and
 named on the grid. :func:`kvpage.pictures.cell_grid` is the simpler grid for a few cells of a few kinds.
 """
 
@@ -27,8 +27,9 @@ def cell_lines(size: int, rows: int) -> str:
     return "".join(columns + [f"M0 {i}H{size}" for i in range(1, rows)])
 
 
-MARGIN = 0.09
-"""The grid's margin for its position numbers, as a share of its size; their text is a 30th of the whole."""
+MARGIN = 0.1
+"""The grid's margin for its position numbers, as a share of its size: room for three digits of its
+text (a 24th of the whole) right of the number's anchor."""
 
 
 def margin(size: int) -> float:
@@ -37,8 +38,9 @@ def margin(size: int) -> float:
 
 
 def font(size: int) -> float:
-    """The grid's text size in cells: about 11 px however many cells the grid has."""
-    return (size + margin(size)) / 30
+    """The grid's text size in cells, a 24th of the drawing: at least 11 px however many cells the
+    grid has, at the narrowest the page draws it (about 270 px wide, at 360 px)."""
+    return (size + margin(size)) / 24
 
 
 def positions(size: int, square: int) -> list[int]:

@@ -281,6 +281,8 @@ def _inset(chart: JSONObject, key: str, inset: Inset, segments: list[Segment], p
         return plot_left + i / (len(whole) - 1) * (plot_right - plot_left)
 
     def iy(value: int) -> float:
+        if high == low:  # a flat line (a rule that pays the same every step): drawn across the middle
+            return (plot_top + plot_bottom) / 2
         return plot_bottom - (value - low) / (high - low) * (plot_bottom - plot_top)
 
     shapes: list[Node] = [

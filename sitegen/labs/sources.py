@@ -18,6 +18,7 @@ script turns the same text into an editor; the reader's edit runs in that page's
 
 from __future__ import annotations
 
+import ast
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,9 @@ PLUMBING = frozenset({"kvpage.lab", "kvpage.jsonvalue", "kvpage.tree"})
 """Modules every lab imports that carry numbers to the page rather than compute them."""
 PICTURES = "kvpage.pictures"
 """The picture vocabulary, a package: what it draws, the lab's module computed."""
+OPENS_ON = {"kvpage/costs.py": "paid_cells"}
+"""Where Edit puts the cursor, by file: the function a reader changes first, the model's one rule of
+which cells a step pays (every readout and drawing of the labs follows it)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,12 @@ class ModelFile:
     def module(self) -> str:
         """Its module's name: ``kvpage/costs.py`` → ``kvpage.costs`` (what the page's Python imports)."""
         return self.path.removesuffix(".py").replace("/", ".")
+
+    @property
+    def opens_at(self) -> int:
+        """The line of this file's function in :data:`OPENS_ON`, where the editor opens; 0 for none."""
+        name = OPENS_ON.get(self.path)
+        return 0 if name is None else _line_of(self.source, name)
 
     @property
     def html(self) -> Markup:
@@ -88,3 +98,10 @@ def _files(module: str, project: Path) -> tuple[ModelFile, ...]:
     """:func:`lab_files` of the lab in ``module``, read once a build process (a lab shows on many pages)."""
     paths = [module_file(found) for found in shown_modules(module, project)]
     return tuple(ModelFile(path, (project / path).read_text(encoding="utf-8")) for path in paths)
+
+
+def _line_of(source: str, name: str) -> int:
+    """The line of the top-level function ``name`` in ``source``; 0 if it has none."""
+    return next(
+        (node.lineno for node in ast.parse(source).body if isinstance(node, ast.FunctionDef) and node.name == name), 0
+    )

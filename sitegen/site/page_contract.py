@@ -39,6 +39,10 @@ ATTRIBUTES: dict[str, str] = {
     "data-phase": "a loading bar: the phase of the last progress event",
     "data-index": "the search box (partials/search.html): where static/search.js loads the index from",
     "data-file": "a file of a lab's Python disclosure: its path in the wheel (kvpage/costs.py), which Run replaces",
+    "data-opens-at": (
+        "a file of a lab's Python disclosure that Edit opens on: the line of the rule a reader changes first"
+        " (kvpage/costs.py's paid_cells, sitegen/labs/sources.py), where the cursor is put"
+    ),
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
 ROLES = (

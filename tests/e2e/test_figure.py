@@ -84,18 +84,25 @@ MARKS = """figure => {
   const each = (selector, property) =>
     [...figure.querySelectorAll(selector)].map((mark) => [mark.getAttribute("class"), colour(mark, property)]);
   const marks = [
-    ...each("svg [data-kind]", "fill"),
+    ...each('svg [data-kind="paid"]', "fill"),
+    ...each('svg [data-kind="held"]', "stroke"),
     ...each(".thesis-outline", "stroke"),
     ...each(".thesis-key", "backgroundColor"),
   ];
-  return { background: colour(back || document.documentElement, "backgroundColor"), marks };
+  const quiet = each('svg [data-kind="held"]', "fill").map(([, fill]) => fill);
+  return { background: colour(back || document.documentElement, "backgroundColor"), marks, quiet };
 }"""
-"""Every mark of the figure that carries meaning, with the colour the page paints it, and the page's background."""
+"""Every mark of the figure that carries meaning, with the colour the page paints it, and the page's
+background: the paid cells' fill, the kept cells' outline (their fill is a quiet tint, ``quiet``,
+which the paid row touches), the square's outline and the keys."""
 
 
 def luminance(css: str) -> float:
-    """WCAG 2.2's relative luminance of an opaque ``rgb(r, g, b)``."""
-    red, green, blue = (int(part) / 255 for part in css.removeprefix("rgb(").removesuffix(")").split(","))
+    """WCAG 2.2's relative luminance of an opaque ``rgb(r, g, b)``, or ``color(srgb r g b)`` (a ``color-mix``)."""
+    if css.startswith("color(srgb "):
+        red, green, blue = (float(part) for part in css.removeprefix("color(srgb ").removesuffix(")").split()[:3])
+    else:
+        red, green, blue = (int(part) / 255 for part in css.removeprefix("rgb(").removesuffix(")").split(","))
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -117,3 +124,59 @@ def test_every_mark_of_the_figure_is_3_to_1_against_the_page(audited: tuple[Page
         assert colour.startswith("rgb("), (name, colour)  # opaque: nothing blended with what is under it
         ratio = contrast(colour, seen["background"])
         assert ratio >= 3, f"{scheme}: {name} {colour} on {seen['background']} is {ratio:.2f}:1"
+    paid = [colour for name, colour in seen["marks"] if "thesis-paid" in name]
+    for quiet in seen["quiet"]:  # the paid row lies on the kept cells' tint
+        assert all(contrast(colour, quiet) >= 3 for colour in paid), (scheme, quiet, paid)
+
+
+LABELS = """figure => [...figure.querySelectorAll(".thesis-drawing")].map((drawing) => {
+  const box = (element) => element.getBoundingClientRect();
+  const svg = box(drawing.querySelector("svg"));
+  const mark = (kind) => drawing.querySelector(`svg [data-kind="${kind}"]`);
+  return {
+    mode: drawing.closest("[data-mode]").dataset.mode,
+    labels: [...drawing.querySelectorAll(".thesis-label")].map((label) => {
+      const at = box(label);
+      const size = parseFloat(getComputedStyle(label).fontSize);
+      return { text: label.textContent, size, left: at.left - svg.left, top: at.top - svg.top,
+               right: at.right - svg.left, bottom: at.bottom - svg.top };
+    }),
+    svg: { width: svg.width, height: svg.height },
+    paid: mark("paid") && box(mark("paid")).toJSON(),
+    held: mark("held") ? box(mark("held")).toJSON() : null,
+    fills: { paid: getComputedStyle(mark("paid")).fill, held: mark("held") && getComputedStyle(mark("held")).fill },
+    page: (() => {
+      let back = drawing;
+      while (back && getComputedStyle(back).backgroundColor === "rgba(0, 0, 0, 0)") back = back.parentElement;
+      return getComputedStyle(back || document.documentElement).backgroundColor;
+    })(),
+  };
+})"""
+
+
+@pytest.mark.parametrize("width", [360, 768, 1280])
+def test_the_paid_cells_are_the_dominant_mark_and_the_regions_are_named_on_the_drawing(
+    audited: tuple[Page, str], width: int
+) -> None:
+    """ "A line against a square": the paid cells stand out more from the page than the kept ones (which
+    are quiet), and the drawing names its regions, "kept" on the kept cells and "paid now" on or by the
+    paid ones, in words of at least 11 CSS px, inside the panel's width."""
+    page, url = audited
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(url)
+    drawings = thesis(page).evaluate(LABELS)
+    assert [drawing["mode"] for drawing in drawings] == list(MODES)
+    for drawing in drawings:
+        words = {label["text"]: label for label in drawing["labels"]}
+        assert all(label["size"] >= 11 for label in words.values()), drawing
+        assert all(label["left"] >= 0 and label["right"] <= drawing["svg"]["width"] + 1 for label in words.values())
+        paid = next(label for text, label in words.items() if "paid now" in text)
+        if drawing["mode"] == "kv":
+            kept, held, row = words["kept"], drawing["held"], drawing["paid"]
+            assert kept["bottom"] <= held["height"] / 2, "kept sits in the kept cells' top corner"
+            assert row["height"] < drawing["svg"]["height"] / 10, "with the cache the last step pays a row"
+            assert drawing["svg"]["height"] <= paid["top"] <= drawing["svg"]["height"] + 8, "paid now under the row"
+            page_colour = drawing["page"]
+            assert contrast(drawing["fills"]["paid"], page_colour) > 2 * contrast(drawing["fills"]["held"], page_colour)
+        else:
+            assert paid["top"] > 0 and paid["bottom"] < drawing["svg"]["height"], "paid now on the paid square"

@@ -292,7 +292,8 @@ def bad_input_ends_in_a_message_and_back_restores_the_numbers(labs: Mapping[str,
     hungry = BOOK_COSTS.replace(
         SQUARE,
         "import os\n    held = bytearray(100_000_000)\n"
-        "    return n * n - cached * cached + len(held) - len(held) + len(os.sep) - 1",
+        "    return [(query, range(cached if query < cached else 0, n + len(held) - len(held) + len(os.sep) - 1))"
+        " for query in range(n)]",
     )
     run_costs(decode, hungry)
     expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +3 −1")

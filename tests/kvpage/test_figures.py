@@ -78,3 +78,30 @@ def test_a_figures_parameters_are_read_by_the_labs_controls() -> None:
         "figure parameter 'tokens' is not key=value",
         "figure parameter 'tokens' is given twice",
     ]
+
+
+def labels(tree: JSONValue) -> dict[str, list[str]]:
+    """The words placed on each panel's drawing (``thesis-label``), by the panel's mode."""
+    found: dict[str, list[str]] = {}
+
+    def walk(node: JSONValue, mode: str) -> None:
+        if not isinstance(node, list) or not node or not isinstance(node[0], str):
+            return
+        attributes = cast(dict[str, str], node[1])
+        mode = attributes.get("data-mode", mode)
+        if "thesis-label" in attributes.get("class", "").split():
+            found.setdefault(mode, []).append(text_of(node))
+        for child in node[2:]:
+            walk(child, mode)
+
+    walk(tree, "")
+    return found
+
+
+def test_the_drawing_names_what_is_kept_and_what_is_paid_now() -> None:
+    """ "A line against a square", said on the drawing: with the cache the kept cells and the row paid
+    now; recomputing, the whole square paid now. A single step is the prefill, paid now in both."""
+    (tree,) = thesis({"prompt": PROMPT.default, "tokens": TOKENS.default})
+    assert labels(tree) == {"kv": ["kept", "↑ paid now"], "recompute": ["paid now"]}
+    (tree,) = thesis({"prompt": PROMPT.default, "tokens": 1})
+    assert labels(tree) == {"kv": ["paid now"], "recompute": ["paid now"]}

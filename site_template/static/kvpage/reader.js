@@ -61,6 +61,7 @@ class ModelFile {
     this.editor = null;
     this.text = null; // the text box, once edited
     this.numbers = null;
+    this.opensAt = Number(figure.dataset.opensAt ?? 0); // the line Edit opens on (sitegen/labs/sources.py), or 0
   }
 
   // The book's file is now `code`'s (serve, a model edit): shown when not edited; an editor still
@@ -124,6 +125,14 @@ class ModelFile {
     return this.text === null ? null : this.text.value;
   }
 
+  // The cursor at the start of line `line`, the text box focused, and that line in the middle of the window.
+  open(line) {
+    const starts = linesOf(this.text.value).slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+    this.text.focus({ preventScroll: true });
+    this.text.setSelectionRange(starts, starts);
+    this.numbers.children[line - 1]?.scrollIntoView({ block: "center" });
+  }
+
   // Line `line` marked and selected, at column `col`, and the text box focused on it.
   mark(line, col) {
     this.number(line);
@@ -148,11 +157,15 @@ class Disclosure {
     this.restore.addEventListener("click", () => page.run(this, {}));
   }
 
-  editing() {
+  // The files in editors; `opening` (the reader pressed Edit): the cursor on the rule a reader changes
+  // first (the file the build marked, data-opens-at), else the first file focused.
+  editing(opening = false) {
     for (const file of this.files) if (file.text === null) file.edit(this.page.sources[file.path] ?? file.book);
     this.edit.hidden = true;
     this.run.disabled = false;
-    this.files[0]?.text?.focus();
+    const rule = this.files.find((file) => file.opensAt > 0);
+    if (opening && rule) rule.open(rule.opensAt);
+    else this.files[0]?.text?.focus();
   }
 
   say(problem) {
@@ -239,7 +252,7 @@ class Reader {
 
   /** Edit pressed in `details` (stage "disclosure"). @param {HTMLElement} details */
   editing(details) {
-    this.disclosures.find((disclosure) => disclosure.details === details)?.editing();
+    this.disclosures.find((disclosure) => disclosure.details === details)?.editing(true);
   }
 
   // serve swapped a new model in: `fresh`, path -> its highlighted code in the new build's page.

@@ -80,7 +80,7 @@ def test_slots_grow_by_one_per_step_with_the_cache() -> None:
         {"kind": "held", "start": 0, "count": 17},
         {"kind": "new", "start": 17, "count": 1},
     ]
-    assert [s.to_json() for s in slots(16, 3, "recompute")] == [{"kind": "recomputed", "start": 0, "count": 18}]
+    assert slots(16, 3, "recompute") == [], "recomputing keeps no KV slot"
 
 
 def test_cold_grid_is_empty_and_sized_for_the_whole_run() -> None:
@@ -108,7 +108,7 @@ def test_the_words_state_the_numbers() -> None:
         "585 cells paid by earlier steps are not repeated; 31 KV slots held, 1 new."
     )
     assert grid_view(16, 16, 16, "recompute")["text"] == (
-        "Step 16: the whole square again, 31 × 31, 961 cells paid this step; no KV slots kept."
+        "Step 16: every query again, 31 queries × 31 keys, 961 cells paid this step; no KV slots kept."
     )
 
 
@@ -149,7 +149,7 @@ def test_the_axes_number_token_positions_and_the_prompt_is_named_before_any_step
     if abs(prompt - 1) > 4 * font(size) and abs(size - prompt) > 4 * font(size):
         assert prompt in across
     (name,) = texts(svg, "grid-prompt-name")
-    assert name[2] == f"prefill {prompt} × {prompt}"
+    assert name[2] == f"prompt, {prompt} tokens"
     assert float(name[1]["x"]) >= 0 and 0 < float(name[1]["y"]) < size  # on the grid, in the prompt's rows
 
 

@@ -10,11 +10,12 @@ import zipfile
 from pathlib import Path
 
 from kvpage.catalog import find_labs
-from sitegen.labs.sources import lab_files, shown_modules
+from kvpage.labs.decode import LAB
+from sitegen.labs.sources import OPENS_ON, lab_files, shown_modules
 from tests.conftest import Built
 
 FIGURE = re.compile(
-    r'<figure class="python-file" data-file="([^"]+)">.*?<code class="language-python">(.*?)</code>', re.S
+    r'<figure class="python-file" data-file="([^"]+)"[^>]*>.*?<code class="language-python">(.*?)</code>', re.S
 )
 TAG = re.compile(r"<[^>]+>")
 
@@ -73,3 +74,17 @@ def test_the_decode_lab_shows_its_cost_functions() -> None:
     assert next(iter(files)) == "kvpage/labs/decode.py"
     assert "def prefill_cost(" in files["kvpage/costs.py"].source
     assert '<span class="nf">prefill_cost</span>' in files["kvpage/costs.py"].html
+
+
+def test_the_editor_opens_on_the_rule_a_reader_changes_first() -> None:
+    """costs.py's disclosure marks the line of ``paid_cells`` (the model's one rule), which the page's
+    editor opens on (static/kvpage/reader.js); no other file is marked."""
+    marked = {file.path: file.opens_at for file in lab_files(LAB) if file.opens_at}
+    assert set(marked) == set(OPENS_ON) == {"kvpage/costs.py"}
+    lines = next(file.source for file in lab_files(LAB) if file.path == "kvpage/costs.py").splitlines()
+    assert lines[marked["kvpage/costs.py"] - 1].startswith(f"def {OPENS_ON['kvpage/costs.py']}(")
+
+
+def test_the_page_marks_the_line_the_editor_opens_on(built: Built) -> None:
+    page = built.files["cache.html"].decode("utf-8")
+    assert re.search(r'data-file="kvpage/costs.py" data-opens-at="(\d+)"', page), "no line for the editor to open on"
