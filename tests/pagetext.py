@@ -152,3 +152,40 @@ def prose_runs(html: str) -> list[list[str]]:
     parser.feed(html)
     parser.close()
     return [run for run in parser.runs if run]
+
+
+class _Headings(HTMLParser):
+    """The text of every heading with an id."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: dict[str, str] = {}
+        self.inside: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        given = dict(attrs).get("id")
+        if tag in HEADINGS and given:
+            self.inside = given
+            self.found[given] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in HEADINGS:
+            self.inside = None
+
+    def handle_data(self, data: str) -> None:
+        if self.inside:
+            self.found[self.inside] += data
+
+
+def headings(html: str) -> dict[str, str]:
+    """Each heading's text (whitespace folded) by its id, in document order."""
+    parser = _Headings()
+    parser.feed(html)
+    parser.close()
+    return {anchor: re.sub(r"\s+", " ", text).strip() for anchor, text in parser.found.items()}
+
+
+def meta_description(html: str) -> str:
+    """The page's ``<meta name="description">``."""
+    (found,) = [attrs["content"] for attrs in Elements(html).of("meta") if attrs.get("name") == "description"]
+    return found
