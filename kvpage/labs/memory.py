@@ -9,6 +9,7 @@ a kind or a word no lab of that book uses. Experimental: only a book that turns 
 
 from __future__ import annotations
 
+from kvpage.costs import Mode
 from kvpage.jsonvalue import JSONObject, count
 from kvpage.lab import Checkbox, Choice, DecimalSlider, Lab, Number, Output, Slider, Text
 from kvpage.labs.chart import chart_view
@@ -46,7 +47,7 @@ def compute(args: JSONObject) -> JSONObject:
     context = prompt + tokens
     per_token = layers * 2 * width * size
     held = per_token * context
-    mode = "kv" if cache else "recompute"
+    mode: Mode = "kv" if cache else "recompute"
     bars = [
         (name, layers * width * size * context, f"{layers * width * size * context:,g} bytes")
         for name in ("keys", "values")
