@@ -171,7 +171,7 @@ def starting_view(placement: Placement, handle: Callable[[str], str] = bridge.ha
         said = f" {stopped}" if isinstance(stopped, CallTimedOut) else f": {stopped}"
         return f"lab {name!r} action {placement.kind.update!r}{said} (args {shown_args(dict(placement.params))})"
     if not reply["ok"]:
-        error = str(reply["error"])
+        error = bridge.for_the_author(reply)
         if not error.startswith(bridge.FAILED):
             return f"lab {name!r} refuses its starting values: {error}"
         where = raised_note(str(reply.get("traceback", "")))
@@ -225,7 +225,7 @@ def warm_up(labs: Iterable[Lab], handle: Callable[[str], str], project: Path) ->
                 also = raised_note(str(reply.get("traceback", "")))
                 message = (
                     f"lab {lab.name!r} action {action!r} failed at build-time warm-up "
-                    f"(args {shown_args(args)}): {reply['error']}{also}"
+                    f"(args {shown_args(args)}): {bridge.for_the_author(reply)}{also}"
                 )
                 errors.append(ContentError(*where, message))
     return errors
@@ -254,7 +254,7 @@ def swept(use: LabUse, handle: Callable[[str], str]) -> list[ContentError]:
             if problems:
                 errors.append(ContentError(*placement.key, f"lab {lab.name!r} swept {at}: {'; '.join(problems)}"))
             continue
-        failure = str(reply["error"])
+        failure = bridge.for_the_author(reply)
         if not failure.startswith(bridge.FAILED):
             continue
         raised = raised_at(str(reply.get("traceback", "")))

@@ -90,7 +90,7 @@ def kvpage_reader(sources, labs, held={"codes": {}, "texts": {}}):
         lacks = [f"text {key!r}" for key in lab["texts"] if not isinstance(group("text").get(key), str)]
         lacks += [f"part {key!r}" for key in lab["parts"] if not isinstance(group("parts").get(key), (list, str))]
         if lacks:
-            return failed(f"lab {name!r}: the view lacks {', '.join(lacks)} (each is a text, each part a tree)")
+            return failed(f"lab {name!r}: the view lacks {', '.join(lacks)}")
         replies.append(text)
     held["codes"], held["texts"] = codes, texts
     return json.dumps({"ok": True, "replies": replies})
