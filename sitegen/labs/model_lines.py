@@ -53,13 +53,23 @@ def problem_at(project: Path, lab: Lab, problem: str) -> tuple[str, int]:
     return (shown, text.count("\n", 0, found.start()) + 1) if found else (shown, line)
 
 
+VOCABULARY = ("kvpage/pictures/", "kvpage/tree.py")
+"""What a lab calls but its author does not write: the picture vocabulary and the element trees. A
+picture refused (``PictureError``: a negative bar) is the author's call's doing, so it is reported at
+the call in the lab's file, not at the line of kvpage/pictures/ that raised."""
+
+
 def raised_at(traceback: str) -> str:
-    """The innermost model frame of a traceback from the wheel, as ``kvpage/…py:LINE`` ("" if none)."""
-    frames = [(path, line) for path, line in FRAME.findall(traceback) if "/kvpage/" in path]
+    """The innermost model frame of a traceback from the wheel, as ``kvpage/…py:LINE`` ("" if none):
+    the innermost outside :data:`VOCABULARY`, if any is."""
+    frames = [
+        (path[path.rindex("/kvpage/") + 1 :], line) for path, line in FRAME.findall(traceback) if "/kvpage/" in path
+    ]
     if not frames:
         return ""
-    path, line = frames[-1]
-    return f"{path[path.rindex('/kvpage/') + 1 :]}:{line}"
+    own = [(path, line) for path, line in frames if not path.startswith(VOCABULARY)]
+    path, line = (own or frames)[-1]
+    return f"{path}:{line}"
 
 
 def shown_args(args: object) -> str:

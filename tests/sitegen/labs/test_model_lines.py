@@ -25,6 +25,18 @@ def test_the_innermost_model_frame_is_where_it_raised() -> None:
     assert raised_at("no frames") == ""
 
 
+def test_a_picture_refused_is_at_the_lab_s_call_not_inside_the_vocabulary() -> None:
+    """Issue 46: a PictureError is the author's call's doing; kvpage/pictures/ is not theirs to fix."""
+    refused = TRACEBACK.replace(
+        "ZeroDivisionError: division by zero\n",
+        '  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/pictures/basic.py", line 53, in bar_chart\n'
+        '  File "/lib/kvpage/kvpage-0.1.0-py3-none-any.whl/kvpage/tree.py", line 40, in el\n'
+        "kvpage.pictures.basic.PictureError: bar 'a': -1 is not between 0 and 1\n",
+    )
+    assert raised_at(refused) == "kvpage/labs/odd.py:12"
+    assert raised_note(refused) == " (raised at kvpage/labs/odd.py:12)"
+
+
 def test_the_note_names_the_lab_s_frame_never_the_bridge_s_own() -> None:
     assert raised_note(TRACEBACK) == " (raised at kvpage/labs/odd.py:12)"
     only_bridge = TRACEBACK.split("\n  File")[0] + "\n  File" + TRACEBACK.split("\n  File")[1] + "\nValueError: x\n"
