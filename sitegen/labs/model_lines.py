@@ -9,6 +9,7 @@ way (stages import this module, it imports no stage).
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -86,3 +87,17 @@ def raised_note(traceback: str) -> str:
     """
     raised = raised_at(traceback)
     return f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
+
+
+def action_at(lab: Lab, action: str) -> tuple[str, int] | None:
+    """(``kvpage/labs/x.py``, LINE): where the action ``action`` of ``lab`` is defined, for a view it
+    returned that the page cannot show (NaN in it, an output missing); None if its source is not a file."""
+    function = lab.actions.get(action)
+    module = inspect.getmodule(function) if function is not None else None
+    if function is None or module is None or not module.__name__.startswith("kvpage."):
+        return None
+    try:
+        _, line = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        return None
+    return module_file(module.__name__), line

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kvpage.labs import decode
-from sitegen.labs.model_lines import declared_at, raised_at, raised_note, shown_args
+from sitegen.labs.model_lines import action_at, declared_at, raised_at, raised_note, shown_args
 from tests.conftest import ROOT
 
 TRACEBACK = """Traceback (most recent call last):
@@ -49,3 +49,13 @@ def test_long_arguments_are_cut_to_120_characters() -> None:
     assert shown_args({"prompt": "é"}) == '{"prompt": "é"}'
     shown = shown_args({"text": "x" * 500})
     assert len(shown) == 120 and shown.endswith("...")
+
+
+def test_an_action_is_at_its_def_line() -> None:
+    """A view the page cannot show (NaN, an output missing) is reported at the action's own line too."""
+    found = action_at(decode.LAB, decode.LAB.update)
+    assert found is not None
+    path, line = found
+    assert path == "kvpage/labs/decode.py"
+    assert (ROOT / path).read_text(encoding="utf-8").splitlines()[line - 1].startswith(f"def {decode.LAB.update}(")
+    assert action_at(decode.LAB, "no such action") is None
