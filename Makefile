@@ -1,7 +1,8 @@
 # kvpage: two commands a newcomer needs (see README.md).
 #   make site   installs what the build needs, then builds site/ and dist/kvpage-site.zip
 #   make test   installs what the tests need too, builds, and runs every test and check
-# and one for writing: make serve (the book on http://127.0.0.1:8000/, reloaded as you edit).
+# and two for writing: make serve (the book on http://127.0.0.1:8000/, reloaded as you edit), and
+# make fix (ruff's fixes and its format over the Python that make check lints).
 # BUILD_FLAGS adds options to make site's build (GitHub Pages: BUILD_FLAGS=--publish-zip).
 #
 # Each step installs what it needs on a fresh Debian machine: a virtualenv with pinned
@@ -16,13 +17,20 @@ STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
 BUILD_FLAGS ?=
 
-.PHONY: site serve test test-site deps test-deps chromium browsers java check pytest pyodide-test clean
+.PHONY: site serve fix test test-site deps test-deps chromium browsers java check pytest pyodide-test clean
 
 site: deps
 	$(PY) build.py --single-file $(BUILD_FLAGS)
 
 serve: deps
 	$(PY) build.py serve
+
+# ruff's own fixes (an import's order, an unused import) and its format, over what make check lints:
+# so lint is never the first surprise of make test. What ruff cannot mend, it prints at path:line.
+LINTED := kvpage sitegen build.py tests bench
+fix: deps
+	$(VENV)/bin/ruff check --fix $(LINTED)
+	$(VENV)/bin/ruff format $(LINTED)
 
 # The site is built while the checks run (both only read the sources), then the Pyodide run, then
 # every pytest test: modules are spread whole (--dist loadscope) over three workers, so a module's
@@ -43,8 +51,8 @@ test-site:
 # page's JSDoc-annotated modules (tsconfig.json: the worker's messages typed once, in protocol.js)
 # and ESLint (eslint.config.mjs).
 check:
-	$(VENV)/bin/ruff check kvpage sitegen build.py tests bench
-	$(VENV)/bin/ruff format --check kvpage sitegen build.py tests bench
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/vulture kvpage sitegen build.py tests/vulture_whitelist.py --min-confidence 60
 	node_modules/.bin/tsc -p tsconfig.json

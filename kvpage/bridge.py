@@ -80,13 +80,22 @@ def non_finite(value: object, at: str = "view") -> tuple[str, float] | None:
     return next((found for path, item in items if (found := non_finite(item, path)) is not None), None)
 
 
+NOT_JSON_ADVICE = "JSON has no NaN or Infinity, so the page could not read it: return a text such as 'n/a' instead"
+"""What the lab's author does about a view holding NaN or ±Infinity: the build and serve say it after
+the failure, and the page only in its console (a reply's ``advice``), never to the reader."""
+
+
 def not_json(name: str, where: str, number: float) -> str:
-    """The message for a view holding ``number`` (NaN or ±Infinity) at ``where``."""
+    """What the lab says to the reader of a view holding ``number`` (NaN or ±Infinity) at ``where``: what
+    happened, not what its author should do (:data:`NOT_JSON_ADVICE`)."""
     shown = "NaN" if math.isnan(number) else ("Infinity" if number > 0 else "-Infinity")
-    return (
-        f"{FAILED}action {name!r} returned {shown} (at {where}); JSON has no NaN or Infinity, "
-        "so the page could not read it: return a text such as 'n/a' instead"
-    )
+    return f"{FAILED}action {name!r} returned {shown} (at {where})"
+
+
+def for_the_author(reply: JSONObject) -> str:
+    """A failed reply's error as the build and serve report it: with the author's ``advice``, if any."""
+    advice = reply.get("advice")
+    return f"{reply['error']}; {advice}" if advice else str(reply["error"])
 
 
 def refuse_constant(word: str) -> JSONValue:
@@ -113,7 +122,7 @@ def handle(request: str, find: Finder = lab_named) -> str:
         return json.dumps({"ok": False, "error": failed, "traceback": traceback.format_exc()})
     found = non_finite(result)
     if found is not None:
-        return json.dumps({"ok": False, "error": not_json(str(message["action"]), *found)})
+        return json.dumps({"ok": False, "error": not_json(str(message["action"]), *found), "advice": NOT_JSON_ADVICE})
     try:
         reply = json.dumps({"ok": True, "result": result}, allow_nan=False)
     except Exception as error:  # noqa: BLE001 - a set, say: not JSON either, and still a value

@@ -10,7 +10,7 @@ moves the expectations with it, and a page that shows anything else fails.
 
 from __future__ import annotations
 
-import shlex
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -22,9 +22,11 @@ from kvpage.labs.chart import chart_view
 from kvpage.labs.grid import grid_view
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
+from sitegen.labs.placements import all_labs
+from sitegen.markdown.pages import make_markdown, parse
+from tests.conftest import CONTENT, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-CHAPTER = ROOT / "content" / "03-cache.md"
+CHAPTER = CONTENT / "03-cache.md"
 SEED = ROOT / "tests" / "fixtures" / "seed-cache-chapter.txt"
 
 DECODE = "Lab · prefill once, then decode"
@@ -33,12 +35,15 @@ NEXT = "Lab · the next request"
 
 
 def lab_params(kind: str, chapter: Path = CHAPTER) -> dict[str, str]:
-    """The parameters of the chapter's ``::: lab KIND`` line, as the author wrote them."""
-    for line in chapter.read_text(encoding="utf-8").splitlines():
-        words = shlex.split(line.removeprefix(":::")) if line.startswith("::: lab ") else []
-        if words[:2] == ["lab", kind]:
-            return dict(word.split("=", 1) for word in words[2:])
-    raise LookupError(f"{chapter}: no '::: lab {kind}' line")
+    """The starting values of the chapter's first ``::: lab KIND``, as the build's own Markdown reads
+    them (its lab plugin's placement, every lab enabled), each as a control's value is written in the
+    page: a text as it is, a number or a yes/no as JSON."""
+    parsed = parse(make_markdown({}, all_labs()), str(chapter), "", chapter.read_text(encoding="utf-8"))
+    for placement in parsed.placements:
+        if placement.kind.name == kind:
+            params = placement.params.items()
+            return {name: found if isinstance(found, str) else json.dumps(found) for name, found in params}
+    raise LookupError(f"{chapter}: no '::: lab {kind}'")
 
 
 def seed_has(label: str) -> bool:

@@ -1,7 +1,8 @@
 """What the search tests look for: in each chapter of a book, a phrase and the heading it is under.
 
-Read from the chapter's Markdown as an author wrote it, never typed into a test: the first ``##``
-or ``###`` heading followed by a line of prose gives the heading, and that line's first words
+Read from the search stage's own sections of the chapter (its Markdown parsed by the build's own
+markdown-it, every plugin), never typed into a test and never read from the Markdown by hand: the
+first section under a heading whose text opens with words gives the heading, and those first words
 the phrase. Search must find the phrase and land on the heading.
 """
 
@@ -11,6 +12,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitegen.book.source import load_source
+from sitegen.labs.placements import all_labs
+from sitegen.markdown.pages import parse_chapters
+from sitegen.search.text import sections
 from tests.conftest import book_chapters
 
 PHRASE_WORDS = 4
@@ -24,8 +29,8 @@ LONGEST_QUERY = 200
 """Characters of a query the page searches (static/search.js); a longer one is said to be cut."""
 QUOTED = 60
 """Characters of a query that "No results for …" quotes back."""
-FIELD = re.compile(r"\[\[\w+\]\]")
-NOT_PROSE = (":::", "#", "**", "-", "|", "```", "<", "!", ">")
+PLAIN = re.compile(r"\w+")
+"""A word a reader types as it is (no formula's TeX, no punctuation)."""
 
 
 @dataclass(frozen=True)
@@ -40,17 +45,15 @@ class Target:
 def search_targets(content: Path) -> list[Target]:
     """One target per chapter of the book in ``content``, in the book's order."""
     targets = []
-    for chapter in book_chapters(content):
-        lines = chapter.text.split("---", 2)[2].splitlines()
-        headings = [(i, line.lstrip("#").strip()) for i, line in enumerate(lines) if re.match(r"#{2,3} ", line)]
-        for index, heading in headings:
-            following = next((line for line in lines[index + 1 :] if line.strip()), "")
-            if following and not following.startswith(NOT_PROSE):
-                words = FIELD.sub("", following).split()[:PHRASE_WORDS]
-                targets.append(Target(chapter.meta.slug, f"{chapter.meta.slug}.html", heading, " ".join(words)))
+    parsed = parse_chapters(load_source(content), all_labs()).listed
+    for chapter, found in zip(book_chapters(content), parsed, strict=True):
+        for section in sections(found.tokens, chapter.meta.title)[1:]:
+            words = section.text.split()[:PHRASE_WORDS]
+            if len(words) == PHRASE_WORDS and all(PLAIN.fullmatch(word) for word in words):
+                targets.append(Target(chapter.meta.slug, f"{chapter.meta.slug}.html", section.heading, " ".join(words)))
                 break
         else:
-            raise LookupError(f"{chapter.path}: no heading followed by a line of prose")
+            raise LookupError(f"{chapter.path}: no heading whose section opens with {PHRASE_WORDS} words")
     return targets
 
 

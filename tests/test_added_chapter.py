@@ -2,13 +2,15 @@
 
 The book's tests (``pytest -m book``: the build, every lab in the browser, links, search) read the
 book they check from the book itself, never a list of its chapters or labs, so they must hold for
-any book that builds. This adds ``tests/books/added-chapter/`` (a chapter with a callout, a table,
-code, a formula, a footnote, a cross-chapter link and the ``softmax`` lab, whose text box refuses
-what is not a list of numbers and declares ``examples=``) to a copy of ``content/`` and runs those
-tests on it, in a pytest of its own pointed at the copy (``KVPAGE_CONTENT``).
+any book that builds. This adds ``tests/books/added-chapter/`` to a copy of ``content/`` and runs
+those tests on it, in a pytest of its own pointed at the copy (``KVPAGE_CONTENT``): two chapters,
+"Attention" with the ``softmax`` lab (whose text box refuses what is not a list of numbers and
+declares ``examples=``), and "Memory", which holds every construct docs/authoring.md documents, and
+the ``memory`` lab, with a control of every kind and every word of the picture vocabulary
+(tests/test_added_book.py holds the book to the guide).
 
-The added book is content only (a chapter and its ``book.toml``; the softmax lab's model, template and
-script are this checkout's), so the book tests that never read ``KVPAGE_CONTENT`` give there exactly
+The added book is content only (chapters, their images and download, and ``book.toml``; the labs'
+models and templates are this checkout's), so the book tests that never read ``KVPAGE_CONTENT`` give there exactly
 what they give in this run, and the nested run leaves them out (``READS_NO_BOOK``,
 ``READS_ITS_OWN_BOOK``, ``SAME_IN_EVERY_BOOK``): it runs every book test that reads the book it is
 pointed at.
@@ -75,10 +77,9 @@ def book_modules() -> list[str]:
 
 
 def added_book(target: Path) -> Path:
-    """content/ with the added chapter's files, and the added book's book.toml (its labs turned on)."""
+    """content/ with the added chapters and their files, and the added book's book.toml (its labs turned on)."""
     book = shutil.copytree(CONTENT, target)
-    for path in ADDED.iterdir():
-        shutil.copy(path, book / path.name)
+    shutil.copytree(ADDED, book, dirs_exist_ok=True)
     return book
 
 
@@ -92,7 +93,8 @@ def own_environment() -> dict[str, str]:
 
 def test_the_books_own_tests_pass_with_a_second_authors_chapter_added(tmp_path: Path) -> None:
     book = added_book(tmp_path / "content")
-    assert all(path.suffix in (".md", ".toml") for path in ADDED.iterdir()), "the added book is content only"
+    code = [path for path in ADDED.rglob("*") if path.suffix in (".py", ".html", ".js")]
+    assert not code, f"the added book is content only: {code}"
     command = [sys.executable, "-m", "pytest", *book_modules(), "-m", "book", "-k", WAYS, "-q", "-p", "no:randomly"]
     command += ["-p", "no:cacheprovider", "--basetemp", str(tmp_path / "run")]
     command += [f"--deselect={test}" for test in SAME_IN_EVERY_BOOK]

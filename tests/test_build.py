@@ -15,7 +15,7 @@ from kvpage.costs import MODE_NAMES, MODES, cumulative_cost, step_cost
 from kvpage.jsonvalue import count
 from kvpage.tokenizer import tokenize
 from sitegen import pipeline
-from sitegen.book.source import ChapterSource, load_book
+from sitegen.book.source import load_book
 from sitegen.cli import commands
 from sitegen.labs.placements import all_labs
 from sitegen.markdown.pages import page_url
@@ -25,7 +25,7 @@ from sitegen.site.csp import source_hash
 from sitegen.site.page_script import READER_ID, READER_SCRIPT
 from tests.chapter_labs import lab_params
 from tests.conftest import CONTENT, ROOT, Built, book_chapters, index_link_name, page_configs
-from tests.pagetext import visible_text
+from tests.pagetext import WORD, Elements, headings, meta_description, prose_runs, visible_text
 
 pytestmark = pytest.mark.book
 
@@ -214,14 +214,14 @@ def test_index_lists_every_chapter_in_order(built: Built) -> None:
     assert "03 · The model Cache" in text
 
 
-def written_lede_and_labs(chapter: ChapterSource) -> tuple[str, list[str]]:
-    """As the author wrote them: the first paragraph after the front matter (links as their text),
-    and the heading on the line after each ``::: lab``."""
-    body = chapter.text.split("\n---\n", 1)[1]
-    paragraph = next(block for block in body.split("\n\n") if block.strip())
-    lede = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", " ".join(paragraph.split()))
-    lines = body.splitlines()
-    labs = [lines[i + 1].removeprefix("## ") for i, line in enumerate(lines) if line.startswith("::: lab ")]
+def lede_and_labs(page: str) -> tuple[str, list[str]]:
+    """As the chapter's page says them: its lede (the page's description, which must be words its page
+    opens a paragraph with), and the heading that names each lab's region, in order."""
+    lede = meta_description(page)
+    opening = WORD.findall(lede)
+    assert any(opening[: len(run)] == run for run in prose_runs(page)), f"{lede!r} opens no paragraph of its page"
+    named = headings(page)
+    labs = [named[attrs["aria-labelledby"]] for attrs in Elements(page).of("section") if "data-lab" in attrs]
     return lede, labs
 
 
@@ -235,8 +235,8 @@ def test_index_shows_each_chapters_number_title_lede_and_labs(book: str, request
     assert title is not None and text.startswith(f"{title.title} ")
     position = 0
     for chapter in book_chapters(content):
-        lede, labs = written_lede_and_labs(chapter)
         page = made.files[page_url(chapter)].decode("utf-8")
+        lede, labs = lede_and_labs(page)
         for said in (f"{chapter.meta.headline} {chapter.meta.title}", lede, *labs):
             found = text.find(said, position)
             assert found >= 0, f"{said!r} is not in the index, after what comes before it"

@@ -7,6 +7,7 @@ every decision of docs/decisions/ says what was tried, the numbers and why."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -174,3 +175,20 @@ def test_each_decision_says_what_was_tried_the_numbers_and_why(path: Path) -> No
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     assert headings == PARTS, path.name
     assert "**Status:**" in path.read_text(encoding="utf-8")
+
+
+def make_recipe(target: str) -> list[str]:
+    """The commands of a target of the Makefile, its variables as written."""
+    lines = (ROOT / "Makefile").read_text(encoding="utf-8").split(f"\n{target}:", 1)[1].splitlines()[1:]
+    return [line.strip() for line in itertools.takewhile(lambda line: line.startswith("\t"), lines)]
+
+
+def test_make_fix_mends_what_make_check_lints_and_the_readme_says_so() -> None:
+    """An author who writes a lab learns of ruff before ``make test`` does (issue 46): ``make fix`` runs
+    ruff's fixes and its format over the very paths ``make check`` lints."""
+    check = [line for line in make_recipe("check") if "/bin/ruff " in line]
+    fix = make_recipe("fix")
+    assert [line.replace(" --fix", "") for line in fix] == [line.replace(" --check", "") for line in check]
+    assert any(" --fix " in line for line in fix)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`make fix`" in readme.split("## Write", 1)[1].split("\n## ", 1)[0]

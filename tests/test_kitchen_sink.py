@@ -109,7 +109,7 @@ def test_every_construct_is_rendered_at_build_time(kitchen_sink: Built) -> None:
     assert len(elements.of("sup")) == len(inline_children("footnote_ref"))
     assert len(elements.of("figure")) == 1 and len(elements.of("figcaption")) == 1
     assert len(elements.of("dt")) == 2 and len(elements.of("input")) >= 2
-    assert "<s>every step</s>" in html
+    assert "<del>every step</del>" in html
     assert '<a href="http://www.example.com">www.example.com</a>' in html
 
 

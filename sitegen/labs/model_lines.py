@@ -9,6 +9,7 @@ way (stages import this module, it imports no stage).
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -53,13 +54,23 @@ def problem_at(project: Path, lab: Lab, problem: str) -> tuple[str, int]:
     return (shown, text.count("\n", 0, found.start()) + 1) if found else (shown, line)
 
 
+VOCABULARY = ("kvpage/pictures/", "kvpage/tree.py")
+"""What a lab calls but its author does not write: the picture vocabulary and the element trees. A
+picture refused (``PictureError``: a negative bar) is the author's call's doing, so it is reported at
+the call in the lab's file, not at the line of kvpage/pictures/ that raised."""
+
+
 def raised_at(traceback: str) -> str:
-    """The innermost model frame of a traceback from the wheel, as ``kvpage/…py:LINE`` ("" if none)."""
-    frames = [(path, line) for path, line in FRAME.findall(traceback) if "/kvpage/" in path]
+    """The innermost model frame of a traceback from the wheel, as ``kvpage/…py:LINE`` ("" if none):
+    the innermost outside :data:`VOCABULARY`, if any is."""
+    frames = [
+        (path[path.rindex("/kvpage/") + 1 :], line) for path, line in FRAME.findall(traceback) if "/kvpage/" in path
+    ]
     if not frames:
         return ""
-    path, line = frames[-1]
-    return f"{path[path.rindex('/kvpage/') + 1 :]}:{line}"
+    own = [(path, line) for path, line in frames if not path.startswith(VOCABULARY)]
+    path, line = (own or frames)[-1]
+    return f"{path}:{line}"
 
 
 def shown_args(args: object) -> str:
@@ -76,3 +87,17 @@ def raised_note(traceback: str) -> str:
     """
     raised = raised_at(traceback)
     return f" (raised at {raised})" if raised and not raised.startswith("kvpage/bridge.py:") else ""
+
+
+def action_at(lab: Lab, action: str) -> tuple[str, int] | None:
+    """(``kvpage/labs/x.py``, LINE): where the action ``action`` of ``lab`` is defined, for a view it
+    returned that the page cannot show (NaN in it, an output missing); None if its source is not a file."""
+    function = lab.actions.get(action)
+    module = inspect.getmodule(function) if function is not None else None
+    if function is None or module is None or not module.__name__.startswith("kvpage."):
+        return None
+    try:
+        _, line = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        return None
+    return module_file(module.__name__), line

@@ -33,7 +33,7 @@ from kvpage.lab import Lab
 from sitegen.errors import ContentError
 from sitegen.labs.model_errors import import_failure
 from sitegen.labs.model_imports import module_file
-from sitegen.labs.model_lines import declared_at, problem_at, raised_at, raised_note, shown_args
+from sitegen.labs.model_lines import action_at, declared_at, problem_at, raised_at, raised_note, shown_args
 from sitegen.labs.model_process import MODEL_HOME, CallTimedOut, ModelProcess, ModelStopped, slow_import
 from sitegen.labs.trees import to_html
 
@@ -156,6 +156,13 @@ def parse_params(lab: Lab, words: list[str]) -> tuple[dict[str, Value], list[str
     return values, errors
 
 
+class ViewProblem(str):
+    """A starting view the model returned but the page cannot show (NaN in it, an output missing): the
+    model's action is at fault, so the build names its line as well as the chapter's."""
+
+    __slots__ = ()
+
+
 def starting_view(placement: Placement, handle: Callable[[str], str] = bridge.handle) -> LabUse | str:
     """The lab at ``placement`` with its starting view, or what went wrong, as a sentence for the author.
 
@@ -171,15 +178,16 @@ def starting_view(placement: Placement, handle: Callable[[str], str] = bridge.ha
         said = f" {stopped}" if isinstance(stopped, CallTimedOut) else f": {stopped}"
         return f"lab {name!r} action {placement.kind.update!r}{said} (args {shown_args(dict(placement.params))})"
     if not reply["ok"]:
-        error = str(reply["error"])
+        error = bridge.for_the_author(reply)
         if not error.startswith(bridge.FAILED):
             return f"lab {name!r} refuses its starting values: {error}"
         where = raised_note(str(reply.get("traceback", "")))
-        return f"lab {name!r} failed at its starting values: {error.removeprefix(bridge.FAILED)}{where}"
+        said = f"lab {name!r} failed at its starting values: {error.removeprefix(bridge.FAILED)}{where}"
+        return ViewProblem(said) if reply.get("advice") else said
     view = cast(JSONObject, reply["result"])
     problems = placement.kind.view_problems(view)
     if problems:
-        return f"lab {name!r}: {'; '.join(problems)}"
+        return ViewProblem(f"lab {name!r}: {'; '.join(problems)}")
     return LabUse(placement, view)
 
 
@@ -200,6 +208,11 @@ def starting_views(placements: Iterable[Placement], handle: Callable[[str], str]
         found = starting_view(placement, handle)
         if isinstance(found, str):
             errors.append(ContentError(placement.path, placement.line, found))
+            model = action_at(placement.kind, placement.kind.update) if isinstance(found, ViewProblem) else None
+            if model is not None:  # the author fixes the model, so it is named at the model's line too
+                errors.append(
+                    ContentError(*model, f"this action's view, at {placement.path}:{placement.line}: {found}")
+                )
         else:
             uses[placement.key] = found
     return Labs(MappingProxyType(uses), tuple(errors))
@@ -225,7 +238,7 @@ def warm_up(labs: Iterable[Lab], handle: Callable[[str], str], project: Path) ->
                 also = raised_note(str(reply.get("traceback", "")))
                 message = (
                     f"lab {lab.name!r} action {action!r} failed at build-time warm-up "
-                    f"(args {shown_args(args)}): {reply['error']}{also}"
+                    f"(args {shown_args(args)}): {bridge.for_the_author(reply)}{also}"
                 )
                 errors.append(ContentError(*where, message))
     return errors
@@ -254,7 +267,7 @@ def swept(use: LabUse, handle: Callable[[str], str]) -> list[ContentError]:
             if problems:
                 errors.append(ContentError(*placement.key, f"lab {lab.name!r} swept {at}: {'; '.join(problems)}"))
             continue
-        failure = str(reply["error"])
+        failure = bridge.for_the_author(reply)
         if not failure.startswith(bridge.FAILED):
             continue
         raised = raised_at(str(reply.get("traceback", "")))

@@ -45,6 +45,7 @@ from sitegen.markdown.plugins.callouts import callouts_plugin
 from sitegen.markdown.plugins.chapter_links import chapter_links_plugin
 from sitegen.markdown.plugins.code import code_plugin
 from sitegen.markdown.plugins.containers import unknown_containers_plugin
+from sitegen.markdown.plugins.deleted import deleted_plugin
 from sitegen.markdown.plugins.env import new_env, record
 from sitegen.markdown.plugins.figures import figures_plugin
 from sitegen.markdown.plugins.footnotes import footnotes_plugin
@@ -129,6 +130,7 @@ def make_markdown(
     md.use(brackets_plugin)
     md.use(front_matter_plugin)
     md.enable("strikethrough")
+    md.use(deleted_plugin)
     md.use(tables_plugin)
     md.use(tasklists_plugin, label=True)
     md.use(gfm_autolink_plugin)

@@ -222,8 +222,9 @@ def test_print_shows_each_lab_with_its_link(audited: tuple[Page, str]) -> None:
     expect(printed).to_be_visible()
     expect(printed).to_contain_text(re.compile(r"#lab[^ ]*&decode:prompt=16,tokens=16,mode=kv,steps=1$"))
     expect(lab.get_by_role("button", name="Copy link")).to_be_hidden()
-    expect(page.get_by_text("Link to this state:")).to_have_count(2)
-    expect(page.get_by_text("Link to this state:").nth(1)).to_contain_text("next-request:request1=")
+    expect(page.get_by_role("region", name=NEXT).get_by_text("Link to this state:")).to_contain_text(
+        "next-request:request1="
+    )
 
 
 @pytest.mark.parametrize("site_url", ["http"], indirect=True)

@@ -103,15 +103,17 @@ def test_labs_can_be_found_elsewhere_for_the_builds_tests() -> None:
 def test_a_view_json_cannot_carry_is_a_failure_naming_the_action_and_the_place(
     value: Any, shown: str, where: str
 ) -> None:
-    """Python's json would write NaN as a bare word no browser reads: the reply says so instead."""
+    """Python's json would write NaN as a bare word no browser reads: the reply says so instead, to the
+    reader what happened, and apart, for the author (the build, serve, the page's console), what to do."""
     lab = Lab(name="odd", actions={"compute": lambda args: value}, update="compute")
     text = bridge.handle(json.dumps({"lab": "odd", "action": "compute", "args": {}}), {"odd": lab}.__getitem__)
     reply = json.loads(text, parse_constant=lambda word: pytest.fail(f"the reply holds {word}"))
     assert reply == {
         "ok": False,
-        "error": f"the model failed: action 'compute' returned {shown} (at {where}); JSON has no NaN or "
-        "Infinity, so the page could not read it: return a text such as 'n/a' instead",
+        "error": f"the model failed: action 'compute' returned {shown} (at {where})",
+        "advice": "JSON has no NaN or Infinity, so the page could not read it: return a text such as 'n/a' instead",
     }
+    assert bridge.for_the_author(reply) == f"{reply['error']}; {reply['advice']}"
 
 
 def test_a_request_is_strict_json_too() -> None:

@@ -292,10 +292,14 @@ EXPECTED: dict[str, list[str]] = {
     ],
     # The labs stage, with model files of the fixture's own (kvpage/): a view JSON cannot carry, a
     # model that loops (book.toml sets build_timeout = 1), a lab that does not parse.
+    # At the chapter's line and at the model's (its action's def: issue 46, the author fixes the model).
     "lab-nan": [
         "content/broken.md:8: lab 'hit-rate' failed at its starting values: action 'compute' returned NaN "
         "(at view.state.rate); JSON has no NaN or Infinity, so the page could not read it: "
-        "return a text such as 'n/a' instead"
+        "return a text such as 'n/a' instead",
+        "kvpage/labs/hit_rate.py:13: this action's view, at content/broken.md:8: lab 'hit-rate' failed at its "
+        "starting values: action 'compute' returned NaN (at view.state.rate); JSON has no NaN or Infinity, so "
+        "the page could not read it: return a text such as 'n/a' instead",
     ],
     # The sweep: right at the starting values, wrong at the slider's lowest (at the chapter's line and
     # the model's) and over the bridge's cap at its highest (the bridge's refusal: no model line).

@@ -220,6 +220,8 @@ class WiredLab {
     this.section.querySelector("[data-role=copied]").textContent = "";
     if (!reply.ok) {
       showError(this.section, reply.error, reply.traceback);
+      // The reader is told what happened; what the lab's author should do goes to the console only.
+      if (reply.advice) console.warn(`kvpage lab ${this.section.dataset.lab}: ${reply.advice}`);
       this.blankOutputs();
     } else {
       try {

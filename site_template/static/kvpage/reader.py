@@ -91,7 +91,7 @@ def kvpage_reader(sources, labs):
         lacks = [f"text {key!r}" for key in lab["texts"] if not isinstance(group("text").get(key), str)]
         lacks += [f"part {key!r}" for key in lab["parts"] if not isinstance(group("parts").get(key), (list, str))]
         if lacks:
-            return failed(f"lab {name!r}: the view lacks {', '.join(lacks)} (each is a text, each part a tree)")
+            return failed(f"lab {name!r}: the view lacks {', '.join(lacks)}")
         replies.append(text)
     return dumps({"ok": True, "replies": replies})
 kvpage_reader

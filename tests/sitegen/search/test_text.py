@@ -11,6 +11,7 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
+from sitegen import pipeline
 from sitegen.book.source import load_source
 from sitegen.labs.placements import starting_views
 from sitegen.markdown.pages import make_markdown, parse_chapters, render_pages
@@ -18,12 +19,11 @@ from sitegen.markdown.plugins.env import new_env
 from sitegen.search.text import Section, html_text, sections
 from sitegen.site.templates import make_templates
 from tests.conftest import ROOT, book_chapters
+from tests.pagetext import WORD, prose_runs
 
 pytestmark = pytest.mark.book
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
-TABLE_RULE = re.compile(r"\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*\Z")
-"""A table's delimiter row (``| --- | :-: |``): markup, no words."""
 
 
 @pytest.fixture(scope="module")
@@ -106,20 +106,27 @@ def test_the_two_chapter_book(md: MarkdownIt) -> None:
     assert "Cells a cold prefill pays" in body and "Cells a cold prefill pays" not in lab.text
 
 
-def test_every_chapter_of_the_book_has_its_text_found(md: MarkdownIt) -> None:
-    """Every paragraph of the real chapter is in one of its sections, whatever Markdown it uses."""
-    for chapter in book_chapters():
-        found = " ".join(f"{section.heading} {section.text}" for section in read(md, chapter.text, chapter.meta.title))
-        found = re.sub(r"[\[\]]", "", found)  # as the lines below lose a link's brackets, so does code's text
-        body = chapter.text.split("---", 2)[2]
-        for line in body.splitlines():
-            if TABLE_RULE.match(line) or line.lstrip().startswith(("```", "~~~")):
-                continue
-            plain = re.sub(r"\*\*|\[\[\w+\]\]|\(chapter:[^)]*\)|\[\^\w+\]:?|[\[\]]", "", line).strip()
-            if plain and not plain.startswith(":::") and not plain.startswith("#"):
-                # A table row's cells are read one by one, like the runs of spaces that part words.
-                for piece in re.split(r"\s{2,}|\s*\|\s*", plain):
-                    assert not piece or " ".join(piece.split()[:3]) in found, (chapter.path, piece)
+def found_in_order(runs: list[list[str]], words: list[str]) -> list[str] | None:
+    """The first run that is not, word for word, in ``words`` after the run before it (None: all are)."""
+    position = 0
+    for run in runs:
+        width = len(run)
+        found = next((at for at in range(position, len(words) - width + 1) if words[at : at + width] == run), None)
+        if found is None:
+            return run
+        position = found + width
+    return None
+
+
+def test_every_chapter_of_the_book_has_its_text_found(rendered: pipeline.Rendered) -> None:
+    """Every word of every chapter's prose, as the build rendered it (read by an HTML parser), is in
+    its sections, in the page's order and with the words the page keeps together kept together,
+    whatever Markdown the chapter uses: a formula, a table's caption, a callout, a lab's prose."""
+    for page in rendered.pages.pages:
+        words = WORD.findall(" ".join(f"{section.heading} {section.text}" for section in page.sections))
+        runs = prose_runs(page.body)
+        assert runs, page.source.path
+        assert found_in_order(runs, words) is None, (page.source.path, found_in_order(runs, words))
 
 
 def test_raw_html_around_markdown_keeps_both(md: MarkdownIt) -> None:
