@@ -14,7 +14,7 @@ from kvpage.labs import next_request
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
-from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
+from tests.chapter_labs import Run, chapter_run, chip_words, compared, one_letter_changed
 from tests.conftest import ROOT
 from tests.e2e.test_labs import (
     REQUEST_1,
@@ -52,16 +52,31 @@ def tab_to(page: Page, target: Locator, key: str = "Tab") -> None:
     raise AssertionError(f"{key} never reached {target}")
 
 
+def spent_keeps_the_focus(decode: Locator, button: Locator, run: Run, key: str = "Enter") -> None:
+    """``button`` cannot act now (the run is done) yet keeps the focus, and ``key`` on it does nothing:
+    the run stays as it is (the focus once went to Reset, and the next Enter wiped the run)."""
+    expect(button).to_be_disabled()  # aria-disabled: said so, and still focused
+    expect(button).to_be_focused()
+    decode.page.keyboard.press(key)
+    settled(decode)
+    expect_run(decode, run)
+    expect(button).to_be_focused()
+
+
 def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
+    """Generate by keyboard to the end of the run, in motion and reduced; Forward to the end; each
+    spent button keeps the focus and ignores the next key (all on one visit)."""
     page, base = audited
     decode, _ = open_chapter(page, base)
     generate = decode.get_by_role("button", name="Generate")
 
     tab_to(page, generate)
     page.keyboard.press("Enter")
-    expect_run(decode, chapter_run().after())
+    done = chapter_run().after()
+    expect_run(decode, done)
+    spent_keeps_the_focus(decode, generate, done)
     reset = decode.get_by_role("button", name="Reset")
-    expect(reset).to_be_focused()  # Generate is spent; focus moved on instead of vanishing
+    tab_to(page, reset)
     page.keyboard.press("Enter")
     expect_run(decode, chapter_run())
 
@@ -70,9 +85,29 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
     tab_to(page, generate)
     page.keyboard.press("Space")
-    expect_run(decode, chapter_run("recompute").after())
-    expect(generate).to_be_disabled()
-    expect(reset).to_be_focused()
+    recomputed = chapter_run("recompute").after()
+    expect_run(decode, recomputed)
+    spent_keeps_the_focus(decode, generate, recomputed, key="Space")
+
+    page.keyboard.press("Tab")  # Back, then Forward to the end again
+    expect(decode.get_by_role("button", name="Back")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_run(decode, recomputed.after(recomputed.steps - 1))
+    page.keyboard.press("Tab")
+    forward = decode.get_by_role("button", name="Forward")
+    expect(forward).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_run(decode, recomputed)
+    spent_keeps_the_focus(decode, forward, recomputed)
+
+    # Under reduced motion the first Generate ends the run in one answer: Generate keeps the focus.
+    page.emulate_media(reduced_motion="reduce")
+    tab_to(page, reset)
+    page.keyboard.press("Enter")
+    expect_run(decode, chapter_run("recompute"))
+    tab_to(page, generate, key="Shift+Tab")
+    page.keyboard.press("Enter")
+    spent_keeps_the_focus(decode, generate, recomputed)
 
 
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:

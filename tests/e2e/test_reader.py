@@ -141,9 +141,10 @@ def run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
         expect_readouts(region, LABS[name], view["text"])
         expect(region.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +1 −1")
     assert any(readouts(labs[name], LABS[name]) != before[name] for name in labs), "the edit changed no readout"
-    decode.get_by_role("button", name="Back to the book's model").click()
+    decode.get_by_role("button", name="Back to the book's model").press("Enter")
     expect_shown(labs, before)
     expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    expect(decode.get_by_role("button", name="Edit", exact=True)).to_be_focused()  # not lost to <body>
     url = decode.page.url
     assert "costs" not in url and "def " not in url  # the URL carries no code
 

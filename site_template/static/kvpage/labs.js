@@ -406,7 +406,10 @@ class WiredLab {
     }
     for (const button of this.schema.buttons) {
       if (!button.calls) continue; // the lab's own script handles it
-      this.section.querySelector(`[data-action="${button.name}"]`).addEventListener("click", () => {
+      this.section.querySelector(`[data-action="${button.name}"]`).addEventListener("click", (event) => {
+        // A button the lab's script marked aria-disabled (decode's Forward on a finished run) keeps
+        // the focus, and so its clicks: they do nothing.
+        if (/** @type {HTMLElement} */ (event.currentTarget).getAttribute("aria-disabled") === "true") return;
         for (const hook of this.before) hook();
         this.request(button.calls);
       });
