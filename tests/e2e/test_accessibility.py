@@ -16,6 +16,7 @@ from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import Run, chapter_run, chip_words, compared, one_letter_changed
 from tests.conftest import ROOT
+from tests.e2e.test_figure import contrast
 from tests.e2e.test_labs import (
     REQUEST_1,
     REQUEST_2,
@@ -225,7 +226,50 @@ def axe_in_each_scheme(page: Page) -> dict[str, list[str]]:
     return found
 
 
+RING = 3.0
+"""WCAG 2.2 SC 1.4.11: the focus indicator against what it is drawn on."""
+RINGS = """() => {
+  const back = (element) => {
+    while (element && getComputedStyle(element).backgroundColor === "rgba(0, 0, 0, 0)") element = element.parentElement;
+    return getComputedStyle(element ?? document.documentElement).backgroundColor;
+  };
+  const focusable = "a[href], button, input, textarea, select, summary, [tabindex]";
+  const seen = [];
+  for (const element of document.querySelectorAll(focusable)) {
+    if (element.disabled || element.getClientRects().length === 0) continue;
+    element.focus();
+    if (document.activeElement !== element) continue;
+    const style = getComputedStyle(element);
+    const name = `${element.tagName.toLowerCase()} ${element.className} ${(element.textContent ?? "").trim().slice(0, 30)}`;
+    seen.push({ name, visible: element.matches(":focus-visible"), style: style.outlineStyle,
+      ring: style.outlineColor, background: back(element.parentElement) });
+  }
+  return seen;
+}"""
+"""Every element of the page that takes the focus, focused in turn: its focus ring's colour, and the
+background it is drawn on (its parent's painted background: the ring is outside the element)."""
+
+
+def ring_problems(page: Page) -> list[str]:
+    """Every focusable element whose focus ring is missing or under RING against its background.
+
+    A key pressed first, so that the page's focus is a keyboard's and each element the script focuses
+    after it shows ``:focus-visible`` as it would by Tab (the ring a keyboard reader sees)."""
+    page.keyboard.press("Shift")
+    seen = page.evaluate(RINGS)
+    assert len(seen) > 20, seen  # the labs' controls, chips, links, the search box
+    problems = []
+    for element in seen:
+        if not element["visible"] or element["style"] == "none":
+            problems.append(f"{element['name']}: no focus ring")
+        elif (ratio := contrast(element["ring"], element["background"])) < RING:
+            problems.append(f"{element['name']}: ring {element['ring']} on {element['background']} is {ratio:.2f}:1")
+    return problems
+
+
 def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> None:
+    """axe-core in light and dark before the labs run and after; after, each focus ring of the page
+    (every control, chip, link and box) at least RING against what it is drawn on, in both schemes."""
     page, base = audited
     page.add_init_script(path=str(AXE))
     decode, lab = open_chapter(page, base)
@@ -239,3 +283,8 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> 
     expect_readouts(lab, next_request.LAB, compared(request2=edited))
     lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem").nth(3).focus()
     assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "after the labs ran"
+    rings = {}
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        rings[scheme] = ring_problems(page)
+    assert rings == {scheme: [] for scheme in SCHEMES}
