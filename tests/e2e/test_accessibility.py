@@ -6,6 +6,8 @@ Each test runs on the site's chapter page and on the single file, whose ids (and
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
@@ -53,6 +55,39 @@ def tab_to(page: Page, target: Locator, key: str = "Tab") -> None:
     raise AssertionError(f"{key} never reached {target}")
 
 
+LIVE = """() => {
+  const live = '[aria-live]:not([aria-live=off]), [role=status]:not([aria-live=off]), '
+    + '[role=alert]:not([aria-live=off]), [role=log], output:not([aria-live=off])';
+  window.__live = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const node = record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement;
+      const region = node?.closest(live);
+      const name = region?.dataset.role ?? region?.dataset.field ?? region?.id;
+      if (region) window.__live.push({ region: name, text: region.textContent });
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: false });
+}"""
+"""Records every change inside a live region of the page (what a screen reader may announce), as
+{region, text}: a region by its data-role or data-field. Computed live: aria-live other than off,
+or a role or element that is live by default (status, alert, log, <output>)."""
+
+
+def watch_live_regions(page: Page) -> None:
+    """From now on, every change in a live region is recorded (LIVE); :func:`announced` reads them."""
+    page.evaluate(LIVE)
+
+
+def announced(page: Page) -> list[tuple[str, str]]:
+    """The live regions' changes since :func:`watch_live_regions` or the last call, as (region, text),
+    and forget them. The runtime line is left out unless it was rewritten with what it said already:
+    a call slower than a second is told there ("still working"), by design, on a loaded machine."""
+    changes = [(change["region"], change["text"]) for change in page.evaluate("window.__live.splice(0)")]
+    said = [text for region, text in changes if region == "runtime"]
+    assert all(one != two for one, two in itertools.pairwise(said)), f"the runtime line repeated: {said}"
+    return [change for change in changes if change[0] != "runtime"]
+
+
 def spent_keeps_the_focus(decode: Locator, button: Locator, run: Run, key: str = "Enter") -> None:
     """``button`` cannot act now (the run is done) yet keeps the focus, and ``key`` on it does nothing:
     the run stays as it is (the focus once went to Reset, and the next Enter wiped the run)."""
@@ -71,10 +106,13 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     decode, _ = open_chapter(page, base)
     generate = decode.get_by_role("button", name="Generate")
 
+    watch_live_regions(page)
     tab_to(page, generate)
     page.keyboard.press("Enter")
     done = chapter_run().after()
     expect_run(decode, done)
+    settled(decode)
+    assert announced(page) == [("summary", done.text()["summary"])], "one summary for the whole run, at its end"
     spent_keeps_the_focus(decode, generate, done)
     reset = decode.get_by_role("button", name="Reset")
     tab_to(page, reset)
@@ -191,6 +229,30 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
     page.keyboard.type("y")
     expect(box).to_have_value("y" + edited[1:])
     expect_readouts(lab, next_request.LAB, compared(request2="y" + edited[1:]))
+    typing_announces_only_the_settled_answer(page, lab, box)
+
+
+TYPED = " And keep it short"
+"""18 characters typed into request 2 in one go (the review counted 108 live rewrites for as many)."""
+
+
+def typing_announces_only_the_settled_answer(page: Page, lab: Locator, box: Locator) -> None:
+    """Typing TYPED at the end of request 2 says one thing: the lab's summary of the last answer,
+    named ("Request 2: … tokens shared …"); no readout, prose number or status line is live.
+    The page's clock stopped, so the typing debounce waits for the test, however slow the machine:
+    every key lands before the one answer the lab asks for."""
+    settled(lab)
+    live_clock(page)
+    stop_the_clock(page)
+    watch_live_regions(page)
+    page.keyboard.press("Control+End")
+    page.keyboard.type(TYPED)
+    page.clock.run_for(1000)  # the debounce goes: one update, for the whole text
+    final = box.input_value()
+    assert final.endswith(TYPED)
+    expect_readouts(lab, next_request.LAB, compared(request2=final))
+    settled(lab)
+    assert announced(page) == [("summary", compared(request2=final)["summary"])]
 
 
 def axe_violations(page: Page) -> list[str]:
@@ -240,7 +302,8 @@ RINGS = """() => {
     element.focus();
     if (document.activeElement !== element) continue;
     const style = getComputedStyle(element);
-    const name = `${element.tagName.toLowerCase()} ${element.className} ${(element.textContent ?? "").trim().slice(0, 30)}`;
+    const words = (element.textContent ?? "").trim().slice(0, 30);
+    const name = `${element.tagName.toLowerCase()} ${element.className} ${words}`;
     seen.push({ name, visible: element.matches(":focus-visible"), style: style.outlineStyle,
       ring: style.outlineColor, background: back(element.parentElement) });
   }

@@ -120,6 +120,7 @@
       if (running) {
         stop();
         showButtons();
+        lab.announce(); // where Pause left the run (once its last step is answered, if one is out)
       } else if (calm.matches) {
         lab.run("finish");
       } else if (!done()) {
