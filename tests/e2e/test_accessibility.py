@@ -7,16 +7,19 @@ Each test runs on the site's chapter page and on the single file, whose ids (and
 from __future__ import annotations
 
 import itertools
+import json
+import re
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage import bridge
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
-from tests.chapter_labs import Run, chapter_run, chip_words, compared, one_letter_changed
+from tests.chapter_labs import Run, chapter_run, chip_words, compared, one_letter_changed, request_args
 from tests.conftest import ROOT
 from tests.e2e.test_figure import contrast
 from tests.e2e.test_labs import (
@@ -210,8 +213,9 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
 
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
     info = lab.locator('[data-chip-info="tokens2"]')
-    tab_to(page, chips.first)  # past the presets and request 1's tokens
     words = chip_words(request2=edited)
+    the_token_line_stays_while_the_pointer_moves_onto_it(chips, info, words)
+    tab_to(page, chips.first)  # past the presets and request 1's tokens
     expect(info).to_have_text(words[0])
     page.keyboard.press("End")
     expect(chips.last).to_be_focused()
@@ -222,6 +226,7 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
         page.keyboard.press("ArrowRight")
     expect(chips.nth(differs)).to_be_focused()
     expect(info).to_have_text(words[differs])
+    up_and_down_move_between_the_requests(page, lab, chips, differs, edited)
 
     tab_to(page, box, key="Shift+Tab")
     page.keyboard.press("Control+Home")
@@ -229,7 +234,51 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
     page.keyboard.type("y")
     expect(box).to_have_value("y" + edited[1:])
     expect_readouts(lab, next_request.LAB, compared(request2="y" + edited[1:]))
+    a_request_refused_is_invalid_and_says_why(lab, box)
     typing_announces_only_the_settled_answer(page, lab, box)
+
+
+def the_token_line_stays_while_the_pointer_moves_onto_it(chips: Locator, info: Locator, words: list[str]) -> None:
+    """WCAG 1.4.13: what hovering a token shows stays while the pointer moves onto it (no chip focused)."""
+    chips.nth(1).hover()
+    expect(info).to_have_text(words[1])
+    info.hover()
+    expect(info).to_have_text(words[1])
+
+
+def up_and_down_move_between_the_requests(page: Page, lab: Locator, chips: Locator, at: int, request2: str) -> None:
+    """From request 2's token ``at``, Up goes to request 1's token at that position (its last if it is
+    shorter), Down back; Left and Right stay in their row."""
+    above = lab.get_by_role("list", name="Tokens of request 1").get_by_role("listitem")
+    info = lab.locator('[data-chip-info="tokens1"]')
+    column = min(at, len(chip_words(request2=request2, which="tokens1")) - 1)
+    page.keyboard.press("ArrowUp")
+    expect(above.nth(column)).to_be_focused()
+    expect(info).to_have_text(chip_words(request2=request2, which="tokens1")[column])
+    page.keyboard.press("ArrowUp")  # the first row: nowhere higher
+    expect(above.nth(column)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(chips.nth(at)).to_be_focused()
+
+
+def a_request_refused_is_invalid_and_says_why(lab: Locator, box: Locator) -> None:
+    """A request over the limit: the model's refusal in the lab's alert, the box aria-invalid and
+    described by its limit and that refusal; back under it, valid again."""
+    kept = box.input_value()
+    over = "a" * (next_request.MAX_REQUEST_CHARS + 1)
+    reply = json.loads(
+        bridge.handle(json.dumps({"lab": "next-request", "action": "compare", "args": request_args(request2=over)}))
+    )
+    assert not reply["ok"]
+    box.fill(over)
+    expect(lab.get_by_role("alert")).to_have_text(reply["error"])
+    expect(box).to_have_attribute("aria-invalid", "true")
+    limit = lab.get_by_text(re.compile(r"^Each request may be up to ")).inner_text()
+    expect(box).to_have_accessible_description(f"{limit} {reply['error']}")
+    box.fill(kept)
+    expect_readouts(lab, next_request.LAB, compared(request2=kept))
+    expect(box).to_have_attribute("aria-invalid", "false")
+    expect(box).to_have_accessible_description(limit)
 
 
 TYPED = " And keep it short"

@@ -43,7 +43,7 @@
 //   kvpageLabs.register(NAME, { start(section, lab) })
 // `start` runs once, before Python is live, with the handle `lab` below.
 
-import { TEXT_KINDS } from "./contract.js";
+import { TEXT_KINDS, textLength } from "./contract.js";
 import { renderTree } from "./draw.js";
 import { decodeId, formatFragment, formatLab, linkKeys, linkNote, parseFragment, quoted, readLab, unknownLabs } from "./links.js";
 
@@ -243,11 +243,23 @@ class WiredLab {
       }
       this.drawTexts(reply.result);
     }
+    this.markInvalid(reply.ok);
     for (const hook of this.updated) hook(reply.ok);
     if (reply.ok) this.announce();
     this.showLink();
     this.drawn(!paced && this.settled());
     return reply.ok;
+  }
+
+  // A text box the model refused for its length (the error line, which describes it, says so) is
+  // aria-invalid until an answer takes it; the limit is the schema's, counted as the model counts.
+  markInvalid(ok) {
+    for (const control of this.schema.controls) {
+      if (control.kind !== "text") continue;
+      for (const element of this.controlsOf(control)) {
+        element.setAttribute("aria-invalid", String(!ok && textLength(element.value) > control.limit));
+      }
+    }
   }
 
   // No call out, none waiting, no input still debounced: what the lab shows is what its controls ask for.
