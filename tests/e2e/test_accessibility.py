@@ -19,7 +19,7 @@ from kvpage.labs import next_request
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
-from tests.chapter_labs import Run, chapter_run, chip_words, compared, one_letter_changed, request_args
+from tests.chapter_labs import DECODE, NEXT, Run, chapter_run, chip_words, compared, one_letter_changed, request_args
 from tests.conftest import ROOT
 from tests.e2e.test_figure import contrast
 from tests.e2e.test_labs import (
@@ -379,9 +379,21 @@ def ring_problems(page: Page) -> list[str]:
     return problems
 
 
+def each_labs_buttons_are_told_apart(page: Page) -> None:
+    """A button every lab has one of is named with its lab's heading after its text, so a list of the
+    page's buttons tells the two apart: "Copy link Lab · the next request". Leaves both labs' Python
+    disclosures open."""
+    for region in (DECODE, NEXT):
+        page.get_by_role("region", name=region).get_by_text("Python: the code behind this lab").click()
+    for text in ("Copy link", "Edit", "Run"):
+        for region in (DECODE, NEXT):
+            expect(page.get_by_role("button", name=f"{text} {region}", exact=True)).to_have_count(1)
+
+
 def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> None:
-    """axe-core in light and dark before the labs run and after; after, each focus ring of the page
-    (every control, chip, link and box) at least RING against what it is drawn on, in both schemes."""
+    """axe-core in light and dark before the labs run and after (with both Python disclosures open,
+    each lab's buttons told apart by name); after, each focus ring of the page (every control, chip,
+    link and box) at least RING against what it is drawn on, in both schemes."""
     page, base = audited
     page.add_init_script(path=str(AXE))
     decode, lab = open_chapter(page, base)
@@ -394,6 +406,7 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> 
     lab.get_by_label("Request 2", exact=True).fill(edited)
     expect_readouts(lab, next_request.LAB, compared(request2=edited))
     lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem").nth(3).focus()
+    each_labs_buttons_are_told_apart(page)
     assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "after the labs ran"
     rings = {}
     for scheme in SCHEMES:
