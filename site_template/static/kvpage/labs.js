@@ -62,19 +62,19 @@ const labHandles = new WeakMap(); // section -> the handle below, for kvpageLabs
 
 // `element`'s text set to `text` only if it differs: a live region (the runtime line, the error,
 // the summary) rewritten with the same words is announced again by some screen readers.
-function write(element, text) {
+function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
 function showError(section, message, traceback) {
   const box = section.querySelector("[data-role=error]");
-  write(box, message);
+  setText(box, message);
   box.hidden = !message;
   if (traceback) console.error(`kvpage lab ${section.dataset.lab}: ${message}\n${traceback}`);
 }
 
 function sayIn(section, text) {
-  for (const line of section.querySelectorAll("[data-role=runtime]")) write(line, text);
+  for (const line of section.querySelectorAll("[data-role=runtime]")) setText(line, text);
 }
 
 function showNote(section, text) {
@@ -222,14 +222,14 @@ class WiredLab {
   blankOutputs() {
     for (const field of this.texts) {
       const blank = this.summaries.includes(field) ? "" : "—"; // the error (an alert) says what happened
-      for (const element of this.outputsOf("field", field)) write(element, blank);
+      for (const element of this.outputsOf("field", field)) setText(element, blank);
     }
     for (const tree of this.trees) for (const element of this.outputsOf("part", tree)) element.replaceChildren();
   }
 
   // `paced`: a view a lab's script stepped to (Generate's), not an answer to the reader's input.
   render(reply, paced = false) {
-    write(this.section.querySelector("[data-role=copied]"), "");
+    setText(this.section.querySelector("[data-role=copied]"), "");
     if (!reply.ok) {
       showError(this.section, reply.error, reply.traceback);
       this.blankOutputs();
@@ -274,7 +274,7 @@ class WiredLab {
     this.state = result.state;
     for (const field of this.texts) {
       if (this.summaries.includes(field)) continue;
-      for (const element of this.outputsOf("field", field)) write(element, result.text[field]);
+      for (const element of this.outputsOf("field", field)) setText(element, result.text[field]);
     }
   }
 
@@ -287,7 +287,7 @@ class WiredLab {
   announce() {
     if (this.view === null || !this.settled() || this.section.getAttribute("aria-busy") === "true") return;
     for (const field of this.summaries) {
-      for (const element of this.outputsOf("field", field)) write(element, this.view.text[field]);
+      for (const element of this.outputsOf("field", field)) setText(element, this.view.text[field]);
     }
   }
 
@@ -396,7 +396,7 @@ class WiredLab {
     field.parentElement.hidden = false;
     field.focus();
     field.select();
-    write(status, "");
+    setText(status, "");
     try {
       await navigator.clipboard.writeText(field.value);
       status.textContent = COPIED;

@@ -69,10 +69,11 @@
     };
   }
 
+  const calm = matchMedia("(prefers-reduced-motion: reduce)"); // read at each Generate: it may change
+
   function start(section, lab) {
     /** @type {(name: string) => HTMLButtonElement} */
     const button = (name) => section.querySelector(`[data-action=${name}]`);
-    const calm = matchMedia("(prefers-reduced-motion: reduce)");
     let running = false;
     let timer = null;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
