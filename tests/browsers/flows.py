@@ -156,9 +156,21 @@ def decode_steps() -> list[Step]:
         shows(DECODE, "Paid so far", stepped_back["paid"]),
         shows(DECODE, "KV cache against recomputing", stepped_back["ratio"]),
         page_holds(READABLE, "every mark of the labs should be 3:1 against the lab"),
-        click(DECODE, "button", "Forward"),
+        # Forward by keyboard to the end (issue 50): spent, it keeps the focus and a second Enter does
+        # nothing (the focus once went to Reset, and that Enter wiped the run).
+        holds(DECODE, FOCUS_FORWARD, until=False),
+        key("Enter"),
+        shows(DECODE, "Paid so far", recompute["paid"]),
+        disabled(DECODE, "button", "Forward"),
+        key("Enter"),
+        holds(DECODE, FORWARD_FOCUSED, until=False),
         shows(DECODE, "Paid so far", recompute["paid"]),
     ]
+
+
+FOCUS_FORWARD = """(region) => { region.querySelector("[data-action=step]").focus(); return true; }"""
+"""The decode lab's Forward given the focus, as Tab would (how many Tabs reach it differs by engine)."""
+FORWARD_FOCUSED = """(region) => document.activeElement === region.querySelector("[data-action=step]")"""
 
 
 def next_request_steps() -> list[Step]:
