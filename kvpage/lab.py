@@ -397,11 +397,14 @@ def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
     return found
 
 
-OutputKind: TypeAlias = Literal["text", "status", "progress", "picture", "table", "list"]
-"""How an output is shown. The first three are texts, in ``view["text"][name]``: a readout (with a
-label), a line saying what the lab is doing, how far a run has come. The others are element trees
-(:mod:`kvpage.tree`) in ``view["parts"][name]``: a drawing, a table's contents, a list's items."""
-TEXT_KINDS: tuple[OutputKind, ...] = ("text", "status", "progress")
+OutputKind: TypeAlias = Literal["text", "status", "progress", "summary", "picture", "table", "list"]
+"""How an output is shown. The first four are texts, in ``view["text"][name]``: a readout (with a
+label), a line saying what the lab is doing, how far a run has come, and the lab's summary: what an
+answer changed, each number named ("Step 16 of 16: 31 cells this step, …"), the one text a screen
+reader is told of after each answer (a polite, atomic live region; the readouts themselves are not
+live). The others are element trees (:mod:`kvpage.tree`) in ``view["parts"][name]``: a drawing, a
+table's contents, a list's items."""
+TEXT_KINDS: tuple[OutputKind, ...] = ("text", "status", "progress", "summary")
 
 
 @dataclass(frozen=True)

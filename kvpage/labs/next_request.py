@@ -111,6 +111,18 @@ def tips(request: int, shared: int, other: list[str]) -> dict[str, str]:
     }
 
 
+def summary(shared: int, tokens: list[str], cold: int, cached: int) -> str:
+    """What a screen reader is told after each answer, every number named: ``Request 2: 10 of 14
+    tokens shared, hit through “:”; 100 cells with the prefix cache, 196 cold``."""
+    if not tokens:
+        return "Request 2 is empty: nothing to prefill"
+    hit = f", hit through “{visible(tokens[shared - 1])}”" if shared else ""
+    return (
+        f"Request 2: {count(shared)} of {count(len(tokens))} tokens shared{hit}; "
+        f"{count(cached)} cells with the prefix cache, {count(cold)} cold"
+    )
+
+
 def bars_words(cold: int, cached: int) -> str:
     """The bars in words, numbers included: their text alternative."""
     if cold == 0:
@@ -285,6 +297,7 @@ def compare(args: JSONObject) -> JSONObject:
             "bars_words": bars_words(cold, cached),
             "layers_words": layers_words(first, second, kinds),
             "square_words": square_words(len(second), shared),
+            "summary": summary(shared, second, cold, cached),
             **{f"preset_{name}": text for name, text in presets(REQUEST1.read(args)).items()},
         },
         "parts": {
@@ -316,6 +329,7 @@ LAB = Lab(
         Output("layers_words"),
         Output("square", kind="picture"),
         Output("square_words"),
+        Output("summary", kind="summary"),
         *(Output(f"preset_{name}") for name, _ in PRESETS),
     ),
     # The presets are the lab's own script (static/labs/next-request.js): it copies the view's

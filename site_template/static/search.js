@@ -177,10 +177,15 @@
 
   // ---- the combobox --------------------------------------------------------------------------------
 
-  // The list is "expanded" only while it shows options; the status line alone is not a list.
+  // The list is "expanded" only while it shows options; the status line alone is not a list. Closed,
+  // no option is chosen: the box names none (aria-activedescendant on a hidden option is read as if
+  // it were there), and Down starts again from the first.
   function close(popupToo = true) {
     if (popupToo) popup.hidden = true;
     input.setAttribute("aria-expanded", "false");
+    if (active >= 0) list.children[active]?.setAttribute("aria-selected", "false");
+    active = -1;
+    input.removeAttribute("aria-activedescendant");
   }
 
   function choose(index) {

@@ -290,7 +290,8 @@ async function step(page, s, problems) {
   } else if (s.op === "expect_disabled") {
     const target = await find(region, s.role, s.name, `${s.role} "${s.name}"`);
     await until(async () => {
-      const seen = await target.evaluate((el) => el.disabled);
+      // Disabled, or aria-disabled (a button that keeps the focus but does nothing: decode's Generate once done).
+      const seen = await target.evaluate((el) => el.disabled || el.getAttribute("aria-disabled") === "true");
       return { ok: seen === s.disabled, seen };
     }, `${s.role} "${s.name}" should be ${s.disabled ? "disabled" : "enabled"}`);
   } else if (s.op === "expect_js") {

@@ -6,16 +6,22 @@ Each test runs on the site's chapter page and on the single file, whose ids (and
 
 from __future__ import annotations
 
+import itertools
+import json
+import re
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage import bridge
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
-from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
+from tests.chapter_labs import DECODE, NEXT, Run, chapter_run, chip_words, compared, one_letter_changed, request_args
 from tests.conftest import ROOT
+from tests.e2e.test_figure import contrast
 from tests.e2e.test_labs import (
     REQUEST_1,
     REQUEST_2,
@@ -52,16 +58,67 @@ def tab_to(page: Page, target: Locator, key: str = "Tab") -> None:
     raise AssertionError(f"{key} never reached {target}")
 
 
+LIVE = """() => {
+  const live = '[aria-live]:not([aria-live=off]), [role=status]:not([aria-live=off]), '
+    + '[role=alert]:not([aria-live=off]), [role=log], output:not([aria-live=off])';
+  window.__live = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const node = record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement;
+      const region = node?.closest(live);
+      const name = region?.dataset.role ?? region?.dataset.field ?? region?.id;
+      if (region) window.__live.push({ region: name, text: region.textContent });
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: false });
+}"""
+"""Records every change inside a live region of the page (what a screen reader may announce), as
+{region, text}: a region by its data-role or data-field. Computed live: aria-live other than off,
+or a role or element that is live by default (status, alert, log, <output>)."""
+
+
+def watch_live_regions(page: Page) -> None:
+    """From now on, every change in a live region is recorded (LIVE); :func:`announced` reads them."""
+    page.evaluate(LIVE)
+
+
+def announced(page: Page) -> list[tuple[str, str]]:
+    """The live regions' changes since :func:`watch_live_regions` or the last call, as (region, text),
+    and forget them. The runtime line is left out unless it was rewritten with what it said already:
+    a call slower than a second is told there ("still working"), by design, on a loaded machine."""
+    changes = [(change["region"], change["text"]) for change in page.evaluate("window.__live.splice(0)")]
+    said = [text for region, text in changes if region == "runtime"]
+    assert all(one != two for one, two in itertools.pairwise(said)), f"the runtime line repeated: {said}"
+    return [change for change in changes if change[0] != "runtime"]
+
+
+def spent_keeps_the_focus(decode: Locator, button: Locator, run: Run, key: str = "Enter") -> None:
+    """``button`` cannot act now (the run is done) yet keeps the focus, and ``key`` on it does nothing:
+    the run stays as it is (the focus once went to Reset, and the next Enter wiped the run)."""
+    expect(button).to_be_disabled()  # aria-disabled: said so, and still focused
+    expect(button).to_be_focused()
+    decode.page.keyboard.press(key)
+    settled(decode)
+    expect_run(decode, run)
+    expect(button).to_be_focused()
+
+
 def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
+    """Generate by keyboard to the end of the run, in motion and reduced; Forward to the end; each
+    spent button keeps the focus and ignores the next key (all on one visit)."""
     page, base = audited
     decode, _ = open_chapter(page, base)
     generate = decode.get_by_role("button", name="Generate")
 
+    watch_live_regions(page)
     tab_to(page, generate)
     page.keyboard.press("Enter")
-    expect_run(decode, chapter_run().after())
+    done = chapter_run().after()
+    expect_run(decode, done)
+    settled(decode)
+    assert announced(page) == [("summary", done.text()["summary"])], "one summary for the whole run, at its end"
+    spent_keeps_the_focus(decode, generate, done)
     reset = decode.get_by_role("button", name="Reset")
-    expect(reset).to_be_focused()  # Generate is spent; focus moved on instead of vanishing
+    tab_to(page, reset)
     page.keyboard.press("Enter")
     expect_run(decode, chapter_run())
 
@@ -70,9 +127,29 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
     tab_to(page, generate)
     page.keyboard.press("Space")
-    expect_run(decode, chapter_run("recompute").after())
-    expect(generate).to_be_disabled()
-    expect(reset).to_be_focused()
+    recomputed = chapter_run("recompute").after()
+    expect_run(decode, recomputed)
+    spent_keeps_the_focus(decode, generate, recomputed, key="Space")
+
+    page.keyboard.press("Tab")  # Back, then Forward to the end again
+    expect(decode.get_by_role("button", name="Back")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_run(decode, recomputed.after(recomputed.steps - 1))
+    page.keyboard.press("Tab")
+    forward = decode.get_by_role("button", name="Forward")
+    expect(forward).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_run(decode, recomputed)
+    spent_keeps_the_focus(decode, forward, recomputed)
+
+    # Under reduced motion the first Generate ends the run in one answer: Generate keeps the focus.
+    page.emulate_media(reduced_motion="reduce")
+    tab_to(page, reset)
+    page.keyboard.press("Enter")
+    expect_run(decode, chapter_run("recompute"))
+    tab_to(page, generate, key="Shift+Tab")
+    page.keyboard.press("Enter")
+    spent_keeps_the_focus(decode, generate, recomputed)
 
 
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
@@ -136,8 +213,9 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
 
     chips = lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem")
     info = lab.locator('[data-chip-info="tokens2"]')
-    tab_to(page, chips.first)  # past the presets and request 1's tokens
     words = chip_words(request2=edited)
+    the_token_line_stays_while_the_pointer_moves_onto_it(chips, info, words)
+    tab_to(page, chips.first)  # past the presets and request 1's tokens
     expect(info).to_have_text(words[0])
     page.keyboard.press("End")
     expect(chips.last).to_be_focused()
@@ -148,6 +226,7 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
         page.keyboard.press("ArrowRight")
     expect(chips.nth(differs)).to_be_focused()
     expect(info).to_have_text(words[differs])
+    up_and_down_move_between_the_requests(page, lab, chips, differs, edited)
 
     tab_to(page, box, key="Shift+Tab")
     page.keyboard.press("Control+Home")
@@ -155,6 +234,74 @@ def try_this_next_request_by_keyboard(page: Page, lab: Locator) -> None:
     page.keyboard.type("y")
     expect(box).to_have_value("y" + edited[1:])
     expect_readouts(lab, next_request.LAB, compared(request2="y" + edited[1:]))
+    a_request_refused_is_invalid_and_says_why(lab, box)
+    typing_announces_only_the_settled_answer(page, lab, box)
+
+
+def the_token_line_stays_while_the_pointer_moves_onto_it(chips: Locator, info: Locator, words: list[str]) -> None:
+    """WCAG 1.4.13: what hovering a token shows stays while the pointer moves onto it (no chip focused)."""
+    chips.nth(1).hover()
+    expect(info).to_have_text(words[1])
+    info.hover()
+    expect(info).to_have_text(words[1])
+
+
+def up_and_down_move_between_the_requests(page: Page, lab: Locator, chips: Locator, at: int, request2: str) -> None:
+    """From request 2's token ``at``, Up goes to request 1's token at that position (its last if it is
+    shorter), Down back; Left and Right stay in their row."""
+    above = lab.get_by_role("list", name="Tokens of request 1").get_by_role("listitem")
+    info = lab.locator('[data-chip-info="tokens1"]')
+    column = min(at, len(chip_words(request2=request2, which="tokens1")) - 1)
+    page.keyboard.press("ArrowUp")
+    expect(above.nth(column)).to_be_focused()
+    expect(info).to_have_text(chip_words(request2=request2, which="tokens1")[column])
+    page.keyboard.press("ArrowUp")  # the first row: nowhere higher
+    expect(above.nth(column)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(chips.nth(at)).to_be_focused()
+
+
+def a_request_refused_is_invalid_and_says_why(lab: Locator, box: Locator) -> None:
+    """A request over the limit: the model's refusal in the lab's alert, the box aria-invalid and
+    described by its limit and that refusal; back under it, valid again."""
+    kept = box.input_value()
+    over = "a" * (next_request.MAX_REQUEST_CHARS + 1)
+    reply = json.loads(
+        bridge.handle(json.dumps({"lab": "next-request", "action": "compare", "args": request_args(request2=over)}))
+    )
+    assert not reply["ok"]
+    box.fill(over)
+    expect(lab.get_by_role("alert")).to_have_text(reply["error"])
+    expect(box).to_have_attribute("aria-invalid", "true")
+    limit = lab.get_by_text(re.compile(r"^Each request may be up to ")).inner_text()
+    expect(box).to_have_accessible_description(f"{limit} {reply['error']}")
+    box.fill(kept)
+    expect_readouts(lab, next_request.LAB, compared(request2=kept))
+    expect(box).to_have_attribute("aria-invalid", "false")
+    expect(box).to_have_accessible_description(limit)
+
+
+TYPED = " And keep it short"
+"""18 characters typed into request 2 in one go (the review counted 108 live rewrites for as many)."""
+
+
+def typing_announces_only_the_settled_answer(page: Page, lab: Locator, box: Locator) -> None:
+    """Typing TYPED at the end of request 2 says one thing: the lab's summary of the last answer,
+    named ("Request 2: … tokens shared …"); no readout, prose number or status line is live.
+    The page's clock stopped, so the typing debounce waits for the test, however slow the machine:
+    every key lands before the one answer the lab asks for."""
+    settled(lab)
+    live_clock(page)
+    stop_the_clock(page)
+    watch_live_regions(page)
+    page.keyboard.press("Control+End")
+    page.keyboard.type(TYPED)
+    page.clock.run_for(1000)  # the debounce goes: one update, for the whole text
+    final = box.input_value()
+    assert final.endswith(TYPED)
+    expect_readouts(lab, next_request.LAB, compared(request2=final))
+    settled(lab)
+    assert announced(page) == [("summary", compared(request2=final)["summary"])]
 
 
 def axe_violations(page: Page) -> list[str]:
@@ -190,7 +337,63 @@ def axe_in_each_scheme(page: Page) -> dict[str, list[str]]:
     return found
 
 
+RING = 3.0
+"""WCAG 2.2 SC 1.4.11: the focus indicator against what it is drawn on."""
+RINGS = """() => {
+  const back = (element) => {
+    while (element && getComputedStyle(element).backgroundColor === "rgba(0, 0, 0, 0)") element = element.parentElement;
+    return getComputedStyle(element ?? document.documentElement).backgroundColor;
+  };
+  const focusable = "a[href], button, input, textarea, select, summary, [tabindex]";
+  const seen = [];
+  for (const element of document.querySelectorAll(focusable)) {
+    if (element.disabled || element.getClientRects().length === 0) continue;
+    element.focus();
+    if (document.activeElement !== element) continue;
+    const style = getComputedStyle(element);
+    const words = (element.textContent ?? "").trim().slice(0, 30);
+    const name = `${element.tagName.toLowerCase()} ${element.className} ${words}`;
+    seen.push({ name, visible: element.matches(":focus-visible"), style: style.outlineStyle,
+      ring: style.outlineColor, background: back(element.parentElement) });
+  }
+  return seen;
+}"""
+"""Every element of the page that takes the focus, focused in turn: its focus ring's colour, and the
+background it is drawn on (its parent's painted background: the ring is outside the element)."""
+
+
+def ring_problems(page: Page) -> list[str]:
+    """Every focusable element whose focus ring is missing or under RING against its background.
+
+    A key pressed first, so that the page's focus is a keyboard's and each element the script focuses
+    after it shows ``:focus-visible`` as it would by Tab (the ring a keyboard reader sees)."""
+    page.keyboard.press("Shift")
+    seen = page.evaluate(RINGS)
+    assert len(seen) > 20, seen  # the labs' controls, chips, links, the search box
+    problems = []
+    for element in seen:
+        if not element["visible"] or element["style"] == "none":
+            problems.append(f"{element['name']}: no focus ring")
+        elif (ratio := contrast(element["ring"], element["background"])) < RING:
+            problems.append(f"{element['name']}: ring {element['ring']} on {element['background']} is {ratio:.2f}:1")
+    return problems
+
+
+def each_labs_buttons_are_told_apart(page: Page) -> None:
+    """A button every lab has one of is named with its lab's heading after its text, so a list of the
+    page's buttons tells the two apart: "Copy link Lab · the next request". Leaves both labs' Python
+    disclosures open."""
+    for region in (DECODE, NEXT):
+        page.get_by_role("region", name=region).get_by_text("Python: the code behind this lab").click()
+    for text in ("Copy link", "Edit", "Run"):
+        for region in (DECODE, NEXT):
+            expect(page.get_by_role("button", name=f"{text} {region}", exact=True)).to_have_count(1)
+
+
 def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> None:
+    """axe-core in light and dark before the labs run and after (with both Python disclosures open,
+    each lab's buttons told apart by name); after, each focus ring of the page (every control, chip,
+    link and box) at least RING against what it is drawn on, in both schemes."""
     page, base = audited
     page.add_init_script(path=str(AXE))
     decode, lab = open_chapter(page, base)
@@ -203,4 +406,10 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> 
     lab.get_by_label("Request 2", exact=True).fill(edited)
     expect_readouts(lab, next_request.LAB, compared(request2=edited))
     lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem").nth(3).focus()
+    each_labs_buttons_are_told_apart(page)
     assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "after the labs ran"
+    rings = {}
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        rings[scheme] = ring_problems(page)
+    assert rings == {scheme: [] for scheme in SCHEMES}

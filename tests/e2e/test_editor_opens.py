@@ -37,7 +37,7 @@ def test_edit_opens_on_the_rule_and_a_failure_names_the_disclosures_files_at_360
     page.set_viewport_size({"width": 360, "height": 740})
     decode, _ = open_chapter(page, url)
     decode.get_by_text("Python: the code behind this lab").click()
-    decode.get_by_role("button", name="Edit", exact=True).click()
+    decode.get_by_role("button", name="Edit").click()
     editor = decode.get_by_label(f"Edit {COSTS}")
     expect(editor).to_be_focused()
     line = rule_line()

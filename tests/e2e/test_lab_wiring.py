@@ -38,7 +38,7 @@ LAB = Lab(
         Choice("m", "Mode", (("a", "A"), ("b", "B")), "a"),
         Text("t", "Words", 50, "hi"),
     ),
-    outputs=(Output("total", "Total"), Output("shape", kind="picture")),
+    outputs=(Output("total", "Total"), Output("said", kind="summary"), Output("shape", kind="picture")),
     buttons=(Button("more", "More", "grow"),),
 )
 TIMEOUT_S = 1
@@ -62,7 +62,8 @@ PAGE = """
 <label><input type="radio" name="m" data-control="m" value="b" disabled> B</label></fieldset>
 <label for="t">Words</label><textarea id="t" data-control="t" disabled>hi</textarea>
 <button type="button" data-action="more" disabled>More</button>
-<label for="o">Total</label> <output id="o" data-field="total">9</output>
+<label for="o">Total</label> <output id="o" data-field="total" aria-live="off">9</output>
+<p data-field="said" role="status" aria-atomic="true">said at start</p>
 <div data-part="shape"><svg viewBox="0 0 1 1" aria-hidden="true"><rect width="1" height="1"></rect></svg></div>
 </section>
 """
@@ -245,6 +246,36 @@ def test_an_update_answer_is_dropped_when_the_reader_has_moved_on(wired: Page) -
     expect(wired.get_by_label("Total")).to_have_text("60")
     assert [call["args"]["n"] for call in sent(wired)] == [4, 6]  # one waiting update stands for 5 and 6
     assert wired.evaluate("seen") == ["60"]  # 40 arrived first, and was dropped
+
+
+def test_the_summary_is_said_once_the_answer_is_settled_and_never_again_unchanged(wired: Page) -> None:
+    """Hold the update for 4, press More behind it, release: the update's view is drawn but not said
+    (More's call still waits), More's is; More again, with the same answer: nothing rewritten."""
+    run(
+        wired,
+        "window.answer = (request, released) => released || request.action !== 'compute' ? real(request) : undefined",
+    )
+    run(
+        wired,
+        "window.real = (request) => ({ok: true, result: {state: {k: 1}, parts: {shape: []}, "
+        "text: {total: String(request.args.n), said: `said ${request.action} ${request.args.n}`}}})",
+    )
+    run(
+        wired,
+        """window.said = []; const summary = document.querySelector("[data-field=said]");
+           new MutationObserver(() => said.push(summary.textContent))
+           .observe(summary, {childList: true, characterData: true, subtree: true})""",
+    )
+    wired.get_by_label("Count").fill("4")
+    wired.wait_for_function("held.length === 1")
+    wired.get_by_role("button", name="More").click()
+    wired.evaluate("release(0)")
+    summary = wired.get_by_role("status").filter(has_text="said")
+    expect(summary).to_have_text("said grow 4")
+    assert wired.evaluate("said") == ["said grow 4"]
+    wired.get_by_role("button", name="More").click()
+    wired.wait_for_function("sent.length === 3 && !kvpageLabs.lab(document.querySelector('section')).busy()")
+    assert wired.evaluate("said") == ["said grow 4"]
 
 
 def test_the_answer_to_the_last_key_typed_is_in_the_url_the_moment_it_is_drawn(wired: Page) -> None:

@@ -94,7 +94,7 @@ def test_a_causal_prefill_and_a_doubled_decode_row_move_every_count(audited: tup
     decode, _ = open_chapter(page, url)
     forward(decode, 1)
     edit_costs(decode, CAUSAL)
-    decode.get_by_role("button", name="Run", exact=True).click()
+    decode.get_by_role("button", name="Run").click()
     expect(decode.get_by_role("status").filter(has_text="Your model")).to_contain_text(COSTS)
     expect_the_edited_model(decode, CAUSAL)  # step 1: the prefill, a triangle
     forward(decode, 4)

@@ -71,7 +71,7 @@ def expect_readouts(region: Locator, lab: Lab, texts: Mapping[str, str]) -> None
 def edit_costs(region: Locator, text: str) -> None:
     """Open the lab's Python disclosure, Edit, and put ``text`` in its costs.py."""
     region.get_by_text("Python: the code behind this lab").click()
-    region.get_by_role("button", name="Edit", exact=True).click()
+    region.get_by_role("button", name="Edit").click()
     region.get_by_label(f"Edit {COSTS}").fill(text)
 
 
@@ -124,7 +124,7 @@ def the_editor_is_loaded_on_the_first_edit_never_before(
     edit_costs(decode, CAUSAL)
     assert page.evaluate("typeof kvpageLabs.wireReader") == "function"
     next_lab.get_by_text("Python: the code behind this lab").click()
-    next_lab.get_by_role("button", name="Edit", exact=True).click()  # a second Edit: the same script
+    next_lab.get_by_role("button", name="Edit").click()  # a second Edit: the same script
     expect(next_lab.get_by_label(f"Edit {COSTS}")).to_have_value(BOOK_COSTS)
     assert len([address for address in asked if editor_script.search(address)]) == (0 if single else 1)
 
@@ -141,9 +141,10 @@ def run_shows_the_edited_model_in_both_labs_and_back_restores_the_book(
         expect_readouts(region, LABS[name], view["text"])
         expect(region.get_by_role("status").filter(has_text="Your model")).to_contain_text(f"{COSTS} +1 −1")
     assert any(readouts(labs[name], LABS[name]) != before[name] for name in labs), "the edit changed no readout"
-    decode.get_by_role("button", name="Back to the book's model").click()
+    decode.get_by_role("button", name="Back to the book's model").press("Enter")
     expect_shown(labs, before)
     expect(decode.get_by_role("button", name="Back to the book's model")).to_be_hidden()
+    expect(decode.get_by_role("button", name="Edit")).to_be_focused()  # not lost to <body>
     url = decode.page.url
     assert "costs" not in url and "def " not in url  # the URL carries no code
 
@@ -183,7 +184,7 @@ def test_a_model_that_never_returns_is_stopped_and_the_page_answers(audited: tup
     decode = labs[DECODE]
     edit_costs(decode, looping)
     stop_the_clock(page)
-    decode.get_by_role("button", name="Run", exact=True).click()
+    decode.get_by_role("button", name="Run").click()
     expect(decode.get_by_role("status").filter(has_text="Running your model")).to_be_visible()
     assert page.evaluate("1 + 1") == 2  # the page answers while Python loops
     problem = decode.get_by_role("alert").filter(has_text="was stopped")
@@ -223,7 +224,7 @@ def test_the_disclosure_reads_without_script_and_is_named_in_print(browser: Brow
             decode.get_by_text("Python: the code behind this lab").click()
             expect(code).to_be_visible()
             assert shown_source(decode, COSTS) == BOOK_COSTS
-            expect(decode.get_by_role("button", name="Edit", exact=True)).to_be_hidden()  # nothing to run it with
+            expect(decode.get_by_role("button", name="Edit")).to_be_hidden()  # nothing to run it with
             page.emulate_media(media="print")
             expect(code).to_be_hidden()  # not printed, open or not (issue 45: ten of eighteen pages)
             expect(decode.get_by_text("Not printed: the Python behind this lab")).to_contain_text(COSTS)
@@ -241,7 +242,7 @@ def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str]) -
     labs = regions(page)
     edit_costs(labs[DECODE], CAUSAL)
     labs[NEXT].get_by_text("Python: the code behind this lab").click()
-    labs[DECODE].get_by_role("button", name="Run", exact=True).click()
+    labs[DECODE].get_by_role("button", name="Run").click()
     expect(labs[NEXT].get_by_role("status").filter(has_text="Your model")).to_be_visible()
     for scheme, found in axe_in_each_scheme(page).items():
         assert found == [], scheme
@@ -252,13 +253,13 @@ def test_the_open_editor_passes_axe_and_fits_360_px(audited: tuple[Page, str]) -
 
 def edit_again(region: Locator) -> None:
     """Edit pressed again in the lab's open disclosure ("Back to the book's model" closes the editor)."""
-    region.get_by_role("button", name="Edit", exact=True).click()
+    region.get_by_role("button", name="Edit").click()
 
 
 def run_costs(region: Locator, text: str) -> None:
     """Put ``text`` in the open editor's costs.py, and Run."""
     region.get_by_label(f"Edit {COSTS}").fill(text)
-    region.get_by_role("button", name="Run", exact=True).click()
+    region.get_by_role("button", name="Run").click()
 
 
 @each_document

@@ -248,12 +248,12 @@ def a_model_edit_shows_in_the_python_disclosure_and_keeps_the_readers_edit(page:
     expect(shown).to_have_text(costs.read_text(encoding="utf-8"), timeout=MODEL_RELOAD_MS)
 
     # An editor left as the book had it, and one holding the reader's edit, run.
-    decode.get_by_role("button", name="Edit", exact=True).click()
+    decode.get_by_role("button", name="Edit").click()
     next_lab.get_by_text("Python: the code behind this lab").click()
-    next_lab.get_by_role("button", name="Edit", exact=True).click()
+    next_lab.get_by_role("button", name="Edit").click()
     mine = costs.read_text(encoding="utf-8").replace("  # edited while serving", "  # the reader's")
     next_lab.get_by_label(f"Edit {COSTS}").fill(mine)
-    next_lab.get_by_role("button", name="Run", exact=True).click()
+    next_lab.get_by_role("button", name="Run").click()
     yours = next_lab.get_by_role("status").filter(has_text="Your model")
     expect(yours).to_contain_text(f"{COSTS} +1 −1")
 

@@ -9,8 +9,10 @@
 // nothing is drawn or computed here at start-up: the page already shows what the build computed.
 //
 // Any input calls the update action with every control's value (and the lab's state, if it has
-// one), a button calls its action the same way, and each reply's view replaces the texts and the
-// trees. A lab has at most one call out at a time; the arguments are read from the controls when a
+// one), a button calls its action the same way, and each reply's view replaces the texts (each
+// only if it changed) and the trees. Nothing of that is live for screen readers: the lab's summary
+// (outputs of kind "summary", a polite, atomic status) says what the answer changed, once the
+// answer is settled (announce). A lab has at most one call out at a time; the arguments are read from the controls when a
 // call goes, so a click is never lost and a run moves on from the last answer. Answers come in the
 // order the calls went, and an update's answer is dropped, never drawn, when the reader has changed
 // a control since (another update waits): the page never shows numbers for inputs it no longer has.
@@ -41,7 +43,7 @@
 //   kvpageLabs.register(NAME, { start(section, lab) })
 // `start` runs once, before Python is live, with the handle `lab` below.
 
-import { TEXT_KINDS } from "./contract.js";
+import { TEXT_KINDS, textLength } from "./contract.js";
 import { renderTree } from "./draw.js";
 import { decodeId, formatFragment, formatLab, linkKeys, linkNote, parseFragment, quoted, readLab, unknownLabs } from "./links.js";
 
@@ -58,15 +60,21 @@ const COPY_BY_HAND = "The link is selected: press Ctrl+C (⌘C on a Mac) to copy
 const labModules = new Map();
 const labHandles = new WeakMap(); // section -> the handle below, for kvpageLabs.lab(section)
 
+// `element`'s text set to `text` only if it differs: a live region (the runtime line, the error,
+// the summary) rewritten with the same words is announced again by some screen readers.
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 function showError(section, message, traceback) {
   const box = section.querySelector("[data-role=error]");
-  box.textContent = message;
+  setText(box, message);
   box.hidden = !message;
   if (traceback) console.error(`kvpage lab ${section.dataset.lab}: ${message}\n${traceback}`);
 }
 
 function sayIn(section, text) {
-  for (const line of section.querySelectorAll("[data-role=runtime]")) line.textContent = text;
+  for (const line of section.querySelectorAll("[data-role=runtime]")) setText(line, text);
 }
 
 function showNote(section, text) {
@@ -104,6 +112,7 @@ class WiredLab {
     this.script = labModules.get(this.name) ?? {}; // the lab's own script, if it registered one
     this.texts = schema.outputs.filter((output) => TEXT_KINDS.includes(output.kind)).map((output) => output.name);
     this.trees = schema.outputs.filter((output) => !TEXT_KINDS.includes(output.kind)).map((output) => output.name);
+    this.summaries = schema.outputs.filter((output) => output.kind === "summary").map((output) => output.name);
     this.updated = []; // hooks: after each view (or failure) drawn
     this.before = []; // hooks: before an input or a button's action
     this.liveHooks = []; // hooks: once Python is live
@@ -211,13 +220,16 @@ class WiredLab {
 
   // No numbers: "—" in the texts, the trees empty (a failed call, or a link's values before Python).
   blankOutputs() {
-    for (const field of this.texts) for (const element of this.outputsOf("field", field)) element.textContent = "—";
+    for (const field of this.texts) {
+      const blank = this.summaries.includes(field) ? "" : "—"; // the error (an alert) says what happened
+      for (const element of this.outputsOf("field", field)) setText(element, blank);
+    }
     for (const tree of this.trees) for (const element of this.outputsOf("part", tree)) element.replaceChildren();
   }
 
   // `paced`: a view a lab's script stepped to (Generate's), not an answer to the reader's input.
   render(reply, paced = false) {
-    this.section.querySelector("[data-role=copied]").textContent = "";
+    setText(this.section.querySelector("[data-role=copied]"), "");
     if (!reply.ok) {
       showError(this.section, reply.error, reply.traceback);
       // The reader is told what happened; what the lab's author should do goes to the console only.
@@ -233,10 +245,23 @@ class WiredLab {
       }
       this.drawTexts(reply.result);
     }
+    this.markInvalid(reply.ok);
     for (const hook of this.updated) hook(reply.ok);
+    if (reply.ok) this.announce();
     this.showLink();
     this.drawn(!paced && this.settled());
     return reply.ok;
+  }
+
+  // A text box the model refused for its length (the error line, which describes it, says so) is
+  // aria-invalid until an answer takes it; the limit is the schema's, counted as the model counts.
+  markInvalid(ok) {
+    for (const control of this.schema.controls) {
+      if (control.kind !== "text") continue;
+      for (const element of this.controlsOf(control)) {
+        element.setAttribute("aria-invalid", String(!ok && textLength(element.value) > control.limit));
+      }
+    }
   }
 
   // No call out, none waiting, no input still debounced: what the lab shows is what its controls ask for.
@@ -244,12 +269,27 @@ class WiredLab {
     return this.out === null && this.queue.length === 0 && this.pending === null;
   }
 
+  // Every text of the view but the summary (announce), each rewritten only if it changed.
   drawTexts(result) {
     showError(this.section, "");
     this.view = result;
     this.state = result.state;
     for (const field of this.texts) {
-      for (const element of this.outputsOf("field", field)) element.textContent = result.text[field];
+      if (this.summaries.includes(field)) continue;
+      for (const element of this.outputsOf("field", field)) setText(element, result.text[field]);
+    }
+  }
+
+  // The lab's summary (its outputs of kind "summary", each a polite, atomic live region: the one
+  // thing a screen reader is told of an answer) from the last view, once that view is the answer the
+  // reader waits for: nothing more on the way (no call out or waiting, no typing still debounced)
+  // and the lab's own script not stepping a run (its region aria-busy, decode's Generate). So typing
+  // announces the settled answer only and a run its end, never each step; unchanged, it is not
+  // rewritten, so not said again.
+  announce() {
+    if (this.view === null || !this.settled() || this.section.getAttribute("aria-busy") === "true") return;
+    for (const field of this.summaries) {
+      for (const element of this.outputsOf("field", field)) setText(element, this.view.text[field]);
     }
   }
 
@@ -358,7 +398,7 @@ class WiredLab {
     field.parentElement.hidden = false;
     field.focus();
     field.select();
-    status.textContent = "";
+    setText(status, "");
     try {
       await navigator.clipboard.writeText(field.value);
       status.textContent = COPIED;
@@ -387,6 +427,7 @@ class WiredLab {
         this.resume(saved.state ?? {}, []);
       },
       link: () => this.link(),
+      announce: () => this.announce(),
     };
   }
 
@@ -408,7 +449,10 @@ class WiredLab {
     }
     for (const button of this.schema.buttons) {
       if (!button.calls) continue; // the lab's own script handles it
-      this.section.querySelector(`[data-action="${button.name}"]`).addEventListener("click", () => {
+      this.section.querySelector(`[data-action="${button.name}"]`).addEventListener("click", (event) => {
+        // A button the lab's script marked aria-disabled (decode's Forward on a finished run) keeps
+        // the focus, and so its clicks: they do nothing.
+        if (/** @type {HTMLElement} */ (event.currentTarget).getAttribute("aria-disabled") === "true") return;
         for (const hook of this.before) hook();
         this.request(button.calls);
       });

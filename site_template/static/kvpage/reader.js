@@ -190,7 +190,9 @@ class Disclosure {
       return `${path} +${added} −${removed}`;
     });
     this.yours.textContent = paths.length ? `Your model: ${counts.join(", ")} lines` : "";
+    const leaving = document.activeElement === this.restore;
     this.restore.hidden = paths.length === 0;
+    if (leaving && this.restore.hidden) this.edit.focus(); // the button pressed is gone: focus to Edit, not <body>
   }
 }
 

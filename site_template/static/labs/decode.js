@@ -4,16 +4,23 @@
 //
 // Generate takes a step, and the next one once Python has answered, until the run is done (all at
 // once under reduced motion, by the model's "finish"); while it runs the button reads "Pause".
-// Idle, it reads "Generate" and is disabled once the run is done. Focus never stays on a button
-// that just got disabled. The lab's region is aria-busy while a run goes on or a step is still
-// being answered (a step asked for before Pause is still drawn), so its readouts are read once.
+// Idle, it reads "Generate" and cannot act once the run is done. A button that cannot act is
+// aria-disabled, not disabled, and ignores activation: it keeps the focus, so a keyboard reader
+// whose run just ended stays on Generate (or Forward) and the next Enter does nothing; a disabled
+// one would drop the focus, and the next Enter would land wherever the browser put it (once Reset,
+// which wiped the run). Should a control of the lab still get disabled under the focus, the focus
+// goes to the step slider, which moves the run either way. The lab's region is aria-busy while a
+// run goes on or a step is still being answered (a step asked for before Pause is still drawn), so
+// its summary is read once.
 //
 // The step slider is the run's linked state ("steps"): moving it asks for the view at that step, as
 // a link to it would (lab.restore, the resume action); while a call is out, only the last position
 // waits. Each view sets it back to the run's steps (the view's state) and its end to the tokens
 // control's value, so Back, Forward, Generate and a link move it too. Whether the run is done is the
-// model's (the view's state.done), never counted here. Forward (the "step" action) is disabled on a
-// finished run, Back at step 0 (the view's state.steps): a button that would do nothing says so.
+// model's (the view's state.done), never counted here. Forward (the "step" action) cannot act on a
+// finished run; Back on a cold run leaves it as it is (the model's back), like any button a reader
+// may press at any time. Back is disabled at step 0 (the view's state.steps): there is nothing to go
+// back to, and a disabled Back under the focus hands it to the step slider.
 "use strict";
 
 (() => {
@@ -43,6 +50,9 @@
       enable() {
         slider.disabled = false;
       },
+      focus() {
+        slider.focus();
+      },
       // After a view: ask for the step still wanted (true), or show the run's own step (false).
       settle() {
         if (wanted !== null && !lab.busy()) {
@@ -60,10 +70,11 @@
     };
   }
 
+  const calm = matchMedia("(prefers-reduced-motion: reduce)"); // read at each Generate: it may change
+
   function start(section, lab) {
     /** @type {(name: string) => HTMLButtonElement} */
     const button = (name) => section.querySelector(`[data-action=${name}]`);
-    const calm = matchMedia("(prefers-reduced-motion: reduce)");
     let running = false;
     let timer = null;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
@@ -73,13 +84,13 @@
       if (!live) return;
       const generate = button("generate");
       generate.textContent = running ? "Pause" : "Generate";
-      generate.disabled = done() && !running;
-      button("step").disabled = done();
+      generate.setAttribute("aria-disabled", String(done() && !running));
+      button("step").setAttribute("aria-disabled", String(done()));
       button("back").disabled = lab.state().steps === 0;
       slider.enable();
       section.setAttribute("aria-busy", String(running || lab.busy()));
       const focused = /** @type {HTMLButtonElement | null} */ (document.activeElement);
-      if (focused && focused.disabled && section.contains(focused)) button("reset").focus();
+      if (focused && focused.disabled && section.contains(focused)) slider.focus();
     }
     function stop() {
       running = false;
@@ -107,10 +118,12 @@
       stop(); // any input, Step or Reset stops a running Generate first
       showButtons();
     });
-    button("generate").addEventListener("click", () => {
+    button("generate").addEventListener("click", (event) => {
+      if (/** @type {HTMLElement} */ (event.currentTarget).getAttribute("aria-disabled") === "true") return;
       if (running) {
         stop();
         showButtons();
+        lab.announce(); // where Pause left the run (once its last step is answered, if one is out)
       } else if (calm.matches) {
         lab.run("finish");
       } else if (!done()) {

@@ -2,10 +2,13 @@
 // debounce. Registered by name ("next-request", kvpage/labs/next_request.py); its text boxes,
 // readouts, chips, bars and errors are the page's, drawn from each view Python returns
 // (static/kvpage/labs.js). Each chip carries, for screen readers, what it is ("#11 “␣3” · paid");
-// the line under its list shows that text while the chip is hovered or focused, and after a tap or
-// a click (which focuses it: a finger has no hover). After every view, and at the start, the token
-// rows are scrolled sideways so that the first difference is in view, with a few tokens before it:
-// on a phone the rows are wider than the screen, and the difference is what the lab is about.
+// the line under the rows shows that text while the chip is hovered or focused, and after a tap or
+// a click (which focuses it: a finger has no hover), and stays while the pointer moves on to it (or
+// across the rows to it), so it can be read and selected. Left and Right (Home, End) move along a
+// row; Up and Down to the other request's token at the same position. After every view, and at the
+// start, the token rows are scrolled sideways so that the first difference is in view, with a few
+// tokens before it: on a phone the rows are wider than the screen, and the difference is what the
+// lab is about.
 //
 // A preset button (data-action=preset_NAME) copies the text the model computed for it (the view's
 // preset_NAME, kept in a hidden [data-field]) into request 2 and sends it as typing would: the
@@ -33,27 +36,31 @@
     rows.scrollLeft = Math.max(0, at - rows.clientWidth / 4);
   }
 
-  function wireChips(list, info) {
+  // `other`: the other request's list, which Up (from request 2) or Down (from request 1) goes to.
+  function wireChips(list, info, other, down) {
     list.addEventListener("click", (event) => {
       const chip = event.target.closest(".chip");
       if (chip) moveFocus(list, chip);
     });
+    const rows = list.parentElement; // both lists, between which the pointer may cross to the line
+    const kept = (element) => element instanceof Node && (list.contains(element) || info.contains(element) || rows.contains(element));
+    const leave = (event) => kept(event.relatedTarget) || showTip(info, list.contains(document.activeElement) ? document.activeElement : null);
     list.addEventListener("pointerover", (event) => showTip(info, event.target.closest(".chip")));
-    list.addEventListener("pointerleave", () => showTip(info, list.contains(document.activeElement) ? document.activeElement : null));
+    list.addEventListener("pointerleave", leave);
+    info.addEventListener("pointerleave", leave);
     list.addEventListener("focusin", (event) => showTip(info, event.target.closest(".chip")));
     list.addEventListener("focusout", (event) => list.contains(event.relatedTarget) || showTip(info, null));
     list.addEventListener("keydown", (event) => {
       const chips = [...list.children];
       const at = chips.indexOf(document.activeElement);
       if (at < 0) return;
-      const target = {
-        ArrowRight: at + 1,
-        ArrowDown: at + 1,
-        ArrowLeft: at - 1,
-        ArrowUp: at - 1,
-        Home: 0,
-        End: chips.length - 1,
-      }[event.key];
+      if ((event.key === "ArrowDown" && down) || (event.key === "ArrowUp" && !down)) {
+        event.preventDefault();
+        const across = [...other.children];
+        if (across.length > 0) moveFocus(other, across[Math.min(at, across.length - 1)]);
+        return;
+      }
+      const target = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: chips.length - 1 }[event.key];
       if (target === undefined) return;
       event.preventDefault();
       moveFocus(list, chips[Math.max(0, Math.min(chips.length - 1, target))]);
@@ -63,7 +70,7 @@
   function start(section, lab) {
     const lists = [...section.querySelectorAll("[data-part^=tokens]")];
     const infos = lists.map((list) => section.querySelector(`[data-chip-info="${list.dataset.part}"]`));
-    lists.forEach((list, index) => wireChips(list, infos[index]));
+    lists.forEach((list, index) => wireChips(list, infos[index], lists[1 - index], index === 0));
     lab.debounce(100);
     const second = section.querySelector("[data-control=request2]");
     for (const preset of section.querySelectorAll("[data-action^=preset_]")) {

@@ -116,7 +116,8 @@ def _render_field(
 ) -> str:
     token = tokens[idx]
     text = html.escape(field_text(token, env))
-    return f'<output class="lab-field" data-field="{html.escape(token.content)}">{text}</output>'
+    # Not live (an <output> is a polite status by default): the lab's summary says what an answer changed.
+    return f'<output class="lab-field" data-field="{html.escape(token.content)}" aria-live="off">{text}</output>'
 
 
 def field_text(token: Token, env: Mapping[str, Any]) -> str:

@@ -190,3 +190,21 @@ def test_readouts_keep_their_unit_with_their_number() -> None:
             shown = text(run(16, 16, mode, steps))
             for name in ("this_step", "paid", "recompute_total"):
                 assert shown[name].split(NO_BREAK)[1].startswith("cell"), (name, shown[name])
+
+
+def test_the_summary_names_every_number_of_the_step() -> None:
+    """The lab's one live announcement (kind "summary"): the step, then each number with what it
+    counts, as the readouts show them; before the first step, the run's controls (a control moved
+    starts the run again, and the summary must say something new)."""
+    done = text(run(16, 16, "kv", 16))
+    assert done["summary"] == "Step 16 of 16: 31 cells this step, 616 paid, 14.9× fewer than recomputing"
+    assert done["ratio"] == f"14.9×{NO_BREAK}fewer cells" and done["paid"] == f"616{CELLS}"
+    assert text(run(16, 16, "recompute", 16))["summary"] == (
+        "Step 16 of 16, recomputing: 961 cells this step, 9,176 paid, 14.9× more than the KV cache"
+    )
+    assert (
+        text(run(16, 16, "kv", 1))["summary"]
+        == "Step 1 of 16: 256 cells this step, 256 paid, as many as recomputing so far"
+    )
+    assert text(run(17, 16, "kv", 0))["summary"] == "Step 0 of 16, KV cache, prefix of 17 tokens: nothing paid yet"
+    assert text(run(17, 16, "recompute", 0))["summary"] != text(run(17, 16, "kv", 0))["summary"]

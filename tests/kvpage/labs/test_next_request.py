@@ -37,8 +37,17 @@ def test_seed_figures() -> None:
         "request1_cost": "196",
         "request1_tokens": "14",
         "bars_words": "Request 2 costs 196 cells cold and 96 with request 1's prefix cached: 100 saved (51%).",
+        "summary": "Request 2: 10 of 14 tokens shared, hit through “:”; 96 cells with the prefix cache, 196 cold",
     }
     assert LAB.view_problems(view) == []
+
+
+def test_the_summary_names_every_number_and_says_an_empty_request() -> None:
+    """The lab's one live announcement (kind "summary"): each number with what it counts."""
+    assert compare({"request1": ONE, "request2": "you" + TWO[3:]})["text"]["summary"] == (
+        "Request 2: 0 of 14 tokens shared; 196 cells with the prefix cache, 196 cold"
+    )
+    assert compare({"request1": ONE, "request2": ""})["text"]["summary"] == "Request 2 is empty: nothing to prefill"
 
 
 def test_one_letter_in_the_system_prompt_makes_everything_cold() -> None:

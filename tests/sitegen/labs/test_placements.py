@@ -293,7 +293,7 @@ def test_every_labs_template_prints_exactly_its_declaration(name: str) -> None:
     readouts = [name for tag, name in marks.fields if tag == "output"]
     assert sorted(readouts) == sorted(o.name for o in lab.outputs if o.kind == "text" and o.label)
     lines = {name for _, name in marks.fields}
-    assert {o.name for o in lab.outputs if o.kind in ("status", "progress")} <= lines
+    assert {o.name for o in lab.outputs if o.kind in ("status", "progress", "summary")} <= lines
     assert lines <= lab.fields, "a [data-field] for no text output"
     assert sorted(marks.parts) == sorted(lab.parts), "every picture, table and list in exactly one [data-part]"
 

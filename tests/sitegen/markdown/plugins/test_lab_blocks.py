@@ -69,7 +69,7 @@ def test_a_lab_renders_its_region_fields_and_widget() -> None:
         f'<section class="lab lab-decode" data-lab="decode" data-state="{shown}" aria-labelledby="lab--decode">' in page
     )
     assert "data-params" not in page and "data-update" not in page
-    assert '<output class="lab-field" data-field="paid">0\xa0cells</output>' in page
+    assert '<output class="lab-field" data-field="paid" aria-live="off">0\xa0cells</output>' in page
     assert page.endswith("<p>controls of decode</p>\n</section>\n")
 
 
@@ -77,7 +77,7 @@ def test_a_lab_without_state_has_no_state_attribute() -> None:
     errors, page = render("::: lab square tokens=3\n## Lab · square\n\n[[cells]] cells.\n:::\n")
     assert errors == []
     assert '<section class="lab lab-square" data-lab="square" aria-labelledby="lab--square">' in page
-    assert '<output class="lab-field" data-field="cells">9</output>' in page
+    assert '<output class="lab-field" data-field="cells" aria-live="off">9</output>' in page
 
 
 def test_fields_are_reported_at_their_own_line() -> None:
