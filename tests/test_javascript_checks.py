@@ -58,7 +58,7 @@ MUTATIONS = [
     # The worker reads a field the call message does not have.
     ("worker.js", "async call({ id, request })", "async call({ id, requst: request })", "'requst'"),
     # The page reads a field a reply does not have.
-    ("python.js", "message.reply)", "message.replied)", "'replied' does not exist"),
+    ("python.js", "message.reply, message.dead)", "message.replied, message.dead)", "'replied' does not exist"),
 ]
 """(module, text, its mistake, what tsc must say at the mistake's line)."""
 

@@ -8,8 +8,9 @@ other half of the contract is typed in Python and read by name: the page's confi
 (``sitegen.site.assemble.PageConfig``, with ``sitegen.runtime.bundle.Loader``) and each lab's schema
 (``kvpage.lab.Lab.schema``); the same test holds the script to their keys.
 
-Not listed: the attributes inside a lab's pictures, tables and lists (``data-kind``, ``data-value``,
-…), which the model draws (``kvpage/labs/``) and only CSS and the tests read; and serve's own.
+Not listed: the attributes inside a lab's pictures, tables and lists (``data-value``, …), which the
+model draws (``kvpage/labs/``) and only CSS and the tests read (``data-kind`` is listed: the
+next-request lab's script reads it); and serve's own.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ ATTRIBUTES: dict[str, str] = {
     "data-opens-at": (
         "a file of a lab's Python disclosure that Edit opens on: the line of the rule a reader changes first"
         " (kvpage/costs.py's paid_cells, sitegen/labs/sources.py), where the cursor is put"
+    ),
+    "data-kind": (
+        "next-request: a token chip's kind (shared, differs, same, cold), drawn by the model; the lab's"
+        " script scrolls the rows to the first chip not shared"
     ),
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
