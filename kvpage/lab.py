@@ -498,7 +498,11 @@ class Lab:
             for name in sorted({n for n in linked if [*linked, *(c.name for c in self.controls)].count(n) > 1})
         ]
         names = [control.name for control in self.controls]
-        found += [f"keeps_state names {name!r}, which is not one of its controls" for name in self.keeps_state if name not in names]
+        found += [
+            f"keeps_state names {name!r}, which is not one of its controls"
+            for name in self.keeps_state
+            if name not in names
+        ]
         if self.keeps_state and not self.linked_state:
             found.append("keeps_state needs a linked_state to keep")
         kinds = get_args(OutputKind)
