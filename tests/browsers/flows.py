@@ -96,7 +96,7 @@ READABLE = """() => {
   };
   const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
   const marks = [
-    ["[data-part=grid] [data-kind], [data-part=slots] [data-kind], circle.point, .bar-reused, .bar-fill", "fill"],
+    ["[data-part^=grid_] [data-kind], [data-part^=slots_] [data-kind], circle.point, .bar-reused, .bar-fill", "fill"],
     ["polyline.series, polyline.series-preview", "stroke"],
   ];
   const low = [];

@@ -47,7 +47,7 @@ MARKS = """async (section) => {
   return {
     background: style(back).backgroundColor,
     graphics: [
-      ...each("[data-part=grid] [data-kind], [data-part=slots] [data-kind]", "fill"),
+      ...each("[data-part^=grid_] [data-kind], [data-part^=slots_] [data-kind]", "fill"),
       ...each(".grid-prompt, .grid-outline", "stroke"),
       ...each("polyline.series, polyline.series-preview", "stroke"),
       ...each("circle.point", "fill"),
@@ -57,8 +57,8 @@ MARKS = """async (section) => {
     ],
     text: [...each(".chart-end", "fill")],
     gaps: {
-      lines: [...each("[data-part=grid] .grid-lines, [data-part=grid] .grid-gap", "stroke")],
-      slots: [...each("[data-part=slots] .grid-lines, [data-part=slots] .grid-gap", "stroke")],
+      lines: [...each("[data-part^=grid_] .grid-lines, [data-part^=grid_] .grid-gap", "stroke")],
+      slots: [...each("[data-part^=slots_] .grid-lines, [data-part^=slots_] .grid-gap", "stroke")],
     },
   };
 }"""
