@@ -239,9 +239,11 @@ def link_flow(url: str) -> list[Step]:
         holds(DECODE, NOTED.format(note=json.dumps(LINK_NOTE), words=json.dumps(["prompt=9999", "colour", "turns"]))),
         holds(NEXT, NOTED.format(note=json.dumps(LINK_NOTE), words=json.dumps(["request2=xxx"]))),
         page_holds(UNTOUCHED, "nothing of the link should have run or become an element"),
-        # Explored on from there (another mode starts a fresh run):
+        # Explored on from there (another mode keeps the link's step; Reset starts a fresh run):
         page_holds("() => { window.__entries = history.length; return true; }", "history can be counted"),
         click(DECODE, "radio", mode_label),
+        *shows_decode(decode_view(prompt, tokens, mode, 2)),
+        click(DECODE, "button", "Reset"),
         *[click(DECODE, "button", "Forward") for _ in range(steps)],
         *shows_decode(explored),
         fill(NEXT, "Request 2", edited),
