@@ -1,11 +1,12 @@
 """Every drawing follows the model, in Chromium: a reader's edit of the rule moves every count on the page.
 
 The decode lab's two grids (one per mode), their words and note, the slots, the status, the
-readouts and the chart (its points and its inset's axis) all come from one rule, ``kvpage.costs.paid_cells``. Here a reader
-makes the prefill causal in the lab's Python editor and Runs, then doubles the decode row and Runs:
-at several steps of both modes every count the page shows must be the one the edited model computes
-in CPython on the very request the page holds (``tests/reader_model.py``), and the grid's shaded
-cells this step must be the "This step" readout. One visit, over http: what is checked is the
+readouts and the chart (its points and its inset's axis) all come from one rule,
+``kvpage.costs.paid_cells``. Here a reader makes the prefill causal in the lab's Python editor and
+Runs, then doubles the decode row and Runs: at several steps of both modes every count the page
+shows must be the one the edited model computes in CPython on the very request the page holds
+(``tests/reader_model.py``), and the chosen mode's grid's shaded cells this step must be the "This
+step" readout. One visit, over http: what is checked is the
 model's answer drawn, the same in every document (``tests/e2e/test_reader.py`` runs the editor
 every way).
 """
