@@ -469,6 +469,9 @@ class Lab:
     resume: str = ""
     """The action that builds the view a link names: the controls' values plus ``state`` holding
     just the ``linked_state`` fields. "" for the update action (when it reads the state itself)."""
+    keeps_state: tuple[str, ...] = ()
+    """Controls whose input asks for the ``resume`` action with the lab's linked state, not the update:
+    a choice of what to look at, not of what to run (decode's mode: the run stays at its step)."""
     experimental: bool = False
     """Off unless a book's ``book.toml`` lists it in ``experimental_labs``."""
     problems: tuple[str, ...] = field(init=False, default=())
@@ -497,6 +500,14 @@ class Lab:
             f"linked state {name!r} is declared twice, or is also a control's name (a link names both alike)"
             for name in sorted({n for n in linked if [*linked, *(c.name for c in self.controls)].count(n) > 1})
         ]
+        names = [control.name for control in self.controls]
+        found += [
+            f"keeps_state names {name!r}, which is not one of its controls"
+            for name in self.keeps_state
+            if name not in names
+        ]
+        if self.keeps_state and not self.linked_state:
+            found.append("keeps_state needs a linked_state to keep")
         kinds = get_args(OutputKind)
         found += [
             f"output {output.name!r} has kind {output.kind!r}; kinds: {', '.join(kinds)}"
@@ -578,7 +589,8 @@ class Lab:
         control's kind, each button's action, and which outputs are texts and which trees.
         A link to the lab (``static/kvpage/links.js``) is written and read from it too: the
         controls and the ``linked_state`` by name, checked against their kinds and ranges,
-        and the view it names built by the ``resume`` action.
+        and the view it names built by the ``resume`` action, which an input of a control in
+        ``keeps_state`` calls too (with the lab's linked state as it is).
         """
         return {
             "name": self.name,
@@ -586,6 +598,7 @@ class Lab:
             "resume": self.resume or self.update,
             "controls": [control.schema() for control in self.controls],
             "linked_state": [state.schema() for state in self.linked_state],
+            "keeps_state": list(self.keeps_state),
             "buttons": [button.schema() for button in self.buttons],
             "outputs": [output.schema() for output in self.outputs],
         }

@@ -119,7 +119,17 @@ def test_the_page_says_each_lab_once_its_schema_and_the_books_time_limit_in_one_
 
 def test_the_starting_pictures_are_in_the_html_for_a_reader_without_javascript(chapter: str) -> None:
     """The grid, the slots, both charts, the table, the chips and the bars, drawn at build time."""
-    for part in ("grid", "slots", "per_step", "totals", "tokens1", "tokens2", "bars"):
+    for part in (
+        "grid_kv",
+        "grid_recompute",
+        "slots_kv",
+        "slots_recompute",
+        "per_step",
+        "totals",
+        "tokens1",
+        "tokens2",
+        "bars",
+    ):
         match = re.search(rf'data-part="{part}"[^>]*>(.+?)</(?:div|ol)>\n', chapter, re.DOTALL)
         assert match and ("<svg" in match.group(1) or "<li" in match.group(1)), part
     table = re.search(r'<table data-part="table">(.*?)</table>', chapter, re.DOTALL)

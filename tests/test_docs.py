@@ -144,7 +144,7 @@ def test_the_json_shown_is_the_chapters_request_and_the_bridges_view() -> None:
         key: result["text"][key] for key in shown["text"] if key != "…"
     }
     assert set(shown["parts"]) == set(result["parts"])
-    grid_shown, grid = shown["parts"]["grid"][0], result["parts"]["grid"][0]
+    grid_shown, grid = shown["parts"]["grid_kv"][0], result["parts"]["grid_kv"][0]
     assert grid_shown[0] == grid[0]
     assert {k: v for k, v in grid_shown[1].items() if k != "…"}.items() <= grid[1].items()
 

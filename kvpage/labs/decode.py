@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import cast
 
-from kvpage.costs import MODE_NAMES, Mode, cumulative_cost, paid_cells, recompute_baseline, step_cost
+from kvpage.costs import MODE_NAMES, MODES, Mode, cumulative_cost, paid_cells, recompute_baseline, step_cost
 from kvpage.jsonvalue import JSONObject, count, field, times
 from kvpage.lab import Button, Choice, Lab, Output, Slider, Whole
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
@@ -130,9 +130,13 @@ def summary(run: DecodeRun) -> str:
 
 
 def view(run: DecodeRun) -> JSONObject:
-    """Everything the page shows for ``run``: the numbers as text, the pictures as trees, and the run."""
+    """Everything the page shows for ``run``: the numbers as text, the pictures as trees, and the run.
+
+    The attention grid is drawn for both modes at the run's step (small multiples: ``grid_kv`` and
+    ``grid_recompute``, each from :func:`kvpage.costs.paid_cells` for its mode); the readouts,
+    status and chart's emphasis are the chosen mode's."""
     this_step = step_cost(run.prompt, run.steps, run.mode) if run.steps else None
-    grid = grid_view(run.prompt, run.tokens, run.steps, run.mode)
+    grids = {mode: grid_view(run.prompt, run.tokens, run.steps, mode) for mode in MODES}
     chart = chart_view(run.prompt, run.tokens, run.steps, run.mode)
     chosen = next(line for line in cast(list[JSONObject], chart["series"]) if line["current"])
     other = next(line for line in cast(list[JSONObject], chart["series"]) if not line["current"])
@@ -146,15 +150,15 @@ def view(run: DecodeRun) -> JSONObject:
             "status": status(run),
             "progress": f"step {run.steps} of {run.tokens}",
             "summary": summary(run),
-            "grid_words": cast(str, grid["text"]),
-            "grid_note": cast(str, grid["note"]),
+            **{f"grid_words_{mode}": cast(str, grid["text"]) for mode, grid in grids.items()},
+            "grid_note": cast(str, grids["kv"]["note"]),
             "chart_words": cast(str, chart["text"]),
             "chosen": cast(str, chosen["name"]),
             "other": cast(str, other["name"]),
         },
         "parts": {
-            "grid": grid_picture(grid),
-            "slots": slots_picture(grid),
+            **{f"grid_{mode}": grid_picture(grid) for mode, grid in grids.items()},
+            **{f"slots_{mode}": slots_picture(grid) for mode, grid in grids.items()},
             **{panel: chart_picture(chart, panel) for panel in PANELS},
             "table": table_part(chart),
         },
@@ -204,6 +208,9 @@ LAB = Lab(
     controls=(PROMPT, TOKENS, MODE),
     linked_state=(STEPS,),
     resume="resume",
+    # Both modes are drawn at every step, side by side; the mode chooses which one the readouts count,
+    # so choosing it keeps the run's step (the resume action), where prompt and tokens start it over.
+    keeps_state=(MODE.name,),
     outputs=(
         Output("this_step", "This step"),
         Output("paid", "Paid so far"),
@@ -212,9 +219,9 @@ LAB = Lab(
         Output("status", kind="status"),
         Output("progress", kind="progress"),
         Output("summary", kind="summary"),
-        Output("grid", "Attention: queries × keys", kind="picture"),
-        Output("slots", kind="picture"),
-        Output("grid_words"),
+        *(Output(f"grid_{mode}", name, kind="picture") for mode, name in MODE_NAMES.items()),
+        *(Output(f"slots_{mode}", kind="picture") for mode in MODES),
+        *(Output(f"grid_words_{mode}") for mode in MODES),
         Output("grid_note"),
         Output("per_step", "Cells per step", kind="picture"),
         Output("totals", "Cells paid so far", kind="picture"),

@@ -102,7 +102,7 @@ READABLE = """() => {
   };
   const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
   const marks = [
-    ["[data-part=grid] [data-kind], [data-part=slots] [data-kind], circle.point, .bar-reused, .bar-fill", "fill"],
+    ["[data-part^=grid_] [data-kind], [data-part^=slots_] [data-kind], circle.point, .bar-reused, .bar-fill", "fill"],
     ["polyline.series, polyline.series-preview", "stroke"],
   ];
   const low = [];
@@ -257,9 +257,11 @@ def link_flow(url: str) -> list[Step]:
         holds(DECODE, NOTED.format(note=json.dumps(LINK_NOTE), words=json.dumps(["prompt=9999", "colour", "turns"]))),
         holds(NEXT, NOTED.format(note=json.dumps(LINK_NOTE), words=json.dumps(["request2=xxx"]))),
         page_holds(UNTOUCHED, "nothing of the link should have run or become an element"),
-        # Explored on from there (another mode starts a fresh run):
+        # Explored on from there (another mode keeps the link's step; Reset starts a fresh run):
         page_holds("() => { window.__entries = history.length; return true; }", "history can be counted"),
         click(DECODE, "radio", mode_label),
+        *shows_decode(decode_view(prompt, tokens, mode, 2)),
+        click(DECODE, "button", "Reset"),
         *[click(DECODE, "button", "Forward") for _ in range(steps)],
         *shows_decode(explored),
         fill(NEXT, "Request 2", edited),

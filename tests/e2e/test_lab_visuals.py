@@ -41,13 +41,14 @@ def number(locator: Locator) -> int:
     return shown_number(locator.inner_text())
 
 
-def grid_cells(lab: Locator, kind: str) -> int:
-    cells: int = lab.locator(f'[data-part="grid"] rect[data-kind="{kind}"]').evaluate_all(CELLS)
+def grid_cells(lab: Locator, kind: str, mode: str = "kv") -> int:
+    """Cells of ``kind`` the grid of ``mode`` shades (the lab draws both modes' grids side by side)."""
+    cells: int = lab.locator(f'[data-part="grid_{mode}"] rect[data-kind="{kind}"]').evaluate_all(CELLS)
     return cells
 
 
-def slot_count(lab: Locator) -> int:
-    counts: list[str] = lab.locator('[data-part="slots"] rect[data-kind]').evaluate_all(
+def slot_count(lab: Locator, mode: str = "kv") -> int:
+    counts: list[str] = lab.locator(f'[data-part="slots_{mode}"] rect[data-kind]').evaluate_all(
         "rects => rects.map(r => r.dataset.count)"
     )
     return sum(int(n) for n in counts)
@@ -61,13 +62,13 @@ MODE_LABELS = dict(decode_lab.MODE.options)
 """The decode lab's radio buttons, by mode."""
 
 
-DRAWN = """lab => {
-  const cells = (kind) => [...lab.querySelectorAll(`[data-part="grid"] rect[data-kind="${kind}"]`)].reduce(
+DRAWN = """(lab, mode) => {
+  const cells = (kind) => [...lab.querySelectorAll(`[data-part="grid_${mode}"] rect[data-kind="${kind}"]`)].reduce(
     (sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0);
-  const slots = [...lab.querySelectorAll('[data-part="slots"] rect[data-kind]')].map((r) => r.dataset.count);
+  const slots = [...lab.querySelectorAll(`[data-part="slots_${mode}"] rect[data-kind]`)].map((r) => r.dataset.count);
   return { now: cells("now"), held: cells("held"), slots };
 }"""
-"""The decode lab's grid and slots as drawn: :func:`grid_cells` of "now" and of "held", and each slot's count."""
+"""The decode lab's grid and slots of a mode as drawn: :func:`grid_cells` of "now" and of "held", each slot's count."""
 
 
 @dataclass(frozen=True)
@@ -80,13 +81,13 @@ class Drawn:
     slots: int
 
 
-def drawn(lab: Locator) -> Drawn:
+def drawn(lab: Locator, mode: str = "kv") -> Drawn:
     """The grid and slots as drawn now, in one round trip to the page where :func:`grid_cells` and
     :func:`slot_count` take one each: a test that read them at every step of a run spent most of its
     time in those round trips. Read once the readouts show the step (:func:`expect_run`): the lab
     draws its pictures and writes its readouts in one task (``render`` in static/kvpage/labs.js),
     so the pictures are that step's."""
-    found: dict[str, Any] = lab.evaluate(DRAWN)
+    found: dict[str, Any] = lab.evaluate(DRAWN, mode)
     return Drawn(found["now"], found["held"], sum(int(n) for n in found["slots"]))
 
 
@@ -103,16 +104,17 @@ def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> 
     page, base = audited
     decode, _ = open_chapter(page, base)
     grid_words = decode.get_by_role("figure").filter(has_text="Attention: queries × keys")
-    assert grid_cells(decode, "now") == grid_cells(decode, "held") == 0
+    assert all(grid_cells(decode, kind, mode) == 0 for kind in ("now", "held") for mode in MODES)
     for mode in MODES:
         decode.get_by_role("radio", name=MODE_LABELS[mode]).check()
+        decode.get_by_role("button", name="Reset").click()  # a mode chosen keeps the step: from the cold run
         cold = chapter_run(mode)
         for step in range(1, cold.tokens + 1):
             decode.get_by_role("button", name="Forward").click()
             run = cold.after(step)
             expect_run(decode, run)  # "This step" and "Paid so far" show run.readout(...)
             this_step = shown_number(run.readout("This step"))
-            grid = drawn(decode)
+            grid = drawn(decode, mode)
             assert grid.now == this_step, (mode, step)
             expect(grid_words).to_contain_text(f"{this_step:,} cells paid this step")
             assert grid.slots == (run.context() if mode == "kv" else 0), (mode, step)  # recomputing keeps none
@@ -130,7 +132,7 @@ def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]
     biggest = chapter_run(prompt=decode_lab.PROMPT.high, tokens=decode_lab.TOKENS.high)
     decode.get_by_label("Prefix length").fill(str(biggest.prompt))
     decode.get_by_label("Tokens to generate").fill(str(biggest.tokens))
-    grid = decode.locator('[data-part="grid"] svg')
+    grid = decode.locator('[data-part="grid_kv"] svg')
     expect(grid).to_have_attribute("data-size", str(biggest.grid_size()))
     expect(grid).to_have_class(re.compile(r"\bdense\b"))
     expect(grid.locator("path")).to_have_count(0)  # no cell lines: shaded areas
@@ -201,7 +203,7 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
     generate.click()
     expect(generate).to_be_disabled()
     assert snapshot(decode) == animated
-    row = decode.locator('[data-part="grid"] rect[data-kind="now"]')
+    row = decode.locator('[data-part="grid_kv"] rect[data-kind="now"]')
     assert row.evaluate("r => getComputedStyle(r).animationName") == "none"
 
 
@@ -386,7 +388,7 @@ def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
     decode.get_by_role("button", name="Forward").click()
-    cell = decode.locator('[data-part="grid"] rect[data-kind="now"]')
+    cell = decode.locator('[data-part="grid_kv"] rect[data-kind="now"]')
     light = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
     page.emulate_media(color_scheme="dark")
     dark = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
@@ -402,7 +404,7 @@ def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
     page.emulate_media(media="print")
     expect(decode.get_by_role("button", name="Reset")).to_be_hidden()
     expect(decode.get_by_label("Paid so far")).to_be_visible()
-    expect(decode.locator('[data-part="grid"] svg')).to_be_visible()
+    expect(decode.locator('[data-part="grid_kv"] svg')).to_be_visible()
     expect(decode.locator('svg[data-chart="totals"]')).to_be_visible()
     expect_run(decode, chapter_run().after())  # its status line visible in print too
 

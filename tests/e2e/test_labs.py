@@ -14,13 +14,16 @@ import datetime
 import functools
 import re
 from collections.abc import Mapping
+from typing import cast
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage.costs import MODES, step_cost
 from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
+from kvpage.labs.grid import grid_view
 from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import (
     DECODE,
@@ -178,15 +181,15 @@ def test_try_this_next_request(audited: tuple[Page, str]) -> None:
     expect(lab.get_by_text(sentence)).to_be_visible()
 
 
-STEP_DRAWN = """lab => ({
-  now: [...lab.querySelectorAll('[data-part="grid"] rect[data-kind="now"]')].map(
+STEP_DRAWN = """(lab, mode) => ({
+  now: [...lab.querySelectorAll(`[data-part="grid_${mode}"] rect[data-kind="now"]`)].map(
     (r) => r.width.baseVal.value * r.height.baseVal.value),
   points: Object.fromEntries(["per_step", "totals"].map(
     (chart) => [chart, lab.querySelectorAll(`svg[data-chart="${chart}"] circle[data-series="current"]`).length])),
   rows: lab.querySelectorAll('[data-part="table"] tbody tr').length,
 })"""
-"""Which step the decode lab's pictures draw: the cells of each "now" row of the grid, the current
-series' points of each chart, and the numbers table's rows."""
+"""Which step the decode lab's pictures draw: the cells of each "now" row of the mode's grid, the
+current series' points of each chart, and the numbers table's rows."""
 
 
 def expect_step(decode: Locator, run: Run) -> None:
@@ -201,7 +204,7 @@ def expect_step(decode: Locator, run: Run) -> None:
     slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
     expect(slider).to_have_value(str(run.steps))
     expect(slider).to_have_attribute("aria-valuetext", run.text()["progress"])
-    drawn = decode.evaluate(STEP_DRAWN)
+    drawn = decode.evaluate(STEP_DRAWN, run.mode)
     assert drawn["now"] == ([run.step_cost()] if run.steps else []), (run, "the grid's paid cells", drawn)
     assert drawn["points"] == {"per_step": run.steps, "totals": run.steps}, (run, "the charts' points", drawn)
     assert drawn["rows"] == len(run.table_rows()), (run, "the numbers table's rows", drawn)
@@ -211,13 +214,16 @@ def expect_step(decode: Locator, run: Run) -> None:
 def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: tuple[Page, str]) -> None:
     """Issue 39, point 3: after Generate, Back, the slider (by its keys) and Forward each show one step,
     the same one in every part of the lab, and the link carries it; in each mode. One visit for both
-    modes: choosing a mode is a control change, so each mode's flow starts from its cold run, as on a
-    page opened afresh (its first check)."""
+    modes: choosing a mode keeps the step (issue 45), so each mode's flow starts with Reset, from its
+    cold run, as on a page opened afresh."""
     page, url = audited
     decode, _ = open_chapter(page, url)
+    at = 0
     for mode, label in decode_lab.MODE.options:
         decode.get_by_role("radio", name=label).check()
         run = chapter_run(mode)  # type: ignore[arg-type]
+        expect_step(decode, run.after(at))
+        decode.get_by_role("button", name="Reset").click()
         expect_step(decode, run)
         back = decode.get_by_role("button", name="Back")
         expect(back).to_be_disabled()  # a cold run has no step to go back to (issue 45)
@@ -240,6 +246,56 @@ def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: t
         expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
         expect(decode.get_by_role("radio", name=label)).to_be_checked()
         expect_step(decode, run.after(4))
+        at = 4
+
+
+GRIDS_DRAWN = """lab => Object.fromEntries(["kv", "recompute"].map((mode) => {
+  const area = (kind) => [...lab.querySelectorAll(`[data-part="grid_${mode}"] rect[data-kind="${kind}"]`)].reduce(
+    (sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0);
+  const slots = [...lab.querySelectorAll(`[data-part="slots_${mode}"] rect[data-kind]`)].reduce(
+    (sum, r) => sum + Number(r.dataset.count), 0);
+  return [mode, { now: area("now"), held: area("held"), slots }];
+}))"""
+"""What each of the decode lab's two grids draws: cells paid now, cells held, and KV slots kept."""
+
+
+def expect_both_grids(decode: Locator, steps: int) -> None:
+    """Both grids of the decode lab are at step ``steps``, each its own mode's, as the model computes
+    them (:func:`kvpage.labs.grid.grid_view` for each mode) and as its words say, whichever mode is chosen."""
+    wanted = {}
+    for mode in MODES:
+        grid = grid_view(chapter_run().prompt, chapter_run().tokens, steps, mode)
+        wanted[mode] = {
+            "now": sum(rows * cols for _, _, rows, cols in cast(list[list[int]], grid["now"])),
+            "held": sum(rows * cols for _, _, rows, cols in cast(list[list[int]], grid["held"])),
+            "slots": sum(cast(int, run["count"]) for run in cast(list[dict[str, int]], grid["slots"])),
+        }
+        expect(decode.get_by_text(cast(str, grid["text"]), exact=True)).to_be_visible()
+    assert wanted["kv"]["now"] == step_cost(chapter_run().prompt, steps, "kv"), "the KV cache's step: one line"
+    assert wanted["recompute"]["now"] == step_cost(chapter_run().prompt, steps, "recompute"), "the square again"
+    assert wanted["recompute"]["slots"] == wanted["recompute"]["held"] == 0, "recomputing keeps nothing"
+    assert decode.evaluate(GRIDS_DRAWN) == wanted
+
+
+@each_document
+def test_switching_mode_keeps_the_step_and_both_grids_show_the_models_cells(audited: tuple[Page, str]) -> None:
+    """Issue 45, point 5: at step N with the KV cache, choosing Recompute keeps step N (it no longer
+    starts the run over), and both grids, side by side under the one step control, show step N of
+    their own mode before and after the switch, as the model counts it; switching back keeps it too."""
+    page, url = audited
+    decode, _ = open_chapter(page, url)
+    at = chapter_run().tokens // 2 + 1
+    slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
+    slider.focus()
+    for _ in range(at):
+        slider.press("ArrowRight")
+    expect_step(decode, chapter_run().after(at))
+    expect_both_grids(decode, at)
+    decode.get_by_role("radio", name="Recompute").check()
+    expect_step(decode, chapter_run("recompute").after(at))
+    expect_both_grids(decode, at)
+    decode.get_by_role("radio", name="KV cache").check()
+    expect_step(decode, chapter_run().after(at))
 
 
 ALIGNED = """rows => {

@@ -1,11 +1,12 @@
 """Every drawing follows the model, in Chromium: a reader's edit of the rule moves every count on the page.
 
-The decode lab's grid, its words and note, the slots, the status, the readouts and the chart (its
-points and its inset's axis) all come from one rule, ``kvpage.costs.paid_cells``. Here a reader
-makes the prefill causal in the lab's Python editor and Runs, then doubles the decode row and Runs:
-at several steps of both modes every count the page shows must be the one the edited model computes
-in CPython on the very request the page holds (``tests/reader_model.py``), and the grid's shaded
-cells this step must be the "This step" readout. One visit, over http: what is checked is the
+The decode lab's two grids (one per mode), their words and note, the slots, the status, the
+readouts and the chart (its points and its inset's axis) all come from one rule,
+``kvpage.costs.paid_cells``. Here a reader makes the prefill causal in the lab's Python editor and
+Runs, then doubles the decode row and Runs: at several steps of both modes every count the page
+shows must be the one the edited model computes in CPython on the very request the page holds
+(``tests/reader_model.py``), and the chosen mode's grid's shaded cells this step must be the "This
+step" readout. One visit, over http: what is checked is the
 model's answer drawn, the same in every document (``tests/e2e/test_reader.py`` runs the editor
 every way).
 """
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from kvpage.costs import MODE_NAMES, MODES
 from kvpage.labs import decode as decode_lab
 from tests.e2e.test_labs import open_chapter, settled
 from tests.e2e.test_reader import edit_costs, expect_readouts, request_of, run_costs
@@ -26,13 +28,15 @@ from tests.reader_model import CAUSAL, COSTS, DOUBLED, edited_views
 pytestmark = pytest.mark.e2e
 
 SHOWN = """lab => {
-  const area = (kind) => [...lab.querySelectorAll(`[data-part="grid"] rect[data-kind="${kind}"]`)].reduce(
+  const area = (mode, kind) => [...lab.querySelectorAll(`[data-part="grid_${mode}"] rect[data-kind="${kind}"]`)].reduce(
     (sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0);
   const all = (selector, read) => [...lab.querySelectorAll(selector)].map(read);
   return {
-    now: area("now"),
-    held: area("held"),
-    slots: all('[data-part="slots"] rect[data-kind]', (r) => Number(r.dataset.count)),
+    grids: Object.fromEntries(["kv", "recompute"].map((mode) => [mode, {
+      now: area(mode, "now"),
+      held: area(mode, "held"),
+      slots: all(`[data-part="slots_${mode}"] rect[data-kind]`, (r) => Number(r.dataset.count)),
+    }])),
     inset: all('g[data-inset] text[text-anchor="end"]', (t) => t.textContent),
     per_step: all('svg[data-chart="per_step"] circle[data-series="current"]', (c) => c.dataset.value),
     totals: all('svg[data-chart="totals"] circle[data-series="current"]', (c) => c.dataset.value),
@@ -40,7 +44,7 @@ SHOWN = """lab => {
   };
 }"""
 """What the decode lab draws and says now, read in one round trip."""
-WORDS = ("grid_words", "grid_note", "chart_words", "status", "progress")
+WORDS = ("grid_words_kv", "grid_words_recompute", "grid_note", "chart_words", "status", "progress")
 """The texts beside the drawings, each the view's text of that name."""
 
 
@@ -57,9 +61,14 @@ def counts(view: dict[str, Any]) -> dict[str, Any]:
 
     inset = [c for _, a, children in shapes(parts["per_step"]) if a.get("data-inset") for c in children]
     return {
-        "now": area(parts["grid"], "now"),
-        "held": area(parts["grid"], "held"),
-        "slots": [int(a["data-count"]) for _, a, _ in shapes(parts["slots"]) if "data-count" in a],
+        "grids": {
+            mode: {
+                "now": area(parts[f"grid_{mode}"], "now"),
+                "held": area(parts[f"grid_{mode}"], "held"),
+                "slots": [int(a["data-count"]) for _, a, _ in shapes(parts[f"slots_{mode}"]) if "data-count" in a],
+            }
+            for mode in MODES
+        },
         "inset": [c[2] for c in inset if c[0] == "text" and c[1].get("text-anchor") == "end"],
         "per_step": current("per_step"),
         "totals": current("totals"),
@@ -69,7 +78,8 @@ def counts(view: dict[str, Any]) -> dict[str, Any]:
 
 def expect_the_edited_model(decode: Locator, edit: str) -> None:
     """Every count the decode lab shows is what the model with ``edit`` as costs.py computes for the
-    request the page holds now, and the grid shades as many cells as "This step" says."""
+    request the page holds now, both modes' grids included, and the chosen mode's grid shades as many
+    cells as "This step" says."""
     settled(decode)
     (view,) = edited_views({COSTS: edit}, [request_of(decode, decode_lab.LAB)])
     expect_readouts(decode, decode_lab.LAB, view["text"])
@@ -77,9 +87,10 @@ def expect_the_edited_model(decode: Locator, edit: str) -> None:
     shown["words"] = {name: shown["words"][name] for name in WORDS}
     assert shown == counts(view)
     this_step = decode.get_by_label("This step", exact=True).inner_text().split("\xa0")[0].replace(",", "")
-    assert shown["now"] == (int(this_step) if this_step.isdigit() else 0)
+    (mode,) = [mode for mode, name in MODE_NAMES.items() if name == view["text"]["chosen"]]
+    assert shown["grids"][mode]["now"] == (int(this_step) if this_step.isdigit() else 0)
     if this_step.isdigit():
-        assert f"{int(this_step):,} cells paid this step" in shown["words"]["grid_words"]
+        assert f"{int(this_step):,} cells paid this step" in shown["words"][f"grid_words_{mode}"]
 
 
 def forward(decode: Locator, times: int) -> None:

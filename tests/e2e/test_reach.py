@@ -65,7 +65,7 @@ def test_on_a_phone_the_step_controls_stay_with_the_grid_and_a_tap_shows_a_token
     decode, lab = open_chapter(phone, site_url.chapter)
     back, forward = (decode.get_by_role("button", name=name) for name in ("Back", "Forward"))
     steps = decode.get_by_role("slider", name=decode_lab.STEPS.label)
-    grid = decode.locator(".grid-frame")
+    grid = decode.locator(".grid-one-kv .grid-frame")  # the first of the two, the mode chosen at the start
     expect(back).to_be_disabled()  # step 0: nothing to go back to
     # The reader scrolls down until the whole grid is on the screen, its bottom near the screen's.
     grid.evaluate("(grid) => window.scrollBy(0, grid.getBoundingClientRect().bottom - innerHeight + 8)")

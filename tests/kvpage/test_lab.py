@@ -44,6 +44,17 @@ def test_a_linked_state_that_a_link_could_not_carry_is_a_problem_of_the_declarat
     )
 
 
+def test_a_control_that_keeps_the_state_is_in_the_schema_and_must_be_a_control_with_state_to_keep() -> None:
+    """Decode's mode (issue 45): its input asks for the resume action with the lab's linked state."""
+    kept = declared(linked_state=(Whole("k", "K", 0, 5, 0),), keeps_state=("n",))
+    assert (kept.problems, kept.schema()["keeps_state"]) == ((), ["n"])
+    assert declared().schema()["keeps_state"] == []
+    assert declared(keeps_state=("m",)).problems == (
+        "keeps_state names 'm', which is not one of its controls",
+        "keeps_state needs a linked_state to keep",
+    )
+
+
 def test_a_view_without_the_linked_state_is_not_a_view_of_the_lab() -> None:
     lab = declared(linked_state=(Whole("k", "K", 0, 5, 0), Whole("j", "J", 0, 5, 0)))
     assert lab.view_problems({"text": {"total": "1"}, "state": {"k": 1, "j": True}}) == [

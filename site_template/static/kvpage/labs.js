@@ -431,11 +431,14 @@ class WiredLab {
     };
   }
 
-  onInput(element) {
+  // An input: the update's view of the controls; for a control the schema's keeps_state names (decode's
+  // mode), the resume action's, with the lab's linked state as the last view left it (its step).
+  onInput(element, control) {
     for (const hook of this.before) hook();
     this.showValue(element);
     clearTimeout(this.pending);
     this.pending = null;
+    if ((this.schema.keeps_state ?? []).includes(control.name)) return this.request(this.schema.resume);
     if (this.wait === 0) return this.request(this.schema.update);
     this.pending = setTimeout(() => {
       this.pending = null;
@@ -445,7 +448,7 @@ class WiredLab {
 
   wire() {
     for (const control of this.schema.controls) {
-      for (const element of this.controlsOf(control)) element.addEventListener("input", () => this.onInput(element));
+      for (const element of this.controlsOf(control)) element.addEventListener("input", () => this.onInput(element, control));
     }
     for (const button of this.schema.buttons) {
       if (!button.calls) continue; // the lab's own script handles it

@@ -121,7 +121,7 @@ def test_finish_reaches_the_state_generate_reaches_in_one_call() -> None:
 
 def test_view_draws_the_grid_and_chart_of_the_same_step() -> None:
     view: Any = run(16, 16, "kv", 5)
-    (grid,) = view["parts"]["grid"]
+    (grid,) = view["parts"]["grid_kv"]
     now = [shape[1] for shape in grid[2:] if shape[1].get("data-kind") == "now"]
     assert [int(box["width"]) * int(box["height"]) for box in now] == [number(view["text"]["this_step"])]
     (chart,) = view["parts"]["per_step"]

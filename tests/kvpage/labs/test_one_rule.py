@@ -104,15 +104,15 @@ def test_every_count_of_the_view_is_the_edited_rules(edit: str, causal: bool, do
             text, parts = view["text"], view["parts"]
             assert text["this_step"] == decode.cells(paid)
             assert text["paid"] == decode.cells(total)
-            assert f"{count(paid)} cells paid this step" in text["grid_words"]
-            assert area(parts["grid"], "now") == paid, (step, mode)
-            slots = sum(int(a["data-count"]) for _, a, _ in shapes(parts["slots"]) if "data-count" in a)
+            assert f"{count(paid)} cells paid this step" in text[f"grid_words_{mode}"]
+            assert area(parts[f"grid_{mode}"], "now") == paid, (step, mode)
+            slots = sum(int(a["data-count"]) for _, a, _ in shapes(parts[f"slots_{mode}"]) if "data-count" in a)
             if mode == "kv":
                 assert slots == PROMPT + step - 1 and f"· {count(slots)} slots" in text["status"]
                 if causal:  # no row paid twice: what is held and what is paid now are every cell paid
-                    assert area(parts["grid"], "now") + area(parts["grid"], "held") == total
+                    assert area(parts[f"grid_{mode}"], "now") + area(parts[f"grid_{mode}"], "held") == total
             else:
-                assert slots == 0 and area(parts["grid"], "held") == 0, "recomputing holds nothing"
+                assert slots == 0 and area(parts[f"grid_{mode}"], "held") == 0, "recomputing holds nothing"
             points = {
                 key: [a for _, a, _ in shapes(parts[key]) if a.get("data-series") == "current" and "data-value" in a]
                 for key in ("per_step", "totals")
