@@ -171,7 +171,7 @@ function mallinfo(Module) {
 // Zeroes what the memory holds of things freed: the payload of every free chunk of the heap past
 // its links, the top chunk past its head, and the stack below the stack pointer (no frame is live
 // once runPython has returned). Only zeros compress to nothing, and Python's start-up leaves about
-// a megabyte freed (decision 0058). The walk must agree with dlmalloc's own mallinfo before
+// a megabyte freed (decision 0057). The walk must agree with dlmalloc's own mallinfo before
 // anything is written: a Pyodide whose heap is laid out otherwise fails the build here.
 function zeroFreed(Module) {
   const u8 = Module.HEAPU8;

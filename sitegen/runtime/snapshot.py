@@ -12,7 +12,7 @@ is ready. Three steps, each run by the same pinned Pyodide the page runs:
 2. boot from that, import kvpage from its wheel and every standard-library module the model
    imports, call every action of each lab the book may show (its enabled labs: a lab no book
    enables, and what only it imports, stays out), zero what Python freed (the free chunks of its
-   heap, the dead stack: a megabyte of stale bytes that compressed to 0.2 MB, decision 0058), snapshot;
+   heap, the dead stack: a megabyte of stale bytes that compressed to 0.2 MB, decision 0057), snapshot;
 3. restore the snapshot as the page will, with an empty stdlib zip, and check that every lab
    answers, that a module outside memory raises ``ModuleNotFoundError`` and that a traceback
    shows the model's source lines, so a Pyodide that behaves differently fails the build here.

@@ -97,13 +97,14 @@
       clearTimeout(timer);
       timer = null;
     }
+    const halt = () => {
+      stop();
+      showButtons();
+    };
     // A step every so often, the whole run in about 2.4 s, however many tokens it has.
     const pause = () => Math.max(40, Math.min(150, 2400 / tokensOf(section)));
 
-    const slider = stepSlider(section, lab, () => {
-      stop();
-      showButtons();
-    });
+    const slider = stepSlider(section, lab, halt);
     lab.onLive(() => {
       live = true;
       showButtons();
@@ -114,15 +115,11 @@
       if (running) timer = setTimeout(() => lab.run("step"), pause());
       showButtons();
     });
-    lab.beforeAction(() => {
-      stop(); // any input, Step or Reset stops a running Generate first
-      showButtons();
-    });
+    lab.beforeAction(halt); // any input, Step or Reset stops a running Generate first
     button("generate").addEventListener("click", (event) => {
       if (/** @type {HTMLElement} */ (event.currentTarget).getAttribute("aria-disabled") === "true") return;
       if (running) {
-        stop();
-        showButtons();
+        halt();
         lab.announce(); // where Pause left the run (once its last step is answered, if one is out)
       } else if (calm.matches) {
         lab.run("finish");

@@ -172,7 +172,7 @@ def exported_globals(wasm: bytes) -> dict[str, int]:
 def test_the_snapshot_holds_no_freed_bytes(built: Built) -> None:
     """What Python freed before the snapshot is zeros in it (python_snapshot.mjs, zeroFreed): past
     its links, every free chunk of dlmalloc's heap, the top chunk past its head, and the stack
-    below the last frame (decision 0058). The heap is walked as dlmalloc lays it out: from
+    below the last frame (decision 0057). The heap is walked as dlmalloc lays it out: from
     ``__heap_base``, chunks back to back (u32 prev_foot, u32 size | PINUSE 1 | CINUSE 2), the top
     chunk last, then a foot with no in-use bits."""
     wasm = unpacked(built, "pyodide.asm.wasm")
