@@ -95,9 +95,10 @@ BLOCKS = frozenset({"p", "li", "td", "th", "caption", "figcaption", "dt", "dd", 
 NOT_PROSE = frozenset({"script", "style", "math", "svg"})
 """Elements whose text is not the author's words as written: a formula's MathML says its TeX in other
 symbols, and a drawing's marks have no words."""
-DRAWN = frozenset({"lab-body", "python-yours", "lab-python", "footnote-ref", "footnote-backref"})
+DRAWN = frozenset({"lab-body", "python-yours", "lab-python", "lab-python-print", "footnote-ref", "footnote-backref"})
 """Classes of what the build draws around the author's words: a lab's controls, readouts and pictures
-and its Python disclosure (its template's), and a footnote's number and way back."""
+and its Python disclosure (its template's) with the line printed in its place, and a footnote's
+number and way back."""
 UNREAD_IN_FIGURES = {"model-figure": False, "figure": True}
 """Which part of a figure is left out, by the figure's class: a ``::: figure``'s drawing (its words
 are the model's; its caption is the author's), and an image's caption, its title, which search does

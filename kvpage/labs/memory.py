@@ -18,7 +18,9 @@ from kvpage.pictures import (
     bar_chart,
     block_grid,
     cell_grid,
+    corner_square,
     grouped_table,
+    layer_grid,
     line_chart,
     panel_chart,
     slot_strip,
@@ -87,6 +89,12 @@ def compute(args: JSONObject) -> JSONObject:
                 name="memory-slots",
             ),
             "table": grouped_table("Bytes held by layer", ["Held"], ["Layer", "Keys", "Values"], rows),
+            "layers": layer_grid(
+                [(f"layer {n + 1}", ["reused"] * prompt + ["paid"] * tokens) for n in range(layers)],
+                [(0, prompt, "reused", "prompt"), (prompt, context, "paid", "new")],
+                prompt,
+            ),
+            "square": corner_square(context, prompt if cache else 0, reused="held", paid="computed"),
         },
     }
 
@@ -107,6 +115,8 @@ LAB = Lab(
         Output("grid", "Attention", "picture"),
         Output("slots", "Cache slots", "picture"),
         Output("table", "By layer", "table"),
+        Output("layers", "Held by layer", "picture"),
+        Output("square", "Held and computed cells", "picture"),
     ),
     experimental=True,
 )
