@@ -164,11 +164,16 @@ export class PythonPool {
   }
 
   // The reader's Run goes to the fresh Python made for it, which is up: `performance` marks when.
+  // "Back to the book's model" (no sources) has no time limit: the limit stops a reader's code that
+  // never returns, and the book's own model answered every lab at build time; on a slow, loaded
+  // machine its fresh import could pass the limit and leave the reader's model in place.
   tryOut(entry) {
     performance.mark("kvpage:reader-python");
     entry.state = "busy";
     entry.job = entry.trial;
-    entry.job.timer = setTimeout(() => this.timedOut(entry), this.seconds * 1000);
+    if (Object.keys(entry.job.message.sources).length > 0) {
+      entry.job.timer = setTimeout(() => this.timedOut(entry), this.seconds * 1000);
+    }
     toWorker(entry.worker, entry.job.message);
     entry.job.up?.();
   }
