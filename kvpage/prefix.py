@@ -9,7 +9,7 @@ cached entry (one token's keys and values in one layer) is computed from (:func:
 in layer 1, the token's own text and its position; from layer 2 up, what attention mixed in, which
 is every earlier token. So after the first difference every entry from layer 2 up differs, and a
 position is reused (all its layers, :func:`reused_columns`) only before it: the shared prefix,
-derived instead of assumed (:func:`reused_prefix`, what the next-request lab counts;
+derived instead of assumed (:func:`reused_count`, what the next-request lab counts;
 ``tests/kvpage/test_prefix_property.py`` checks that it is :func:`shared_prefix_length` always).
 """
 
@@ -62,11 +62,12 @@ def reused_columns(identical: Sequence[Sequence[bool]]) -> list[bool]:
     return [all(column) for column in zip(*identical, strict=True)]
 
 
-def reused_prefix(cached: Sequence[str], request: Sequence[str], layers: int = LAYERS) -> int:
-    """How many positions of ``request`` a prefix cache hands over, by the dependency rule: from the
-    left, those whose entries are identical in every layer (the cache finds a position by every token
-    before it, so it stops at the first it does not hold). The next-request lab counts and draws this,
-    so an edit of :func:`identical_entries` in the page's editor moves its readouts and its drawings
-    together; :func:`shared_prefix_length` is the same number as the chapter states it, the tests' oracle."""
-    reused = reused_columns(identical_entries(cached, request, layers))
+def reused_count(identical: Sequence[Sequence[bool]]) -> int:
+    """How many positions of a request a prefix cache hands over, by the dependency rule: from the
+    left, those whose entries are identical in every layer of ``identical`` (the rows of
+    :func:`identical_entries`; the cache finds a position by every token before it, so it stops at
+    the first it does not hold). The next-request lab counts and draws this, so an edit of
+    :func:`identical_entries` in the page's editor moves its readouts and its drawings together;
+    :func:`shared_prefix_length` is the same number as the chapter states it, the tests' oracle."""
+    reused = reused_columns(identical)
     return reused.index(False) if False in reused else len(reused)

@@ -43,7 +43,7 @@ _.ROLES
 _.page_script
 
 # The chapter's rule as it states it (kvpage/prefix.py): the next-request lab counts reuse by the
-# dependency rule (reused_prefix); the tests hold the two together (tests/kvpage/test_prefix_property.py)
+# dependency rule (reused_count); the tests hold the two together (tests/kvpage/test_prefix_property.py)
 # and compute their expectations with it (tests/chapter_labs.py).
 shared_prefix_length
 

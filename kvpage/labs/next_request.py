@@ -24,7 +24,7 @@ from kvpage.costs import prefill_cost
 from kvpage.jsonvalue import JSONObject, JSONValue, count
 from kvpage.lab import Button, Lab, Output, Text
 from kvpage.pictures import corner_square, layer_grid, split_bars
-from kvpage.prefix import LAYERS, identical_entries, reused_prefix
+from kvpage.prefix import LAYERS, identical_entries, reused_count
 from kvpage.tokenizer import tokenize
 from kvpage.tree import el
 
@@ -188,12 +188,12 @@ def presets(request1: str) -> dict[str, str]:
 def layer_kinds(first: list[str], second: list[str], layers: int = LAYERS) -> list[list[str]]:
     """What each of request 2's keys-and-values entries is, a row per layer (layer 1 first), a column
     per token, by the dependency rule (:func:`kvpage.prefix.identical_entries`): ``reused`` (the
-    prefix the cache hands over, :func:`kvpage.prefix.reused_prefix`), ``changed`` (layer 1 of the first token that
+    prefix the cache hands over, :func:`kvpage.prefix.reused_count`), ``changed`` (layer 1 of the first token that
     differs from request 1's), ``same`` (identical, yet after the prefix, so paid: layer 1 under the
     same text at the same place) or ``paid``. Layer 1's kinds are the token chips' (shared, differs, same,
     cold), computed from the rule rather than from the text."""
     identical = identical_entries(first, second, layers)
-    first_paid = reused_prefix(first, second, layers)
+    first_paid = reused_count(identical)
     return [
         [
             "reused"
@@ -283,8 +283,8 @@ def compare(args: JSONObject) -> JSONObject:
     """Costs of request 2 cold and with request 1's prefix cached, its tokens and request 1's."""
     first = tokenize(REQUEST1.read(args))
     second = tokenize(REQUEST2.read(args))
-    shared = reused_prefix(first, second)  # by the dependency rule: the readouts, chips and drawings follow it
     kinds = layer_kinds(first, second)
+    shared = kinds[0].count("reused")  # by the dependency rule: the readouts, chips and drawings follow it
     cold = prefill_cost(len(second))
     cached = prefill_cost(len(second), shared)
     return {

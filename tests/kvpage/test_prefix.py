@@ -2,7 +2,7 @@
 
 import pytest
 
-from kvpage.prefix import identical_entries, reused_columns, reused_prefix, shared_prefix_length
+from kvpage.prefix import identical_entries, reused_columns, reused_count, shared_prefix_length
 from kvpage.tokenizer import tokenize
 
 
@@ -38,7 +38,7 @@ def test_the_dependency_rule_reuses_the_seeds_ten_of_fourteen_in_every_layer() -
     one, two = tokenize(CHAPTER_ONE), tokenize(CHAPTER_TWO)
     identical = identical_entries(one, two, layers=4)
     assert len(identical) == 4 and all(len(row) == 14 for row in identical)
-    assert sum(reused_columns(identical)) == 10 == shared_prefix_length(one, two) == reused_prefix(one, two)
+    assert sum(reused_columns(identical)) == 10 == shared_prefix_length(one, two) == reused_count(identical)
     assert reused_columns(identical) == [True] * 10 + [False] * 4
     # "+" and "?" are the same text at the same place: their layer-1 keys would be the same ...
     assert identical[0][10:] == [False, True, False, True]

@@ -3,7 +3,7 @@
 :func:`kvpage.prefix.identical_entries` derives reuse from what each entry is computed from (layer 1:
 its token's text and position; layer ℓ ≥ 2: layer ℓ − 1 up to its position); the chapter states it
 as a rule ("The match is exact, from the left"), :func:`kvpage.prefix.shared_prefix_length`; the lab
-counts by the first (:func:`kvpage.prefix.reused_prefix`), the tests expect the second. Here
+counts by the first (:func:`kvpage.prefix.reused_count`), the tests expect the second. Here
 hypothesis checks, on requests drawn from a few tokens (so that equal text after a difference, and
 repeats, are common), that the two always agree, and that a shift by one position changes layer 1
 too. hypothesis is not among the wheels the Pyodide run installs (tests/pyodide/requirements.txt),
@@ -16,7 +16,7 @@ from itertools import pairwise
 
 import pytest
 
-from kvpage.prefix import identical_entries, reused_columns, reused_prefix, shared_prefix_length
+from kvpage.prefix import identical_entries, reused_columns, reused_count, shared_prefix_length
 
 hypothesis = pytest.importorskip(
     "hypothesis", reason="hypothesis is not in the Pyodide run's wheels (tests/pyodide/requirements.txt)"
@@ -36,7 +36,7 @@ def test_reused_entries_are_exactly_the_shared_prefix_in_every_layer(
     identical = identical_entries(cached, request, layers)
     prefix = [at < shared for at in range(len(request))]
     assert reused_columns(identical) == prefix
-    assert sum(reused_columns(identical)) == shared == reused_prefix(cached, request, layers)  # what the lab counts
+    assert sum(reused_columns(identical)) == shared == reused_count(identical)  # what the lab counts
     assert all(row == prefix for row in identical[1:])  # from layer 2 up: only the prefix, whatever the text after it
     assert identical[0] == [at < len(cached) and cached[at] == text for at, text in enumerate(request)]
 
