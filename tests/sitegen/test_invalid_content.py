@@ -34,7 +34,7 @@ from sitegen.book.assets import ACTIVE_MESSAGE
 from sitegen.cli import commands
 from sitegen.labs.placements import all_labs, enabled_labs
 from sitegen.markdown.html_rules import ALLOWED as RAW_ALLOWED
-from sitegen.markdown.html_rules import EARLY, HIDES, NO_CODE
+from sitegen.markdown.html_rules import EARLY, EMPTY, HIDES, NO_CODE
 from sitegen.markdown.plugins.chapter_links import COMING
 from sitegen.markdown.plugins.footnotes import UNUSED
 from tests.conftest import ROOT
@@ -260,19 +260,16 @@ EXPECTED: dict[str, list[str]] = {
         "content/03-pre.md:8: raw HTML <pre> is not closed: Markdown would read the rest of the chapter as its HTML; "
         "add </pre>",
     ],
-    # Comments as a browser reads them (issue 43): ended where they open ('<!-->', '<!--->') or at '--!>',
-    # so what the author meant to hide is the page's HTML; or never ended ('-- >'), so the rest is hidden.
+    # Comments as a browser reads them (issues 43 and 46): '<!-->' and '<!--->' end where they open (a warning,
+    # test_an_empty_comment_is_a_warning_...), so what follows is checked as the page's HTML; ended at '--!>', so
+    # what the author meant to hide is the page's HTML; or never ended ('-- >'), so the rest is hidden.
     "raw-html-comments": [
         f"content/01-early.md:10: raw HTML <script> is refused: {NO_CODE}, and its text hides the rest of the page "
         "if unclosed",
-        f"content/01-early.md:10: raw HTML comment '<!-->' ends where it opens {EARLY}",
         'content/01-early.md:12: raw HTML <meta> is refused: <meta http-equiv="refresh"> sends the reader to another '
         "page, which the page's policy cannot stop",
-        f"content/01-early.md:12: raw HTML comment '<!-->' ends where it opens {EARLY}",
         f"content/01-early.md:14: raw HTML <style> is refused: {HIDES}",
-        f"content/01-early.md:14: raw HTML comment '<!-->' ends where it opens {EARLY}",
         f"content/01-early.md:16: raw HTML <textarea> is refused: {HIDES}",
-        f"content/01-early.md:16: raw HTML comment '<!--->' ends where it opens {EARLY}",
         f"content/01-early.md:18: raw HTML comment '<!-- a note --!>' ends at '--!>' {EARLY}",
         "content/02-open.md:10: raw HTML comment '<!--' is not closed: a browser would hide the rest of the page "
         "in it; add '-->'",
@@ -536,6 +533,29 @@ def test_a_footnote_no_text_cites_is_a_warning_at_its_note_and_an_error_when_str
     with pytest.raises(pipeline.BuildError) as failure:
         pipeline.build(replace(options, strict=True))
     assert [str(error) for error in failure.value.errors] == [expected]
+
+
+@pytest.mark.parametrize("comment", ["<!-->", "<!--->"])
+def test_an_empty_comment_is_a_warning_at_its_line_and_an_error_when_strict(
+    comment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``<!-->`` is a complete comment (HTML, CommonMark), so the page holds what follows it; the author likely meant
+    a longer one, so the build says where it ended, in a block and in a paragraph alike (issue 46)."""
+    body = f"{comment}\n\nShown after the block.\n\nA paragraph {comment} shown after it too.\n"
+    options = chapter_book(tmp_path, "", body)
+    chapter = options.content / "broken.md"
+    lines = chapter.read_text(encoding="utf-8").splitlines()
+    at = [index + 1 for index, line in enumerate(lines) if comment in line]
+    expected = [f"content/broken.md:{line}: {EMPTY.format(shown=comment)}" for line in at]
+    site = pipeline.build(options)
+    also = f"(2 times; also at content/broken.md:{at[1]})"  # one warning, its places counted
+    assert capsys.readouterr().err.splitlines() == [f"warning: {expected[0]} {also}"]
+    page = site.files["broken.html"].decode("utf-8")
+    assert "Shown after the block." in page
+    assert "shown after it too." in page
+    with pytest.raises(pipeline.BuildError) as failure:
+        pipeline.build(replace(options, strict=True))
+    assert [str(error) for error in failure.value.errors] == expected
 
 
 def test_failed_build_still_shows_its_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
