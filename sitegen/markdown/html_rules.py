@@ -29,8 +29,8 @@ run on into the rest of the page, and a comment ended at ``--!>`` would show the
 author meant to hide: both are errors. ``<!-->`` and ``<!--->`` are complete empty comments, to
 HTML and CommonMark alike, so they are accepted and what follows them is checked as the HTML it
 is; but an author who wrote one likely meant a longer comment, so each is a warning at its line
-(an error under ``--strict``), docs/decisions/0059-empty-comments-are-comments.md. And the page never gets the author's text: what passes is written out again from the
-tokens checked (:func:`write`), so that every reader of the page reads those tokens.
+(an error under ``--strict``), docs/decisions/0059-empty-comments-are-comments.md. And the page
+never gets the author's text: what passes is written out again from the tokens checked (:func:`write`), so that every reader of the page reads those tokens.
 """
 
 from __future__ import annotations
