@@ -30,7 +30,8 @@ author meant to hide: both are errors. ``<!-->`` and ``<!--->`` are complete emp
 HTML and CommonMark alike, so they are accepted and what follows them is checked as the HTML it
 is; but an author who wrote one likely meant a longer comment, so each is a warning at its line
 (an error under ``--strict``), docs/decisions/0059-empty-comments-are-comments.md. And the page
-never gets the author's text: what passes is written out again from the tokens checked (:func:`write`), so that every reader of the page reads those tokens.
+never gets the author's text: what passes is written out again from the tokens checked
+(:func:`write`), so that every reader of the page reads those tokens.
 """
 
 from __future__ import annotations
