@@ -19,6 +19,7 @@ from markdown_it.token import Token
 from kvpage import bridge
 from sitegen.book.source import load_source
 from sitegen.markdown.pages import parse_chapters
+from sitegen.markdown.plugins.chapter_links import COMING
 from tests.conftest import ROOT
 
 GUIDE = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
@@ -192,3 +193,11 @@ def test_make_fix_mends_what_make_check_lints_and_the_readme_says_so() -> None:
     assert any(" --fix " in line for line in fix)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "`make fix`" in readme.split("## Write", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_books_toml_says_what_a_link_to_a_planned_chapter_shows() -> None:
+    """content/book.toml's comment said such a link was marked "(coming)" after the text changed (issue 46)."""
+    toml = (ROOT / "content" / "book.toml").read_text(encoding="utf-8")
+    comment = " ".join(line.lstrip("# ") for line in toml.splitlines() if line.startswith("#"))
+    assert f'"{COMING}"' in comment
+    assert "(coming)" not in toml
