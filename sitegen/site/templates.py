@@ -15,6 +15,7 @@ from types import TracebackType
 
 import jinja2
 
+from kvpage.lab import NotInLab
 from sitegen.errors import ContentError
 
 MACROS = "labs/controls.html"
@@ -74,7 +75,7 @@ class Templates:
             path, line = (callers or inside)[-1]
         if isinstance(error, jinja2.TemplateNotFound):
             message = f"no template {error.name!r} in {self.folder.name}/"
-        elif isinstance(error, jinja2.UndefinedError):
+        elif isinstance(error, jinja2.UndefinedError | NotInLab):
             message = str(error)
         else:
             message = f"{type(error).__name__}: {error}"

@@ -76,8 +76,9 @@ def test_rendering_is_strict_and_escapes(folder: Path) -> None:
 
 
 def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path: Path) -> None:
-    """A lab's template naming a control its lab lacks: the KeyError is raised inside controls.html's
-    macro, but the line to fix is the lab's own (it named controls.html:35 before)."""
+    """A lab's template naming a control its lab lacks: the error is raised inside controls.html's
+    macro, but the line to fix is the lab's own (it named controls.html:35 before), in plain words with the
+    lab's controls (a raw ``KeyError: "…"`` before issue 46)."""
     templates = shutil.copytree(ROOT / "site_template", tmp_path / "site_template")
     (templates / "labs" / "square.html").write_text(
         '{% import "labs/controls.html" as ui %}\n<div>\n{{ ui.control(lab, "tokenz") }}\n</div>\n', encoding="utf-8"
@@ -85,7 +86,7 @@ def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path:
     use = starting_view(Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3))
     assert isinstance(use, LabUse)
     assert failure(templates, "labs/square.html", lab=use) == (
-        "site_template/labs/square.html:3: KeyError: \"lab 'square' has no control 'tokenz'\""
+        "site_template/labs/square.html:3: lab 'square' has no control 'tokenz'; its controls: tokens"
     )
 
 
