@@ -105,7 +105,7 @@ REASONS = {
     **dict.fromkeys(("textarea", "title", "style", "xmp", "noscript", "noembed", "noframes", "plaintext"), HIDES),
 }
 """Why some elements are refused, where that says more than "not allowed"."""
-ALLOWED = "docs/authoring.md, 'What the build refuses', lists what raw HTML may use"
+ALLOWED = "docs/refusals.md, 'Raw HTML', lists what raw HTML may use"
 
 
 VOID = frozenset({"area", "br", "col", "hr", "img", "source", "track", "wbr"})
