@@ -42,12 +42,9 @@ def shown_code() -> list[tuple[str, str]]:
 
 
 def test_every_step_of_adding_a_lab_is_found() -> None:
-    assert [path for path, _ in shown_code()] == [
-        "tests/books/two-chapters/content/02-second.md",
-        "kvpage/labs/square.py",
-        "site_template/labs/square.html",
-        "kvpage/labs/softmax.py",
-    ]
+    """The quick start's lab is the guide's example (tests/test_quick_start.py builds it); square's
+    template is the one file of the repository the guide shows whole."""
+    assert [path for path, _ in shown_code()] == ["site_template/labs/square.html"]
 
 
 @pytest.mark.parametrize(("path", "code"), shown_code(), ids=[path for path, _ in shown_code()])
@@ -112,7 +109,12 @@ def tokens_of(path: Path) -> list[Token]:
     return MarkdownIt("commonmark").enable("table").parse(path.read_text(encoding="utf-8"))
 
 
+GUIDE_LINES = 600
+"""The guide an author reads, its refusals and what a reader gets on pages of their own (issue 46)."""
+
+
 def test_the_docs_keep_their_lengths() -> None:
+    assert len(GUIDE.splitlines()) <= GUIDE_LINES
     assert len(ARCHITECTURE.read_text(encoding="utf-8").split()) <= ARCHITECTURE_WORDS
     assert len((ROOT / "docs" / "performance.md").read_text(encoding="utf-8").splitlines()) <= PERFORMANCE_LINES
 
@@ -201,3 +203,20 @@ def test_the_books_toml_says_what_a_link_to_a_planned_chapter_shows() -> None:
     comment = " ".join(line.lstrip("# ") for line in toml.splitlines() if line.startswith("#"))
     assert f'"{COMING}"' in comment
     assert "(coming)" not in toml
+
+
+def test_the_guide_starts_with_a_quick_start_and_its_refusals_are_a_page_of_their_own() -> None:
+    """Issue 46: the first section is the quick start (a lab file and a chapter), and what the build refuses
+    is on refusals.md, which the guide links, with every rule the guide's reference used to hold."""
+    tokens = MarkdownIt("commonmark").parse(GUIDE)
+    sections = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert sections[0] == "Quick start"
+    quick = GUIDE.split("## Quick start", 1)[1].split("\n## Preview", 1)[0]
+    fences = [t.info.strip() for t in MarkdownIt("commonmark").parse(quick) if t.type == "fence"]
+    assert fences == ["python", "markdown"]
+    assert "What the build refuses" not in sections
+    assert "](refusals.md)" in GUIDE
+    refusals = tokens_of(ROOT / "docs" / "refusals.md")
+    headings = [refusals[i + 1].content for i, t in enumerate(refusals) if t.type == "heading_open"]
+    for rule in ("Files from outside the book", "Raw HTML", "Labs, at the line to fix", "serve's addresses"):
+        assert rule in headings
