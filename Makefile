@@ -26,10 +26,12 @@ serve: deps
 	$(PY) build.py serve
 
 # ruff's own fixes (an import's order, an unused import) and its format, over what make check lints:
-# so lint is never the first surprise of make test. What ruff cannot mend, it prints at path:line.
+# so lint is never the first surprise of make test. What ruff cannot mend, it prints at path:line, and
+# goes on (--exit-zero) to the format, which mends a line too long (issue 46: a new lab's long Choice
+# stopped make fix at its first command, unformatted).
 LINTED := kvpage sitegen build.py tests bench
 fix: deps
-	$(VENV)/bin/ruff check --fix $(LINTED)
+	$(VENV)/bin/ruff check --fix --exit-zero $(LINTED)
 	$(VENV)/bin/ruff format $(LINTED)
 
 # The site is built while the checks run (both only read the sources), then the Pyodide run, then

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias, TypeVar, cast, get_args
 
@@ -449,6 +449,19 @@ class Button:
         return {"name": self.name, "label": self.label, "calls": self.calls}
 
 
+class NotInLab(LookupError):
+    """A template named a control or an output its lab does not declare. Said in words: a ``KeyError``
+    would print as its repr, quotes escaped (``KeyError: "lab 'square' has no control 'tokenz'"``)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def names(declared: Sequence[Control | Output]) -> str:
+    """The names of a lab's controls or outputs, as a message lists them ("none" if it has none)."""
+    return ", ".join(item.name for item in declared) or "none"
+
+
 @dataclass(frozen=True)
 class Lab:
     """Everything about one lab; see the module docstring for who reads what."""
@@ -562,14 +575,14 @@ class Lab:
         for control in self.controls:
             if control.name == name:
                 return control
-        raise KeyError(f"lab {self.name!r} has no control {name!r}")
+        raise NotInLab(f"lab {self.name!r} has no control {name!r}; its controls: {names(self.controls)}")
 
     def output(self, name: str) -> Output:
         """The output called ``name`` (templates use this for labels and kinds)."""
         for output in self.outputs:
             if output.name == name:
                 return output
-        raise KeyError(f"lab {self.name!r} has no output {name!r}")
+        raise NotInLab(f"lab {self.name!r} has no output {name!r}; its outputs: {names(self.outputs)}")
 
     @property
     def fields(self) -> frozenset[str]:

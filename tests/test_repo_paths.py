@@ -40,16 +40,20 @@ EXAMPLES = {
     "content/fake.png": "docs/authoring.md: the file of an error message shown as an example "
     "(tests/invalid/image-not-png)",
     "content/files/": "docs/authoring.md: the same",
-    "content/passwd.txt": "docs/authoring.md: a symbolic link out of the book, in an error message shown as an example",
-    "content/files/evil.js": "docs/authoring.md: a book's script, in an error message shown as an example",
+    "content/passwd.txt": "docs/refusals.md: a symbolic link out of the book, in an error message shown as an example",
+    "content/files/evil.js": "docs/refusals.md: a book's script, in an error message shown as an example",
     "kvpage/labs/share.py": "docs/authoring.md: the model of an error message shown as an example "
     "(tests/invalid/lab-sweep)",
-    "kvpage/labs/slow.py": "docs/authoring.md: the model of an error message shown as an example "
+    "kvpage/labs/slow.py": "docs/refusals.md: the model of an error message shown as an example "
     "(tests/invalid/lab-import-slow)",
-    "kvpage/labs/heat.py": "docs/authoring.md: the model of an error message shown as an example "
+    "kvpage/labs/heat.py": "docs/refusals.md: the model of an error message shown as an example "
     "(tests/invalid/lab-control-decimal)",
-    "kvpage/labs/pages.py": "docs/authoring.md: the file of an error message shown as an example "
+    "kvpage/labs/pages.py": "docs/refusals.md: the file of an error message shown as an example "
     "(tests/invalid/lab-syntax-error)",
+    "kvpage/labs/budget.py": "docs/authoring.md: the quick start's lab, which an author saves there "
+    "(tests/test_quick_start.py builds it in a copy of the project)",
+    "content/05-budget.md": "docs/authoring.md: the quick start's chapter, saved there by an author",
+    "site_template/labs/budget.html": "docs/authoring.md: the template the quick start's lab does without",
     "kvpage/evil.py": "issue 43's link out of the model, which tests/sitegen/labs/test_model_imports.py makes",
     "site_template/static/h.txt": "issue 43's link out of the static files, which tests/sitegen/book/test_inside.py "
     "makes",

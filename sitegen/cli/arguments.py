@@ -33,10 +33,13 @@ SERVE = """\
 Serve the book on 127.0.0.1 (never on other interfaces) while you write. Every change
 to content/, site_template/ or kvpage/ (the Python model) rebuilds the book, and the
 open page reloads by itself: no browser extension, only a small script that serve
-adds to the pages it serves (never to site/ or the zip). A change to the model rebuilds
-the wheel too, so the reloaded page runs the new Python. A build that fails keeps the
-last good pages and shows its errors over them, and in this terminal. serve writes
-nothing into site/ or dist/; Ctrl-C stops it.
+adds to the pages it serves (never to site/ or the zip). A change to the model alone
+does not reload the page: serve builds only the new wheel, the open page swaps it into
+its running Python and computes every lab again at the values you left it at (a change
+to which files a lab's Python disclosure shows reloads the page). A build that fails
+keeps the last good pages and shows its errors over them, and in this terminal; ruff's
+findings on the model are warnings here, never a failure. serve writes nothing into
+site/ or dist/; Ctrl-C stops it.
 """
 
 

@@ -20,6 +20,7 @@ from sitegen.pipeline import ROOT, SINGLE_FILE, ZIP_TOP, Options, build, render
 from sitegen.runtime.cache import runtime_key
 from sitegen.serve import builder as serve_builder
 from sitegen.serve import server as serving
+from sitegen.serve.lint import model_lint
 from sitegen.site.output import publish, recover
 
 ENTRY = ROOT / "build.py"
@@ -99,7 +100,9 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
         publish(rendered.site, options.out, {})
     except BuildError as error:
         return serve_builder.Report(
-            ok=False, errors=[str(problem) for problem in error.errors], warnings=tallied(error.warnings)
+            ok=False,
+            errors=[str(problem) for problem in error.errors],
+            warnings=tallied(error.warnings) + model_lint(options.root),
         )
     seconds = time.perf_counter() - started
     runtime = rendered.runtime
@@ -107,7 +110,8 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
         snapshot = ""
     else:
         snapshot = runtime.snapshot_key or runtime_key(options.root, enabled_labs(rendered.book.experimental_labs))
-    return serve_builder.Report(ok=True, seconds=seconds, warnings=tallied(rendered.warnings), runtime=snapshot)
+    warnings = tallied(rendered.warnings) + model_lint(options.root)  # lint warns, never fails (sitegen.serve.lint)
+    return serve_builder.Report(ok=True, seconds=seconds, warnings=warnings, runtime=snapshot)
 
 
 def serve_config(options: Options, port: int) -> serving.Config:

@@ -289,8 +289,9 @@ def lab_stage(
     starting values (:func:`swept`), all in one model process under ``timeout`` seconds a call."""
     if not placements:
         return Labs(MappingProxyType({}))
-    with ModelProcess(timeout) as model:
-        found = starting_views(placements, model.handle)
+    sound = [placement for placement in placements if not placement.kind.problems]  # a bad declaration is one
+    with ModelProcess(timeout) as model:  # error, at its line (declaration_errors), not one more per call of it
+        found = starting_views(sound, model.handle)
         failing = {placement.kind.name for placement in placements if placement.key not in found.uses}
         warmed = warm_up([lab for name, lab in labs.items() if name not in failing], model.handle, project)
         sweeps = [error for use in found.uses.values() for error in swept(use, model.handle)] if sweep else []

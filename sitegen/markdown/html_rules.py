@@ -25,10 +25,13 @@ HTML is read as a browser reads it, by the HTML standard's tokenizer (:mod:`site
 docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md): Python's own parser ended a comment
 later than a browser, so ``<!--><script …>-->`` was a comment to the check and a script to the
 page. A construct left open at the end of a fragment (a comment, a tag) is what a browser would
-run on into the rest of the page, and a comment the standard ends earlier than it seems
-(``<!-->``, ``<!--->``, ``--!>``) would show the page what the author meant to hide: both are
-errors. And the page never gets the author's text: what passes is written out again from the
-tokens checked (:func:`write`), so that every reader of the page reads those tokens.
+run on into the rest of the page, and a comment ended at ``--!>`` would show the page what the
+author meant to hide: both are errors. ``<!-->`` and ``<!--->`` are complete empty comments, to
+HTML and CommonMark alike, so they are accepted and what follows them is checked as the HTML it
+is; but an author who wrote one likely meant a longer comment, so each is a warning at its line
+(an error under ``--strict``), docs/decisions/0059-empty-comments-are-comments.md. And the page
+never gets the author's text: what passes is written out again from the tokens checked
+(:func:`write`), so that every reader of the page reads those tokens.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ REASONS = {
     **dict.fromkeys(("textarea", "title", "style", "xmp", "noscript", "noembed", "noframes", "plaintext"), HIDES),
 }
 """Why some elements are refused, where that says more than "not allowed"."""
-ALLOWED = "docs/authoring.md, 'What the build refuses', lists what raw HTML may use"
+ALLOWED = "docs/refusals.md, 'Raw HTML', lists what raw HTML may use"
 
 
 VOID = frozenset({"area", "br", "col", "hr", "img", "source", "track", "wbr"})
@@ -114,6 +117,11 @@ OPTIONAL_END = frozenset(
 stray end tag opens nothing: they are not held to being closed in the chapter."""
 ARIA = re.compile(r"aria-[a-z]+\Z")
 EARLY = "for a browser, which reads what follows as the page's HTML; end a comment with '-->' alone"
+EMPTY = (
+    "raw HTML comment {shown!r} is a complete, empty comment: it ends where it opens, and what follows is "
+    "the page's text and HTML; to hide text, write <!-- text -->"
+)
+"""The warning for ``<!-->`` and ``<!--->``: standard, but rarely what the author meant."""
 AS_COMMENT = "HTML reads it as a comment; write <!-- … --> for one"
 
 
@@ -126,6 +134,8 @@ class CheckedHtml:
     problems: tuple[tuple[int, str], ...]
     tags: tuple[tuple[int, str, str], ...] = ()
     """The tags of allowed elements, in order: (lines into the fragment, start or end, element)."""
+    warnings: tuple[tuple[int, str], ...] = ()
+    """What is allowed but likely not meant (an empty comment ``<!-->``): lines into it, message."""
 
 
 def check_raw_html(fragment: str) -> CheckedHtml:
@@ -138,6 +148,7 @@ def check_raw_html(fragment: str) -> CheckedHtml:
     """
     read = tokenize(fragment)
     problems: list[tuple[int, str]] = []
+    warnings: list[tuple[int, str]] = []
     written: list[str] = []
     tags: list[tuple[int, str, str]] = []
     refused = set(REASONS)
@@ -147,6 +158,8 @@ def check_raw_html(fragment: str) -> CheckedHtml:
             break
         found = token_problems(token, refused)
         problems += [(fragment.count("\n", 0, token.start), message) for message in found]
+        if token.kind == "comment" and token.source.lstrip() in ("<!-->", "<!--->"):
+            warnings.append((fragment.count("\n", 0, token.start), EMPTY.format(shown=token.source.lstrip())))
         if token.kind == "start" and token.name in TEXT_STATES:
             text_of = token.name
         elif token.kind == "end" and token.name == text_of:
@@ -157,7 +170,7 @@ def check_raw_html(fragment: str) -> CheckedHtml:
             tags.append((fragment.count("\n", 0, token.start), token.kind, token.name))
     if read.unfinished is not None:
         problems.append((fragment.count("\n", 0, read.unfinished), unfinished(fragment[read.unfinished :])))
-    return CheckedHtml("".join(written), tuple(problems), tuple(tags))
+    return CheckedHtml("".join(written), tuple(problems), tuple(tags), tuple(warnings))
 
 
 def token_problems(token: HtmlToken, refused: set[str]) -> list[str]:
@@ -173,9 +186,10 @@ def token_problems(token: HtmlToken, refused: set[str]) -> list[str]:
         return [f"raw HTML {shown} is refused: a declaration has no place in a chapter"]
     if token.kind == "comment" and not shown.startswith("<!--"):
         return [f"raw HTML {shown} is refused: {AS_COMMENT}"]
-    if token.kind == "comment" and token.source.lstrip() != f"<!--{token.data}-->":
-        where = "at '--!>'" if token.source.endswith("--!>") else "where it opens"
-        return [f"raw HTML comment {shown!r} ends {where} {EARLY}"]
+    if token.kind == "comment" and token.source.endswith("--!>"):
+        return [f"raw HTML comment {shown!r} ends at '--!>' {EARLY}"]
+    if token.kind == "comment" and token.source.lstrip() not in (f"<!--{token.data}-->", "<!-->", "<!--->"):
+        return [unfinished(token.source.lstrip())]  # ended by the fragment's end, after a refused element's text
     return []
 
 

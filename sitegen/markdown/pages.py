@@ -59,7 +59,7 @@ from sitegen.markdown.plugins.tables import tables_plugin
 from sitegen.markdown.toc import Entry, table_of_contents
 from sitegen.runtime.names import RUNTIME_DIR
 from sitegen.search.text import SEARCH_DIR, Section, sections
-from sitegen.site.templates import TemplateFailed, Templates
+from sitegen.site.templates import DEFAULT_LAB, TemplateFailed, Templates
 
 CALLOUTS = ("english", "try", "keep")
 NO_ASSETS = Assets({})
@@ -266,7 +266,7 @@ def lab_widget(
     """A lab's widget, its template rendered with its starting view, then its "Python" disclosure unless
     the book hides it (``hide_python``); a template's failure is the chapter's error."""
     try:
-        widget = templates.render(use.template, lab=use)
+        widget = templates.render((use.template, DEFAULT_LAB), lab=use)  # its own template, or the default
         if use.kind.name in hide_python:
             return widget
         return widget + templates.render(PYTHON_DISCLOSURE, lab=use, files=lab_files(use.kind))

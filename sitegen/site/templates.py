@@ -8,16 +8,21 @@ traceback that belongs to a template file, not the page that started it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 import jinja2
 
+from kvpage.lab import NotInLab
 from sitegen.errors import ContentError
 
 MACROS = "labs/controls.html"
 """The labs' shared macros (``Templates.macros``)."""
+DEFAULT_LAB = "labs/_default.html"
+"""The template of a lab without one of its own (``labs/NAME.html``): ``ui.lab(lab)``, every part of the lab's
+declaration in order, so a new lab needs its Python file alone (issue 46). No lab is named with ``_``."""
 RENDER_ERRORS = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError)
 """What a template's own expressions can raise; anything else is a bug in the build."""
 
@@ -41,12 +46,15 @@ class Templates:
     (``ui.control(lab, "tokenz")``, a control the lab lacks) is the caller's, so it is reported at the
     line that called the macro, in the lab's own template, not at the macro's line."""
 
-    def render(self, name: str, **context: object) -> str:
-        """Render template ``name``; raise TemplateFailed naming the failing template line."""
+    def render(self, name: str | Sequence[str], **context: object) -> str:
+        """Render template ``name`` (or the first of several that exists); raise TemplateFailed naming the
+        failing template line."""
         try:
-            return self.environment.get_template(name).render(**context)
+            return self.environment.get_or_select_template(name if isinstance(name, str) else list(name)).render(
+                **context
+            )
         except RENDER_ERRORS as error:
-            raise TemplateFailed(self.problem(name, error)) from None
+            raise TemplateFailed(self.problem(name if isinstance(name, str) else name[0], error)) from None
 
     def file_name(self, filename: str) -> str:
         """``site_template/labs/decode.html``: a template file as messages show it."""
@@ -67,7 +75,7 @@ class Templates:
             path, line = (callers or inside)[-1]
         if isinstance(error, jinja2.TemplateNotFound):
             message = f"no template {error.name!r} in {self.folder.name}/"
-        elif isinstance(error, jinja2.UndefinedError):
+        elif isinstance(error, jinja2.UndefinedError | NotInLab):
             message = str(error)
         else:
             message = f"{type(error).__name__}: {error}"

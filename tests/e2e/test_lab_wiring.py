@@ -214,8 +214,10 @@ def test_a_part_that_is_not_a_tree_is_refused_and_shown_as_an_error(wired: Page,
     active = "script, [onload], [style], b"
     before = wired.locator(active).count()
     wired.evaluate(f"window.answer = () => ({{ok: true, result: {{text: {{total: '7'}}, parts: {{shape: {part}}}}}}})")
-    wired.get_by_label("Count").fill("4")
-    expect(wired.get_by_role("alert")).to_contain_text("not a drawing the page can show")
+    with wired.expect_console_message(lambda message: message.type == "warning") as logged:
+        wired.get_by_label("Count").fill("4")
+    expect(wired.get_by_role("alert")).to_have_text(DRAWING_FAILED)  # what happened; why, in the console
+    assert logged.value.text.startswith("kvpage lab fake: not a drawing the page can show: ")
     expect(wired.get_by_label("Total")).to_have_text("—")
     assert wired.locator(active).count() == before
 
@@ -317,15 +319,19 @@ def test_a_click_is_never_lost_and_moves_on_from_the_last_answer(wired: Page) ->
     assert [call["args"]["state"] for call in sent(wired)] == [{"k": 1}, {"k": 2}]  # the second from the first's answer
 
 
+DRAWING_FAILED = "the model's drawing could not be shown; the lab keeps your values."
+"""What a reader is told of a part the page refuses to draw: no word of trees or tags, which are the author's
+(issue 46); the page's reason goes to the console."""
+
 FAILURES = (
     (
         """() => ({ok: false, error: "the model failed: ZeroDivisionError: boom", traceback: "Traceback"})""",
-        "the model failed: ZeroDivisionError: boom",
+        "the model failed: ZeroDivisionError: boom; the lab keeps your values.",
     ),
     ("""() => "{not JSON" """, "the lab could not read Python's answer"),
     (
         """() => ({ok: true, result: {text: {total: "1"}, parts: {shape: [["script", {}, "alert(1)"]]}}})""",
-        "not a drawing the page can show",
+        DRAWING_FAILED,
     ),
     ("() => undefined", f"The model took longer than {TIMEOUT_S} s and was stopped; the lab keeps your values."),
 )
@@ -370,7 +376,9 @@ def test_a_model_failure_is_shown_in_the_lab_and_its_traceback_goes_to_the_conso
     )
     with wired.expect_console_message(lambda message: message.type == "error") as logged:
         wired.get_by_label("Count").fill("4")
-    expect(wired.get_by_role("alert")).to_have_text("the model failed: ZeroDivisionError: boom")
+    expect(wired.get_by_role("alert")).to_have_text(
+        "the model failed: ZeroDivisionError: boom; the lab keeps your values."
+    )
     expect(wired.get_by_label("Total")).to_have_text("—")
     assert logged.value.text.startswith("kvpage lab fake: the model failed: ZeroDivisionError: boom\nTraceback")
 

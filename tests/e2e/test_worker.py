@@ -112,7 +112,9 @@ def test_python_in_a_worker_drops_a_stale_answer_and_stops_a_runaway_call(opened
     # A view JSON cannot carry: the lab says which action returned what, not that Python is out of reach,
     # and not what the lab's author should do about it (the build and the console say that).
     stuck.get_by_role("button", name="Answer with NaN").click()
-    expect(stuck.get_by_role("alert")).to_have_text("the model failed: action 'nan' returned NaN (at view.state.ratio)")
+    expect(stuck.get_by_role("alert")).to_have_text(
+        "the model failed: action 'nan' returned NaN (at view.state.ratio); the lab keeps your values."
+    )
     expect(stuck.get_by_label("Its square")).to_have_text("—")
     stuck.get_by_label("Number").fill(str(start))
     expect(stuck.get_by_label("Its square")).to_have_text(squared(start))

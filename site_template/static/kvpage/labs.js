@@ -66,9 +66,12 @@ function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
-function showError(section, message, traceback) {
+const KEPT = "the lab keeps your values.";
+
+// `kept`: a failure of the model, after which the lab says that the reader's values are kept.
+function showError(section, message, traceback, kept = false) {
   const box = section.querySelector("[data-role=error]");
-  setText(box, message);
+  setText(box, kept ? `${message}; ${KEPT}` : message);
   box.hidden = !message;
   if (traceback) console.error(`kvpage lab ${section.dataset.lab}: ${message}\n${traceback}`);
 }
@@ -231,7 +234,8 @@ class WiredLab {
   render(reply, paced = false) {
     setText(this.section.querySelector("[data-role=copied]"), "");
     if (!reply.ok) {
-      showError(this.section, reply.error, reply.traceback);
+      // What happened, and that nothing of the reader's was lost; the author's advice goes to the console.
+      showError(this.section, reply.error, reply.traceback, reply.error.startsWith("the model"));
       // The reader is told what happened; what the lab's author should do goes to the console only.
       if (reply.advice) console.warn(`kvpage lab ${this.section.dataset.lab}: ${reply.advice}`);
       this.blankOutputs();
@@ -241,7 +245,7 @@ class WiredLab {
           for (const element of this.outputsOf("part", tree)) renderTree(element, reply.result.parts[tree]);
         }
       } catch (error) {
-        return this.render({ ok: false, error: error.message }, paced);
+        return this.render({ ok: false, error: "the model's drawing could not be shown", advice: error.message }, paced);
       }
       this.drawTexts(reply.result);
     }

@@ -6,8 +6,8 @@ steps: a line of a million ``[`` took 46 s to build (issue 34). Every construct 
 ``[`` (links, images, footnote references, a lab's ``[[field]]``) needs a ``]`` after it, so a ``[``
 past the paragraph's last ``]`` is known to be text before any rule looks for a label; this rule,
 ahead of them, says so in one step. The page is the same; only the time changes. Brackets that
-do close somewhere after still cost markdown-it its steps (docs/authoring.md, "What the build
-refuses", has the figures).
+do close somewhere after still cost markdown-it its steps (docs/refusals.md, "Not refused, but
+slow", has the figures).
 """
 
 from __future__ import annotations

@@ -96,13 +96,15 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
 def _place_fields(
     token: Token, in_lab: bool, kind: Lab | None, current: Placement | None, env: MutableMapping[str, Any]
 ) -> None:
-    """Tie each ``[[field]]`` of an inline ``token`` to the lab it is in, or report why it cannot be."""
+    """Tie each ``[[field]]`` of an inline ``token`` to the lab it is in, or report why it cannot be.
+
+    Outside a lab ``[[word]]`` is what CommonMark makes of it, the text itself (issue 46): a chapter may
+    write a wiki-style name or a nested list in brackets without it being read as a lab's number."""
     for child in token.children or ():
         if child.type != "lab_field":
             continue
         if not in_lab:
-            message = f"[[{child.content}]] shows a lab's number and must be inside a lab"
-            report(env, token, message, child=child)
+            child.type, child.tag, child.content = "text", "", f"[[{child.content}]]"
         elif kind is not None and child.content not in kind.fields:
             known = ", ".join(sorted(kind.fields))
             message = f"lab {kind.name!r} has no field {child.content!r}; fields: {known}"

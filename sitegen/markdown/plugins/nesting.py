@@ -12,7 +12,7 @@ costs the parser about three frames: 400 nested containers overflow the default
 
 Inline parsing keeps the preset's 20: past it markdown-it keeps the text as
 text (nothing is lost), and every level costs time on a line of brackets
-(docs/authoring.md, "What the build refuses").
+(docs/refusals.md).
 """
 
 from __future__ import annotations

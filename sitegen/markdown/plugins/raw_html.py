@@ -74,6 +74,8 @@ def raw_html_plugin(md: MarkdownIt) -> None:
                 token.content = checked.html
                 for offset, message in checked.problems:
                     record(state.env, ContentError(path, line + offset, message))
+                for offset, message in checked.warnings:
+                    record(state.env, ContentError(path, line + offset, message), warning=True)
                 for offset, kind, name in checked.tags:
                     problem = opened.tag(kind, name, line + offset)
                     if problem is not None:

@@ -11,6 +11,7 @@ import pytest
 
 from sitegen.cli.arguments import make_parser, parse
 from sitegen.cli.commands import options_from, serve_config
+from sitegen.serve.watcher import change_kind
 from tests.conftest import ROOT
 
 BOOK = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -79,3 +80,14 @@ def test_no_sweep_turns_the_builds_sweep_off_for_build_and_serve() -> None:
     assert options_from(parse(["build", "--no-sweep"], ROOT)).sweep is False
     assert options_from(parse(["serve", "--no-sweep"], ROOT)).sweep is False
     assert "--no-sweep" in serve_config(options_from(parse(["serve", "--no-sweep"], ROOT)), 8000).worker
+
+
+def test_serve_help_says_a_model_edit_swaps_the_wheel_without_a_reload() -> None:
+    """``serve --help`` said a model edit reloaded the page (issue 46); serve takes it as a "model" change,
+    which the open page swaps into its running Python, and its help says so."""
+    config = serve_config(options_from(parse(["serve", "--content", str(BOOK)], ROOT)), 0)
+    assert config.model is not None
+    assert change_kind([config.model / "costs.py"], config.model) == "model"
+    shown = " ".join((commands(make_parser(ROOT))["serve"].description or "").split())
+    assert "A change to the model alone does not reload the page" in shown
+    assert "reloaded page runs the new Python" not in shown

@@ -34,7 +34,7 @@ from sitegen.labs.placements import (
     swept,
     warm_up,
 )
-from sitegen.site.templates import make_templates
+from sitegen.site.templates import DEFAULT_LAB, make_templates
 
 pytestmark = pytest.mark.book
 
@@ -252,7 +252,7 @@ def rendered(lab: Lab) -> _Marks:
     assert errors == [], errors
     use = starting_view(Placement(lab, params, f"lab-{lab.name}", "content/x.md", 1))
     assert isinstance(use, LabUse), use
-    html = make_templates(ROOT / "site_template").render(f"labs/{lab.name}.html", lab=use)
+    html = make_templates(ROOT / "site_template").render((f"labs/{lab.name}.html", DEFAULT_LAB), lab=use)
     marks = _Marks()
     marks.feed(html)
     return marks

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 
-from sitegen.markdown.html_rules import EARLY, HIDES, NO_CODE, check_raw_html
+from sitegen.markdown.html_rules import EARLY, EMPTY, HIDES, NO_CODE, check_raw_html
 from sitegen.markdown.html_tokens import tokenize
 from sitegen.markdown.ids import start_tags
 from tests.raw_html_fuzz import fragments
@@ -58,8 +60,8 @@ def test_html_that_marks_up_text_passes(fragment: str) -> None:
         ("<noscript>", f"raw HTML <noscript> is refused: {HIDES}"),
         ("<!-- never closed", "raw HTML comment '<!--' is not closed"),
         ("<!-- draft note -- >\nmore", "raw HTML comment '<!--' is not closed"),
-        ('<!--><script src="files/p.txt"></script>-->', f"raw HTML comment '<!-->' ends where it opens {EARLY}"),
-        ("<!---><style>-->", f"raw HTML comment '<!--->' ends where it opens {EARLY}"),
+        ('<!--><script src="files/p.txt"></script>-->', f"raw HTML <script> is refused: {NO_CODE}"),
+        ("<!---><style>-->", f"raw HTML <style> is refused: {HIDES}"),
         ("<!-- x --!><textarea>-->", f"raw HTML comment '<!-- x --!>' ends at '--!>' {EARLY}"),
         ("<![CDATA[x]]>", "raw HTML <![CDATA[x]]> is refused: HTML reads it as a comment"),
         ("<?php echo 1 ?>", "raw HTML <?php echo 1 ?> is refused: HTML reads it as a comment"),
@@ -113,13 +115,24 @@ def test_what_passes_is_read_back_as_it_was_checked(fragment: str) -> None:
     checked = check_raw_html(fragment)
     if checked.problems:
         return
-    assert check_raw_html(checked.html) == checked
+    assert check_raw_html(checked.html) == replace(checked, warnings=())  # '<!-->' is written '<!---->'
     read = [
         (checked.html.count("\n", 0, token.start), token.name, list(token.attrs))
         for token in tokenize(checked.html).tokens
         if token.kind == "start"
     ]
     assert read == [(line, tag, [(n, v or "") for n, v in attrs]) for line, tag, attrs in start_tags(checked.html)]
+
+
+@pytest.mark.parametrize("comment", ["<!-->", "<!--->"])
+def test_an_empty_comment_is_a_comment_with_a_warning_and_what_follows_is_content(comment: str) -> None:
+    """``<!-->`` and ``<!--->`` are complete comments to HTML and CommonMark (issue 46): accepted, written as
+    the empty comment they are, and what follows is checked as the page's HTML; a warning says it ended there."""
+    checked = check_raw_html(f"{comment} <b>shown</b>\n-->")
+    assert checked.problems == ()
+    assert checked.html == "<!----> <b>shown</b>\n--&gt;"
+    assert checked.warnings == ((0, EMPTY.format(shown=comment)),)
+    assert check_raw_html(f"<p>\n{comment}<style>").problems == ((1, f"raw HTML <style> is refused: {HIDES}"),)
 
 
 def test_a_tag_left_open_at_the_end_is_reported_at_the_line_it_opens() -> None:

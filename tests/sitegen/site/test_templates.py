@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.labs.placements import LabUse, Placement, all_labs, starting_view
+from sitegen.markdown.pages import lab_widget
 from sitegen.site.templates import TemplateFailed, make_templates
 from tests.conftest import ROOT
 
@@ -75,8 +76,9 @@ def test_rendering_is_strict_and_escapes(folder: Path) -> None:
 
 
 def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path: Path) -> None:
-    """A lab's template naming a control its lab lacks: the KeyError is raised inside controls.html's
-    macro, but the line to fix is the lab's own (it named controls.html:35 before)."""
+    """A lab's template naming a control its lab lacks: the error is raised inside controls.html's
+    macro, but the line to fix is the lab's own (it named controls.html:35 before), in plain words with the
+    lab's controls (a raw ``KeyError: "…"`` before issue 46)."""
     templates = shutil.copytree(ROOT / "site_template", tmp_path / "site_template")
     (templates / "labs" / "square.html").write_text(
         '{% import "labs/controls.html" as ui %}\n<div>\n{{ ui.control(lab, "tokenz") }}\n</div>\n', encoding="utf-8"
@@ -84,5 +86,19 @@ def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path:
     use = starting_view(Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3))
     assert isinstance(use, LabUse)
     assert failure(templates, "labs/square.html", lab=use) == (
-        "site_template/labs/square.html:3: KeyError: \"lab 'square' has no control 'tokenz'\""
+        "site_template/labs/square.html:3: lab 'square' has no control 'tokenz'; its controls: tokens"
     )
+
+
+def test_a_lab_without_a_template_of_its_own_gets_the_default_layout(tmp_path: Path) -> None:
+    """A new lab needs its Python file alone (issue 46): with no ``labs/NAME.html`` its widget is ``ui.lab(lab)``,
+    as square's own template (``{{ ui.lab(lab) }}``, the guide's example) prints it."""
+    lab = all_labs()["square"]
+    use = starting_view(Placement(lab, {"tokens": 5}, "lab-square", "content/x.md", 1))
+    assert isinstance(use, LabUse)
+    own = lab_widget(make_templates(ROOT / "site_template"), use, {"path": "content/x.md"}, hide_python={"square"})
+    folder = shutil.copytree(ROOT / "site_template", tmp_path / "site_template")
+    (folder / "labs" / "square.html").unlink()
+    default = lab_widget(make_templates(folder), use, {"path": "content/x.md"}, hide_python={"square"})
+    assert 'data-control="tokens"' in default
+    assert default.split() == [word for word in own.split() if word]  # the same HTML, but for blank lines

@@ -86,8 +86,15 @@ def test_fields_are_reported_at_their_own_line() -> None:
     assert render(text)[0] == [
         f"x.md:5: lab 'decode' has no field 'nope'; fields: {fields}",
         f"x.md:6: lab 'decode' has no field 'nada'; fields: {fields}",
-        "x.md:10: [[paid]] shows a lab's number and must be inside a lab",
     ]
+
+
+def test_a_field_outside_a_lab_is_the_text_as_written() -> None:
+    """``[[word]]`` outside a lab is CommonMark's text, not an error (issue 46); inside, it is a field."""
+    errors, page = render("Outside [[paid]] and [[a_b]].\n\n::: lab square tokens=3\n## Lab\n\n[[cells]].\n:::\n")
+    assert errors == []
+    assert "<p>Outside [[paid]] and [[a_b]].</p>" in page
+    assert '<output class="lab-field" data-field="cells" aria-live="off">9</output>' in page
 
 
 def test_a_picture_is_not_a_field() -> None:
