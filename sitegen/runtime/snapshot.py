@@ -146,9 +146,18 @@ def check_header(snapshot: bytes, expected_build_id: str) -> int:
     return int(heap_offset)
 
 
+STDLIB_FRAME = re.compile(r'File "[^"]*/json/decoder\.py", line \d+, in ')
+"""A frame of the check's traceback through ``json.loads``: the standard library keeps its line numbers."""
+LEAN = {"json": [True, False], "frozen": [True, False], "model": [True, True], "docstrings": ["kvpage.jsonvalue"]}
+"""The check's probe of what the snapshot left out (decision 0058): a function's code of the standard
+library (compiled, frozen) places lines and no columns, the model's both; of the modules json, os,
+sys and one of the model's only the model's keeps its docstring."""
+
+
 def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
     """The check command's findings: every lab action answers, a missing module is ModuleNotFoundError,
-    and tracebacks show the model's source lines, read from the wheel."""
+    tracebacks show the model's source lines, read from the wheel, and the standard library's line
+    numbers, and what decision 0058 leaves out of memory is out (``LEAN``)."""
     found = json.loads(report)
     if found["failures"]:
         raise BuildError(warm_up_errors(found["failures"], labs, project))
@@ -157,6 +166,10 @@ def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
         problems.append(
             f"a traceback from the restored snapshot shows no source line of the model:\n{found['traceback']}"
         )
+    if not STDLIB_FRAME.search(found["stdlib_traceback"]):
+        problems.append(f"a traceback through json.loads names no line of json:\n{found['stdlib_traceback']}")
+    if found["lean"] != LEAN:
+        problems.append(f"the restored code's lines, columns and docstrings are {found['lean']}, expected {LEAN}")
     if not found["missing"]:
         problems.append("importing a module that does not exist did not raise ModuleNotFoundError")
     if problems:
