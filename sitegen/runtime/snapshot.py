@@ -7,15 +7,19 @@ is ready. Three steps, each run by the same pinned Pyodide the page runs:
 
 1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
    compiling, which also leaves no compiler garbage in the shipped memory), as ``python -OO``
-   would, so no stdlib docstring is in that memory (decision 0049); this depends only
-   on Pyodide, so its result is kept between builds (``compiled_stdlib.py``);
+   would, so no stdlib docstring is in that memory (decision 0049), and with line numbers but no
+   columns in its code's line tables (decision 0058); this depends only on Pyodide, so its
+   result is kept between builds (``compiled_stdlib.py``);
 2. boot from that, import kvpage from its wheel and every standard-library module the model
    imports, call every action of each lab the book may show (its enabled labs: a lab no book
-   enables, and what only it imports, stays out), zero what Python freed (the free chunks of its
-   heap, the dead stack: a megabyte of stale bytes that compressed to 0.2 MB, decision 0057), snapshot;
+   enables, and what only it imports, stays out), drop the docstrings and columns left in code
+   that is not the model's (the frozen modules', the built-in modules' docstrings: 0058), zero
+   what Python freed (the free chunks of its heap, the dead stack: a megabyte of stale bytes that
+   compressed to 0.2 MB, decision 0057), snapshot;
 3. restore the snapshot as the page will, with an empty stdlib zip, and check that every lab
-   answers, that a module outside memory raises ``ModuleNotFoundError`` and that a traceback
-   shows the model's source lines, so a Pyodide that behaves differently fails the build here.
+   answers, that a module outside memory raises ``ModuleNotFoundError``, that a traceback
+   shows the model's source lines and one through ``json`` its line numbers, and that what 0058
+   leaves out is out, so a Pyodide that behaves differently fails the build here.
 
 The page gets no standard library besides what is in memory: every module kvpage needs is
 there, and one outside that set would raise ``ModuleNotFoundError`` with or without a zip of the
