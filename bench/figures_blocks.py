@@ -416,7 +416,8 @@ def render_phone(figures: Figures) -> str:
             received = [float(run["received"]) for run in runs if run["received"] is not None]
             never = len(runs) - len(live)
             shown = seconds(live) + (f"; never in {never}" if never else "")
-            rows.append([network["name"], page, shown, spread(received, mb), spread([b / rate for b in received], in_seconds)])
+            floors = [value / rate for value in received]
+            rows.append([network["name"], page, shown, spread(received, mb), spread(floors, in_seconds)])
     text = [table(rows), "", f"CPU {found['cpu_slowdown']}× slower; a fresh browser context per run."]
     text += [f"\nFailed: {run['page']} {run['network']}: {run['failure']}" for run in found["runs"] if run["failure"]]
     return "\n".join(text) + f"\n\n{provenance(figures, ['phone'])}"
