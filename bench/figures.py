@@ -8,11 +8,12 @@
     .venv/bin/python bench/figures.py --render           # measure nothing: re-render the blocks
 
 Each measurement runs one of the bench commands (``bench/rebuild.py``, ``bench/serve_reload.py``,
-``bench/run.py``, ``bench/search.py``, ``make test``) as a child process, the way a person would, and reads the JSON
-it writes. What they measured is stored in ``docs/figures.json`` together with the machine (CPU,
-cores, memory, OS, Chromium, Node, Python, Pyodide), the date, the command lines and the load
-average before and after; then every ``<!-- figures:NAME:begin … -->`` block of README.md and
-docs/performance.md is rendered from that file (``bench/figures_blocks.py``).
+``bench/run.py``, ``bench/phone.py``, ``bench/search.py``, ``make test``) as a child process, the
+way a person would, and reads the JSON it writes. What they measured is stored in
+``docs/figures.json`` together with the machine (CPU, cores, memory, OS, Chromium, Node, Python,
+Pyodide), the date, the command lines and the load average before and after; then every
+``<!-- figures:NAME:begin … -->`` block of README.md and docs/performance.md is rendered from that
+file (``bench/figures_blocks.py``).
 
 To add a measurement, add a :class:`Measurement` to ``MEASUREMENTS`` whose ``collect`` returns
 JSON data (usually: run a command that writes JSON, with :func:`run_json`), and show it in a
@@ -194,6 +195,12 @@ def collect_lighthouse(context: Context) -> tuple[list[str], Any]:
     if before is not None:
         summary["before"] = commit_of(context.before)
     return command, summary
+
+
+def collect_phone(context: Context) -> tuple[list[str], Any]:
+    """bench/phone.py on a fresh build and stock Pyodide: labs live at 4× CPU on Fast 4G and Slow 4G."""
+    command, found, _, _ = page_bench(context, "phone", context.runs(3, 1), compare=False)
+    return command, found
 
 
 def collect_mainthread(context: Context) -> tuple[list[str], Any]:
@@ -417,6 +424,7 @@ MEASUREMENTS = {
         Measurement("labs-webkit", collect_labs_webkit),
         Measurement("lighthouse", collect_lighthouse),
         Measurement("mainthread", collect_mainthread),
+        Measurement("phone", collect_phone),
         Measurement("search", collect_search),
         Measurement("make-test", collect_make_test, optional=True),
     )

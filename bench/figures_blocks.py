@@ -397,6 +397,32 @@ def render_mainthread(figures: Figures) -> str:
     return "\n".join(text) + f"\n\n{provenance(figures, ['mainthread'])}"
 
 
+def in_seconds(value: float) -> str:
+    return f"{value:.2f} s"
+
+
+def render_phone(figures: Figures) -> str:
+    """docs/performance.md: labs live on a phone (CPU 4× slower, a shaped network), ours against stock
+    Pyodide, beside the floor: the bytes received until live at the network's rate (bench/phone.py)."""
+    found = data(figures, "phone")
+    if found is None:
+        return provenance(figures, ["phone"])
+    rows = [["network", "page", "labs live", "received until live", "floor (bytes ÷ bandwidth)"]]
+    for network in found["networks"]:
+        rate = network["down_mbit"] * 1e6 * network["throughput"] / 8  # bytes per second
+        for page in dict.fromkeys(run["page"] for run in found["runs"]):
+            runs = [run for run in found["runs"] if run["page"] == page and run["network"] == network["name"]]
+            live = [run["live_ms"] / 1000 for run in runs if run["live_ms"] is not None]
+            received = [float(run["received"]) for run in runs if run["received"] is not None]
+            never = len(runs) - len(live)
+            shown = seconds(live) + (f"; never in {never}" if never else "")
+            floors = [value / rate for value in received]
+            rows.append([network["name"], page, shown, spread(received, mb), spread(floors, in_seconds)])
+    text = [table(rows), "", f"CPU {found['cpu_slowdown']}× slower; a fresh browser context per run."]
+    text += [f"\nFailed: {run['page']} {run['network']}: {run['failure']}" for run in found["runs"] if run["failure"]]
+    return "\n".join(text) + f"\n\n{provenance(figures, ['phone'])}"
+
+
 def kilobytes(value: int) -> str:
     return f"{value / 1000:,.1f} kB"
 
@@ -520,6 +546,7 @@ BLOCKS = {
         Block("bytes", ("labs",), render_bytes),
         Block("lighthouse", ("lighthouse",), render_lighthouse),
         Block("mainthread", ("mainthread",), render_mainthread),
+        Block("phone", ("phone",), render_phone),
         Block("make-test", ("make-test",), render_make_test),
         Block("search", ("search",), render_search),
         Block("search-summary", ("search",), render_search_summary),

@@ -5,6 +5,8 @@
     .venv/bin/python bench/phone.py --site site --runs 1
     .venv/bin/python bench/phone.py --quick         # one run, Fast 4G only: a smoke test of the harness
 
+``bench/figures.py --only phone`` runs it and shows its figures in docs/performance.md.
+
 On a phone the labs come alive at the byte floor: what is sent until they are live, divided by
 the bandwidth. Each run opens the page over http (``serving.py``, text gzipped as GitHub Pages
 sends it) in a fresh browser context with DevTools' CPU slowdown at 4× (as ``mainthread.py`` and
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import json
 import statistics
 import sys
 from dataclasses import dataclass
@@ -130,6 +134,16 @@ def table(runs: list[PhoneRun], networks: tuple[Network, ...], pages: list[str])
     return markdown(lines)
 
 
+def report(runs: list[PhoneRun], networks: tuple[Network, ...]) -> dict[str, Any]:
+    """``--json``'s content: every run, and each network's numbers, for ``bench/figures.py`` (the floor
+    is ``received × 8 ÷ (down_mbit × 10⁶ × throughput)``)."""
+    return {
+        "cpu_slowdown": CPU_SLOWDOWN,
+        "networks": [{**dataclasses.asdict(network), "throughput": THROUGHPUT} for network in networks],
+        "runs": [dataclasses.asdict(run) for run in runs],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     add_options(
@@ -165,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"run {index + 1}/{runs} {network.name} {name:6}: labs live {shown}", file=sys.stderr)
             browser.close()
         print(table(results, networks, names))
+        if args.json:
+            args.json.write_text(json.dumps(report(results, networks), indent=1) + "\n", encoding="utf-8")
         print(f"\nruns per page and network: {runs}, fresh browser context each, CPU slowed {CPU_SLOWDOWN}×")
         for run in results:
             if run.failure:

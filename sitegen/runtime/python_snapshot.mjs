@@ -6,11 +6,13 @@
 //   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --wheel WHEEL --wheel-path PATH --labs JSON
 //
 // compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
-//                 unchecked hash-based .pyc files: the snapshot's imports then unmarshal instead of
-//                 compiling, which is faster and leaves no compiler garbage in the memory we ship.
+//                 unchecked hash-based .pyc files, as python -OO and with line numbers but no columns
+//                 (decision 0058): the snapshot's imports then unmarshal instead of compiling, which is
+//                 faster and leaves no compiler garbage in the memory we ship.
 // snapshot        boots Python from that zip, imports kvpage from its wheel and every stdlib module the
 //                 model's source imports (--imports), calls every action of every lab (so whatever they
-//                 import lazily is imported too), forgets the zips' cached directories, zeroes what
+//                 import lazily is imported too), drops the docstrings and columns of all but the model's
+//                 code (decision 0058), forgets the zips' cached directories, zeroes what
 //                 the memory holds of things freed (zeroFreed), and writes Pyodide's memory snapshot.
 //                 stdout: {"modules": the stdlib files it imported, "stdlib": where Pyodide keeps the
 //                 stdlib zip, "missing": imports that failed, "failures": lab
@@ -18,7 +20,9 @@
 // check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip (the
 //                 page has none), and proves it works: every lab action answers, a module that is not in
 //                 memory raises ModuleNotFoundError, and a traceback through the model shows its source
-//                 lines (read from the wheel). stdout: {"failures", "missing", "traceback"}.
+//                 lines (read from the wheel), one through the standard library its line numbers, and
+//                 what the snapshot left out (decision 0058) is out. stdout: {"failures", "missing",
+//                 "traceback", "stdlib_traceback", "lean"}.
 //
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
 // runs only on the files sitegen/runtime/pyodide-pins.json pins (sitegen/runtime/snapshot.py checks them first, and
@@ -77,7 +81,43 @@ async function pyodideModule(dir) {
   return import(join(dir, "pyodide.mjs"));
 }
 
-const COMPILE_PY = `
+// Line numbers without columns, and no docstring: a code object (and those nested in it) as the page
+// needs it (decision 0058). CPython's line table gives each run of bytecode its line and columns;
+// the columns only place the ^^^ under a traceback's source line, and the page shows no source line
+// of the standard library (it ships none). Each run becomes one "no column" entry (locations.md:
+// code 13, the line as a signed delta), as python -X no_debug_ranges writes, one entry per line
+// rather than per instruction. Tracebacks, inspect and warnings keep their line numbers.
+const LINES_ONLY_PY = `
+def _varint(value):
+    out = bytearray()
+    while value >= 64:
+        out.append(0x40 | (value & 63))
+        value >>= 6
+    out.append(value)
+    return out
+
+
+def _lines_only(code):
+    consts = tuple(_lines_only(c) if isinstance(c, type(code)) else c for c in code.co_consts)
+    if code.co_flags & 0x4000000 and consts:  # CO_HAS_DOCSTRING: co_consts[0] is the docstring
+        consts = (None, *consts[1:])
+    table, previous = bytearray(), code.co_firstlineno
+    for start, end, line in code.co_lines():
+        units = (end - start) // 2
+        while units > 0:
+            length = min(units, 8)
+            if line is None:
+                table.append(0x80 | 15 << 3 | length - 1)
+            else:
+                table.append(0x80 | 13 << 3 | length - 1)
+                delta = line - previous
+                table += _varint(-delta << 1 | 1 if delta < 0 else delta << 1)
+                previous = line
+            units -= length
+    return code.replace(co_linetable=bytes(table), co_consts=consts)
+`;
+
+const COMPILE_PY = `${LINES_ONLY_PY}
 import importlib.util, sys, time, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
@@ -91,7 +131,8 @@ with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w")
         # python -OO would (optimize=2: no docstrings, no asserts), which CPython supports for its
         # standard library: the docstrings of the ~140 modules the labs import were the largest
         # text in the memory the page downloads, and nothing the page runs reads them.
-        code = compile(data, f"{source}/{name}", "exec", dont_inherit=True, optimize=2)
+        # Line numbers without columns too (LINES_ONLY_PY).
+        code = _lines_only(compile(data, f"{source}/{name}", "exec", dont_inherit=True, optimize=2))
         info = zipfile.ZipInfo(name + "c", date_time=time.gmtime(${EPOCH_S})[:6])
         info.external_attr = 0o644 << 16
         dst.writestr(info, _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
@@ -110,7 +151,7 @@ async function compileStdlib(options) {
 }
 
 const SNAPSHOT_PY = `
-import gc, importlib, json, linecache, sys, zipimport
+import gc, importlib, json, linecache, sys, types, zipimport
 sys.path.append(WHEEL_PATH)
 import kvpage.bridge, kvpage.catalog
 
@@ -131,6 +172,37 @@ modules = sorted({
     for file in (getattr(module, "__file__", None) for module in list(sys.modules.values()))
     if isinstance(file, str) and file.startswith(stdlib)
 })
+
+${LINES_ONLY_PY}
+
+def _forget_docs_and_columns():
+    # What compile-stdlib left out of the standard library's .pyc files, also out of everything
+    # else that is not the model's: the frozen modules' (os, codecs, importlib._bootstrap, ...)
+    # docstrings and columns, the built-in modules' and classes' docstrings (decision 0058).
+    # The model keeps both: its tracebacks point at its own source, columns and all.
+    def own(name):
+        return isinstance(name, str) and (name == "kvpage" or name.startswith("kvpage."))
+
+    for function in [item for item in gc.get_objects() if isinstance(item, types.FunctionType)]:
+        if own(function.__module__) or "/kvpage/" in function.__code__.co_filename:
+            continue
+        function.__doc__ = None
+        # Only the frozen modules' code: the rest is the .pyc's already, or made at run time
+        # (dataclasses', namedtuples' methods).
+        if function.__code__.co_filename.startswith("<frozen "):
+            function.__code__ = _lines_only(function.__code__)
+    for module in list(sys.modules.values()):
+        if not own(getattr(module, "__name__", None)) and isinstance(getattr(module, "__doc__", None), str):
+            module.__doc__ = None
+    for cls in [item for item in gc.get_objects() if isinstance(item, type)]:
+        if not own(cls.__module__) and isinstance(cls.__dict__.get("__doc__"), str):
+            try:
+                cls.__doc__ = None
+            except (AttributeError, TypeError):  # a static built-in type: its docstring is in the wasm
+                pass
+
+
+_forget_docs_and_columns()
 # The page has other files at these paths (an empty stdlib zip, the same wheel): no cached
 # zip directory, file-finder listing or source line may survive from this process into the page.
 # (importlib.invalidate_caches() alone is not enough: it re-reads the stdlib zip's directory.)
@@ -138,7 +210,7 @@ importlib.invalidate_caches()
 zipimport._zip_directory_cache.clear()
 linecache.clearcache()
 result = json.dumps({"modules": modules, "stdlib": stdlib.removesuffix("/"), "missing": missing, "failures": failures})
-del WHEEL_PATH, IMPORTS, LABS, missing, failures, name
+del WHEEL_PATH, IMPORTS, LABS, missing, failures, name, _varint, _lines_only, _forget_docs_and_columns
 gc.collect()
 assert not zipimport._zip_directory_cache, list(zipimport._zip_directory_cache)
 result
@@ -232,19 +304,39 @@ function writeInto(FS, path, bytes) {
 // The page restores Python with an empty stdlib zip, and never writes another: every module the
 // labs use is in memory (docs/decisions/0010-no-stdlib-zip.md).
 const CHECK_PY = `
-import json, traceback
+import json, os, sys, traceback
 import kvpage.catalog, kvpage.jsonvalue
 failures = kvpage.catalog.warm_up(json.loads(LABS))
-shown, missing = "", False
+shown, stdlib_shown, missing = "", "", False
 try:
     kvpage.jsonvalue.field({}, "absent", str)
 except kvpage.jsonvalue.LabInputError:
     shown = traceback.format_exc()
 try:
+    json.loads("{")
+except ValueError:
+    stdlib_shown = traceback.format_exc()
+try:
     import this_module_is_not_there
 except ModuleNotFoundError:
     missing = True
-json.dumps({"failures": failures, "traceback": shown, "missing": missing})
+
+
+def located(function):
+    """Whether the function's code places its instructions on lines, and on columns."""
+    positions = list(function.__code__.co_positions())
+    return [any(line is not None for line, *_ in positions), any(column is not None for *_, column, _ in positions)]
+
+
+# What decision 0058 left out of memory: the standard library's columns (json from its .pyc, posixpath
+# frozen in the wasm) and docstrings, and none of the model's.
+lean = {
+    "json": located(json.decoder.JSONDecoder.raw_decode),
+    "frozen": located(os.path.join),
+    "model": located(kvpage.jsonvalue.field),
+    "docstrings": [module.__name__ for module in (json, os, sys, kvpage.jsonvalue) if module.__doc__],
+}
+json.dumps({"failures": failures, "traceback": shown, "stdlib_traceback": stdlib_shown, "missing": missing, "lean": lean})
 `;
 
 async function check(options) {

@@ -7,15 +7,19 @@ is ready. Three steps, each run by the same pinned Pyodide the page runs:
 
 1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
    compiling, which also leaves no compiler garbage in the shipped memory), as ``python -OO``
-   would, so no stdlib docstring is in that memory (decision 0049); this depends only
-   on Pyodide, so its result is kept between builds (``compiled_stdlib.py``);
+   would, so no stdlib docstring is in that memory (decision 0049), and with line numbers but no
+   columns in its code's line tables (decision 0058); this depends only on Pyodide, so its
+   result is kept between builds (``compiled_stdlib.py``);
 2. boot from that, import kvpage from its wheel and every standard-library module the model
    imports, call every action of each lab the book may show (its enabled labs: a lab no book
-   enables, and what only it imports, stays out), zero what Python freed (the free chunks of its
-   heap, the dead stack: a megabyte of stale bytes that compressed to 0.2 MB, decision 0057), snapshot;
+   enables, and what only it imports, stays out), drop the docstrings and columns left in code
+   that is not the model's (the frozen modules', the built-in modules' docstrings: 0058), zero
+   what Python freed (the free chunks of its heap, the dead stack: a megabyte of stale bytes that
+   compressed to 0.2 MB, decision 0057), snapshot;
 3. restore the snapshot as the page will, with an empty stdlib zip, and check that every lab
-   answers, that a module outside memory raises ``ModuleNotFoundError`` and that a traceback
-   shows the model's source lines, so a Pyodide that behaves differently fails the build here.
+   answers, that a module outside memory raises ``ModuleNotFoundError``, that a traceback
+   shows the model's source lines and one through ``json`` its line numbers, and that what 0058
+   leaves out is out, so a Pyodide that behaves differently fails the build here.
 
 The page gets no standard library besides what is in memory: every module kvpage needs is
 there, and one outside that set would raise ``ModuleNotFoundError`` with or without a zip of the
@@ -146,9 +150,18 @@ def check_header(snapshot: bytes, expected_build_id: str) -> int:
     return int(heap_offset)
 
 
+STDLIB_FRAME = re.compile(r'File "[^"]*/json/decoder\.py", line \d+, in ')
+"""A frame of the check's traceback through ``json.loads``: the standard library keeps its line numbers."""
+LEAN = {"json": [True, False], "frozen": [True, False], "model": [True, True], "docstrings": ["kvpage.jsonvalue"]}
+"""The check's probe of what the snapshot left out (decision 0058): a function's code of the standard
+library (compiled, frozen) places lines and no columns, the model's both; of the modules json, os,
+sys and one of the model's only the model's keeps its docstring."""
+
+
 def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
     """The check command's findings: every lab action answers, a missing module is ModuleNotFoundError,
-    and tracebacks show the model's source lines, read from the wheel."""
+    tracebacks show the model's source lines, read from the wheel, and the standard library's line
+    numbers, and what decision 0058 leaves out of memory is out (``LEAN``)."""
     found = json.loads(report)
     if found["failures"]:
         raise BuildError(warm_up_errors(found["failures"], labs, project))
@@ -157,6 +170,10 @@ def check_restored(report: str, labs: Mapping[str, Lab], project: Path) -> None:
         problems.append(
             f"a traceback from the restored snapshot shows no source line of the model:\n{found['traceback']}"
         )
+    if not STDLIB_FRAME.search(found["stdlib_traceback"]):
+        problems.append(f"a traceback through json.loads names no line of json:\n{found['stdlib_traceback']}")
+    if found["lean"] != LEAN:
+        problems.append(f"the restored code's lines, columns and docstrings are {found['lean']}, expected {LEAN}")
     if not found["missing"]:
         problems.append("importing a module that does not exist did not raise ModuleNotFoundError")
     if problems:

@@ -34,6 +34,7 @@ REQUIRED = {
         "bytes",
         "lighthouse",
         "mainthread",
+        "phone",
         "make-test",
         "search",
         "search-summary",

@@ -364,3 +364,25 @@ def test_malformed_markers_are_refused(text: str, message: str) -> None:
     fields = {f"b_{name}": markers(name)[0] for name in names} | {f"e_{name}": markers(name)[1] for name in names}
     with pytest.raises(blocks.BlockError, match=message):
         blocks.blocks_in(text.format(**fields), "README.md")
+
+
+def test_the_phone_block_sets_each_page_s_live_time_against_its_floor() -> None:
+    import phone
+
+    runs = [
+        phone.PhoneRun("ours", "Fast 4G", live_ms=6400.0, received=5_840_000),
+        phone.PhoneRun("ours", "Fast 4G", live_ms=6600.0, received=5_840_000),
+        phone.PhoneRun("stock", "Fast 4G", live_ms=None, failure="TimeoutError: never live"),
+        phone.PhoneRun("stock", "Fast 4G", live_ms=20_100.0, received=12_500_000),
+    ]
+    data = phone.report(runs, phone.NETWORKS[:1])
+    figures = {"measurements": {"phone": {"run": run(".venv/bin/python bench/phone.py --runs 2"), "data": data}}}
+    text = blocks.render_phone(figures)
+    floor = phone.NETWORKS[0].floor_ms(5_840_000) / 1000  # the harness's own floor: the same formula
+    assert "| network | page | labs live | received until live | floor (bytes ÷ bandwidth) |" in text
+    ours = f"| Fast 4G | ours | 6.40–6.60 s (median 6.50 s, 2 runs) | 5.84 MB (2 runs) | {floor:.2f} s (2 runs) |"
+    assert ours in text
+    assert "| Fast 4G | stock | 20.10 s (1 run); never in 1 | 12.50 MB |" in text
+    assert "CPU 4× slower" in text
+    assert "Failed: stock Fast 4G: TimeoutError: never live" in text
+    assert "- phone: `.venv/bin/python bench/phone.py --runs 2`" in text

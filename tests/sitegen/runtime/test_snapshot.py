@@ -19,7 +19,16 @@ import kvpage.bridge
 from sitegen import pipeline
 from sitegen.errors import BuildError
 from sitegen.runtime.bundle import Runtime
-from sitegen.runtime.snapshot import build_id, check_header, check_restored, shows_model_source
+from sitegen.runtime.snapshot import (
+    LEAN,
+    SNAPSHOT_ENV,
+    STDLIB_FRAME,
+    build_id,
+    check_header,
+    check_restored,
+    run_node,
+    shows_model_source,
+)
 from sitegen.runtime.snapshot_format import _leb128, decode
 from tests.conftest import ROOT, Built
 from tests.sitegen.runtime.test_snapshot_format import BUILD_ID, page_reader, pyodide_snapshot
@@ -80,13 +89,50 @@ def test_a_traceback_must_show_the_model_s_own_line(tmp_path: Path) -> None:
 
 
 def test_the_check_requires_source_lines_and_a_missing_module_error(tmp_path: Path) -> None:
-    report = {"failures": [], "traceback": "Traceback (most recent call last):\nE: x\n", "missing": False}
+    report = {
+        "failures": [],
+        "traceback": "Traceback (most recent call last):\nE: x\n",
+        "stdlib_traceback": 'File "/lib/python314.zip/json/decoder.py", line None, in decode\n',
+        "lean": {**LEAN, "frozen": [True, True]},
+        "missing": False,
+    }
     with pytest.raises(BuildError) as raised:
         check_restored(json.dumps(report), {}, tmp_path)
     assert [problem.split(":")[1].strip() for problem in raised.value.errors] == [
         "a traceback from the restored snapshot shows no source line of the model",
+        "a traceback through json.loads names no line of json",
+        "the restored code's lines, columns and docstrings are {'json'",
         "importing a module that does not exist did not raise ModuleNotFoundError",
     ]
+
+
+def test_the_restored_standard_library_keeps_lines_but_not_columns_nor_docstrings(
+    built: Built, rendered: pipeline.Rendered, tmp_path: Path
+) -> None:
+    """The site's own snapshot, restored as the page restores it (``python_snapshot.mjs check``): the
+    standard library's code, compiled and frozen, places lines and no columns and its modules have no
+    docstrings, while the model keeps both (decision 0058); a traceback through json names its lines."""
+    runtime = rendered.runtime
+    assert runtime is not None
+    raw = tmp_path / "python.snapshot"
+    raw.write_bytes(decode(unpacked(built, "python.snapshot"), unpacked(built, "pyodide.asm.wasm")))
+    wheel = tmp_path / runtime.wheel
+    wheel.write_bytes(built.files[f"pyodide/{runtime.wheel}"])
+    report = run_node(
+        "check",
+        *("--pyodide", str(ROOT / "node_modules" / "pyodide"), "--env", json.dumps(SNAPSHOT_ENV)),
+        *("--snapshot", str(raw), "--wheel", str(wheel), "--wheel-path", built.runtime["wheel_path"]),
+        *("--labs", json.dumps(list(runtime.labs))),
+    )
+    found = json.loads(report)
+    assert found["lean"] == {
+        "json": [True, False],
+        "frozen": [True, False],
+        "model": [True, True],
+        "docstrings": ["kvpage.jsonvalue"],
+    }
+    assert STDLIB_FRAME.search(found["stdlib_traceback"])
+    assert shows_model_source(found["traceback"], ROOT)
 
 
 def test_the_snapshot_and_the_wheel_hold_the_book_s_labs_and_what_only_they_import(rendered: pipeline.Rendered) -> None:
