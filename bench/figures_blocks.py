@@ -251,7 +251,8 @@ def render_book_size(figures: Figures) -> str:
                 seconds([run["seconds"] for run in builds]),
                 seconds([run["cpu"] for run in builds]),
                 "not measured" if peak is None else f"{peak:,.0f} MB",
-                seconds(book["serve"]),
+                f"{seconds([run['seconds'] for run in book['serve']])}; "
+                f"{seconds([run['cpu'] for run in book['serve']])} CPU",
             ]
         )
     books = found["books"]
