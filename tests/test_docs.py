@@ -103,8 +103,9 @@ def test_the_readme_is_short_and_sets_up_with_two_commands() -> None:
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 ARCHITECTURE_WORDS = 1_500
-PERFORMANCE_LINES = 300
-"""Read in one sitting (issue 38): detail goes to docs/decisions/ and tests/README.md."""
+PERFORMANCE_LINES = 325
+"""Read in one sitting (issue 38): detail goes to docs/decisions/ and tests/README.md. (300 until
+issue 49's book-size block.)"""
 
 
 def tokens_of(path: Path) -> list[Token]:
