@@ -4,7 +4,7 @@ A chapter's headings get their ids from its own text (``## Set-up`` is
 ``#set-up``), and a lab's controls derive theirs from its heading's, so two
 chapters may well hold the same id. On its own page that is harmless; in the
 single-file book, where every chapter is one ``<article>`` of the same
-document, it is not. :func:`prefix_ids` therefore rewrites a chapter's HTML
+document, it is not. :func:`id_prefixer` therefore rewrites a chapter's HTML
 for the single file: each id becomes ``SLUG--id`` and so does everything that
 refers to one (``for``, ``aria-labelledby``, ``href="#id"``, a link into
 another chapter). A slug never holds ``--``, so ids of different chapters
@@ -216,12 +216,6 @@ def in_turn(*rewrites: Rewrite) -> Rewrite:
 
 def prefixed(slug: str, value: str) -> str:
     return f"{slug}{SEPARATOR}{value}"
-
-
-def prefix_ids(body: str, slug: str, chapters: Mapping[str, str]) -> str:
-    """A chapter's HTML for the single-file book: its ids, and every reference to one, prefixed
-    (:func:`id_prefixer`)."""
-    return rewrite_attributes(body, id_prefixer(slug, chapters), referring=True)
 
 
 def id_prefixer(slug: str, chapters: Mapping[str, str]) -> Rewrite:

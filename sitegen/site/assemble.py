@@ -29,7 +29,6 @@ from sitegen.markdown.ids import (
     in_turn,
     prefix_toc,
     referring_tags,
-    rewrite_attributes,
     rewrite_tags,
     single_file_clashes,
 )
@@ -207,12 +206,6 @@ def inline_script(code: bytes, name: str) -> str:
     if "</script" in lowered or "<!--" in lowered:
         raise BuildError([f"{name}: contains '</script' or '<!--' and cannot be inlined in the single-file page"])
     return text
-
-
-def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
-    """A chapter's HTML with every image and link to a file of the book made a ``data:`` URI, for the
-    single file (:func:`asset_inliner`)."""
-    return rewrite_attributes(body, asset_inliner(assets), referring=True)
 
 
 def asset_inliner(assets: Mapping[str, Asset]) -> Rewrite:

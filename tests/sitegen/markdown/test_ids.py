@@ -14,17 +14,23 @@ from sitegen.markdown.ids import (
     _StartTags,
     duplicate_ids,
     element_ids,
+    id_prefixer,
     ids_around,
     marked_tags,
-    prefix_ids,
     prefix_toc,
     referring_tags,
+    rewrite_tags,
     single_file_clashes,
     template_line,
 )
 from sitegen.markdown.toc import Entry
 
 CHAPTERS = {"cache.html": "cache", "intro.html": "intro"}
+
+
+def prefix_ids(body: str, slug: str, chapters: dict[str, str]) -> str:
+    """A chapter's HTML as the single file holds it: its tags that refer, rewritten (sitegen.site.assemble)."""
+    return rewrite_tags(body, referring_tags(body), id_prefixer(slug, chapters))[0]
 
 
 @pytest.mark.parametrize(
