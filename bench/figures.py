@@ -8,7 +8,7 @@
     .venv/bin/python bench/figures.py --render           # measure nothing: re-render the blocks
 
 Each measurement runs one of the bench commands (``bench/rebuild.py``, ``bench/serve_reload.py``,
-``bench/run.py``, ``bench/phone.py``, ``bench/search.py``, ``make test``) as a child process, the
+``bench/book_size.py``, ``bench/run.py``, ``bench/phone.py``, ``bench/search.py``, ``make test``) as a child process, the
 way a person would, and reads the JSON it writes. What they measured is stored in
 ``docs/figures.json`` together with the machine (CPU, cores, memory, OS, Chromium, Node, Python,
 Pyodide), the date, the command lines and the load average before and after; then every
@@ -134,6 +134,13 @@ def collect_build(context: Context) -> tuple[list[str], Any]:
     runs, cold = context.runs(5, 3), context.runs(3, 2)
     command = [PYTHON, str(HERE / "rebuild.py"), "--runs", str(runs), "--cold-runs", str(cold)]
     command, found, _ = run_json(command, context.work, "build")
+    return command, found
+
+
+def collect_book_size(context: Context) -> tuple[list[str], Any]:
+    """bench/book_size.py: books of 1, 100 and 500 copies of the chapter, built and rebuilt by serve."""
+    command = [PYTHON, str(HERE / "book_size.py"), "--runs", str(context.runs(3, 1))]
+    command, found, _ = run_json(command, context.work, "book-size")
     return command, found
 
 
@@ -420,6 +427,7 @@ MEASUREMENTS = {
     for measurement in (
         Measurement("build", collect_build),
         Measurement("serve", collect_serve),
+        Measurement("book-size", collect_book_size),
         Measurement("labs", collect_labs),
         Measurement("labs-webkit", collect_labs_webkit),
         Measurement("lighthouse", collect_lighthouse),

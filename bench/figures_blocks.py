@@ -238,6 +238,33 @@ def render_sizes(figures: Figures) -> str:
     return f"{table(rows)}\n\n{provenance(figures, ['build', 'labs'])}"
 
 
+def render_book_size(figures: Figures) -> str:
+    """docs/performance.md "A book that grows": build time, CPU time and peak memory by chapters, and the slope."""
+    found = data(figures, "book-size") or {"books": []}
+    rows = [["chapters", "build (wall)", "build (CPU, user + system)", "peak memory", "serve's rebuild, prose edit"]]
+    for book in found["books"]:
+        builds = book["builds"]
+        peak = max((run["peak_mb"] for run in builds), default=None)
+        rows.append(
+            [
+                str(book["chapters"]),
+                seconds([run["seconds"] for run in builds]),
+                seconds([run["cpu"] for run in builds]),
+                "not measured" if peak is None else f"{peak:,.0f} MB",
+                f"{seconds([run['seconds'] for run in book['serve']])}; "
+                f"{seconds([run['cpu'] for run in book['serve']])} CPU",
+            ]
+        )
+    books = found["books"]
+    slope = "not measured"
+    if len(books) >= 2:
+        small, large = books[-2], books[-1]
+        cpu = [statistics.median(run["cpu"] for run in book["builds"]) for book in (small, large)]
+        slope = f"{(cpu[1] - cpu[0]) / (large['chapters'] - small['chapters']) * 1000:.1f} CPU-ms per chapter"
+    note = f"Slope between the two largest books (targets: 500 chapters ≤ 15 s and ≤ 500 MB, 100 ≤ 4 s): {slope}."
+    return f"{table(rows)}\n\n{note}\n\n{provenance(figures, ['book-size'])}"
+
+
 def _bytes_cells(cells: dict[str, str]) -> str:
     return f"{cells.get('ours http', '—')} / {cells.get('ours file://', '—')} ({cells.get('stock http', '—')})"
 
@@ -540,6 +567,7 @@ BLOCKS = {
     block.name: block
     for block in (
         Block("speed", ("build", "serve"), render_speed),
+        Block("book-size", ("book-size",), render_book_size),
         Block("labs", ("labs",), render_labs),
         Block("labs-webkit", ("labs-webkit",), functools.partial(render_labs, name="labs-webkit")),
         Block("sizes", ("build", "labs"), render_sizes),

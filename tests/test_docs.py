@@ -104,7 +104,7 @@ def test_the_readme_is_short_and_sets_up_with_two_commands() -> None:
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 ARCHITECTURE_WORDS = 1_500
-PERFORMANCE_LINES = 330  # 300, and the phone block of issue 44 (17 lines measured)
+PERFORMANCE_LINES = 355  # 300, the phone block of issue 44, the book-size block of issue 49
 """Read in one sitting (issue 38): detail goes to docs/decisions/ and tests/README.md."""
 
 

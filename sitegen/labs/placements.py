@@ -204,8 +204,13 @@ def starting_views(placements: Iterable[Placement], handle: Callable[[str], str]
     """Every placement's starting view, through ``handle`` (the page's ``kvpage.bridge.handle``)."""
     uses: dict[tuple[str, int], LabUse] = {}
     errors: list[ContentError] = []
+    seen: dict[str, LabUse | str] = {}  # by request: a lab placed alike in many chapters is computed once
     for placement in placements:
-        found = starting_view(placement, handle)
+        request = placement.request()
+        if request not in seen:
+            seen[request] = starting_view(placement, handle)
+        found = seen[request]
+        found = LabUse(placement, found.view) if isinstance(found, LabUse) else found
         if isinstance(found, str):
             errors.append(ContentError(placement.path, placement.line, found))
             model = action_at(placement.kind, placement.kind.update) if isinstance(found, ViewProblem) else None
@@ -294,8 +299,25 @@ def lab_stage(
         found = starting_views(sound, model.handle)
         failing = {placement.kind.name for placement in placements if placement.key not in found.uses}
         warmed = warm_up([lab for name, lab in labs.items() if name not in failing], model.handle, project)
-        sweeps = [error for use in found.uses.values() for error in swept(use, model.handle)] if sweep else []
+        sweeps = swept_once(found.uses.values(), model.handle) if sweep else []
     return Labs(found.uses, (*found.errors, *warmed, *sweeps))
+
+
+def swept_once(uses: Iterable[LabUse], handle: Callable[[str], str]) -> list[ContentError]:
+    """Every use :func:`swept`, each lab at each starting view once for the book: a use like one swept
+    already gets that one's errors at its own line."""
+    done: dict[tuple[str, str], tuple[tuple[str, int], list[ContentError]]] = {}
+    errors: list[ContentError] = []
+    for use in uses:
+        alike = (use.placement.request(), json.dumps(use.view.get("state"), sort_keys=True))
+        if alike not in done:
+            done[alike] = (use.placement.key, swept(use, handle))
+        first, found = done[alike]
+        here = use.placement.key
+        errors += [
+            ContentError(*here, error.message) if (error.path, error.line) == first else error for error in found
+        ]
+    return errors
 
 
 def import_too_slow(timeout: float) -> ContentError | None:

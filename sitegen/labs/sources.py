@@ -69,7 +69,13 @@ class ModelFile:
     @property
     def html(self) -> Markup:
         """Its text highlighted as a chapter's ``python`` code block is (classes only, no ``style``)."""
-        return Markup(highlight(self.source, LEXER, FORMATTER))
+        return _highlighted(self.source)
+
+
+@functools.lru_cache(maxsize=64)
+def _highlighted(source: str) -> Markup:
+    """``source`` highlighted, once per build process and file (each lab shows its files on every page it is on)."""
+    return Markup(highlight(source, LEXER, FORMATTER))
 
 
 def shown_modules(module: str, project: Path = PROJECT) -> tuple[str, ...]:
@@ -100,6 +106,7 @@ def _files(module: str, project: Path) -> tuple[ModelFile, ...]:
     return tuple(ModelFile(path, (project / path).read_text(encoding="utf-8")) for path in paths)
 
 
+@functools.lru_cache(maxsize=64)
 def _line_of(source: str, name: str) -> int:
     """The line of the top-level function ``name`` in ``source``; 0 if it has none."""
     return next(

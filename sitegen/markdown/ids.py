@@ -4,7 +4,7 @@ A chapter's headings get their ids from its own text (``## Set-up`` is
 ``#set-up``), and a lab's controls derive theirs from its heading's, so two
 chapters may well hold the same id. On its own page that is harmless; in the
 single-file book, where every chapter is one ``<article>`` of the same
-document, it is not. :func:`prefix_ids` therefore rewrites a chapter's HTML
+document, it is not. :func:`id_prefixer` therefore rewrites a chapter's HTML
 for the single file: each id becomes ``SLUG--id`` and so does everything that
 refers to one (``for``, ``aria-labelledby``, ``href="#id"``, a link into
 another chapter). A slug never holds ``--``, so ids of different chapters
@@ -20,8 +20,9 @@ Ids repeated within one chapter are an error on every page (see
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter
-from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,8 @@ FORM_OWNERS = frozenset({"button", "fieldset", "input", "object", "output", "sel
 """The elements whose ``form`` names a form's id; on MathML's ``<mo>`` it is ``prefix``, ``infix`` or ``postfix``."""
 
 Attributes = list[tuple[str, str | None]]
+Tag = tuple[int, str, str, Attributes]
+"""A start tag: where it starts in its text, its source text, its name and its attributes."""
 
 
 class _StartTags(HTMLParser):
@@ -72,14 +75,24 @@ class _StartTags(HTMLParser):
     tags, and that ``&quot;`` in an attribute is a quote, which a regular expression would not.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str = "", base: int = 0) -> None:
         super().__init__(convert_charrefs=True)
-        self.starts = [0]
-        for line in text.split("\n")[:-1]:
-            self.starts.append(self.starts[-1] + len(line) + 1)
-        self.tags: list[tuple[int, str, str, Attributes]] = []
+        self.starts = [base]
+        """Where each line fed so far starts, in the whole text (the first at ``base``)."""
+        self.fed = base
+        self.tags: list[Tag] = []
+        if text:
+            self.read(text)
+            self.close()
+
+    def read(self, text: str) -> None:
+        """Feed ``text``, the next part of the whole (the parser may wait for more to end a tag)."""
+        newline = text.find("\n")
+        while newline >= 0:
+            self.starts.append(self.fed + newline + 1)
+            newline = text.find("\n", newline + 1)
+        self.fed += len(text)
         self.feed(text)
-        self.close()
 
     def handle_starttag(self, tag: str, attrs: Attributes) -> None:
         line, column = self.getpos()
@@ -89,38 +102,125 @@ class _StartTags(HTMLParser):
         self.handle_starttag(tag, attrs)
 
 
+REFERRING = frozenset({"id", "name", "href", "src", *ID_REFERENCES})
+"""The attributes that name an element, refer to one or link to something: all that the single file's
+rewrites (``id_prefixer``, ``sitegen.site.assemble.asset_inliner``) and the id checks read."""
+_NAME = r"[a-zA-Z_:][-a-zA-Z0-9_:.]*"
+_PLAIN_ATTRIBUTE = rf"(?!(?i:{'|'.join(sorted(REFERRING))})[\s=/>])" + rf'{_NAME}(?:="[^"<>&]*")?'
+_PLAIN_TAG = (
+    r"<(?!(?i:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext)\b)[a-zA-Z][a-zA-Z0-9]*"
+)
+_PLAIN_TAGS = rf"{_PLAIN_TAG}(?: {_PLAIN_ATTRIBUTE})*/?>|</[a-zA-Z][a-zA-Z0-9]*>"
+PLAIN = re.compile(rf'(?:{_PLAIN_TAGS})(?:[^<]++|<span class="[^"<>&]*">|</span>|{_PLAIN_TAGS})*+')
+"""A run of tags and text, from a tag: end tags and start tags none of whose attributes is one of
+:data:`REFERRING`, each written plainly (double quotes, no ``<``, ``>`` or ``&`` in a value), none
+that holds text rather than tags (``<script>``, ``<style>``; a highlighted token's ``<span class>``
+tried first, as the most common): most of a chapter's page (its highlighted code, its labs'
+drawings), none of it anything the rewrites change or the checks count."""
+PLAIN_RUN = 256
+"""The shortest run of :data:`PLAIN` worth skipping (a fresh parser after it)."""
+
+
 def start_tags(fragment: str) -> list[tuple[int, str, Attributes]]:
     """Each start tag of ``fragment``: how many lines into it the tag starts, its name and its attributes."""
     return [(fragment.count("\n", 0, start), tag, attrs) for start, _, tag, attrs in _StartTags(fragment).tags]
 
 
+def _clean(parser: HTMLParser) -> bool:
+    """Whether ``parser`` has taken all it was fed and is outside ``<script>``/``<style>``: then a fresh
+    parser reads what follows exactly as it would (it holds no other state)."""
+    return not parser.rawdata and parser.cdata_elem is None
+
+
+def marked_tags(fragment: str) -> list[Tag]:
+    """The start tags of ``fragment`` as :class:`_StartTags` finds them (offset, source, name, attributes),
+    but those in long runs of :data:`PLAIN`: every tag with an attribute of :data:`REFERRING`.
+
+    A run is skipped only where the parser stands between two tags, outside a script, a comment or an
+    attribute, so that a fresh parser after it reads on exactly as one reading it would; elsewhere it
+    is read as before. So a chapter's page is parsed for its hundred tags that matter, not for the
+    thousands of its highlighted code and drawings.
+    """
+    tags: list[Tag] = []
+    parser, fed = _StartTags(), 0
+    for run in PLAIN.finditer(fragment):
+        if run.end() - run.start() < PLAIN_RUN:
+            continue
+        parser.read(fragment[fed : run.start()])
+        fed = run.start()
+        if _clean(parser):
+            tags += parser.tags
+            parser, fed = _StartTags(base=run.end()), run.end()
+    parser.read(fragment[fed:])
+    parser.close()
+    return [*tags, *parser.tags]
+
+
+def referring_tags(fragment: str) -> tuple[Tag, ...]:
+    """The start tags of ``fragment`` with an attribute of :data:`REFERRING`: all that the single file
+    rewrites and the id checks read, found in one walk (:func:`marked_tags`) and kept with the page."""
+    return tuple(tag for tag in marked_tags(fragment) if any(name in REFERRING for name, _ in tag[3]))
+
+
+def ids_of(tags: Iterable[Tag]) -> list[str]:
+    """The ids ``tags`` give their elements, in order, repeats included."""
+    return [value for _, _, _, attrs in tags for name, value in attrs if name == "id" and value]
+
+
 def element_ids(fragment: str) -> list[str]:
     """The ids of ``fragment``'s elements, in order, repeats included."""
-    return [value for _, _, _, attrs in _StartTags(fragment).tags for name, value in attrs if name == "id" and value]
+    return ids_of(marked_tags(fragment))
 
 
-def rewrite_attributes(fragment: str, rewrite: Callable[[str, Attributes], Attributes | None]) -> str:
+Rewrite = Callable[[str, Attributes], Attributes | None]
+"""Given a start tag's name and attributes, new attributes for it, or None to keep it as it is."""
+
+
+def rewrite_attributes(fragment: str, rewrite: Rewrite, referring: bool = False) -> str:
     """``fragment`` with each start tag for which ``rewrite(tag, attrs)`` returns new attributes rebuilt;
-    every other byte is kept as it was."""
+    every other byte is kept as it was. With ``referring``, ``rewrite`` sees only the tags
+    :func:`marked_tags` finds: for one that keeps every tag without an attribute of :data:`REFERRING`."""
+    return rewrite_tags(fragment, marked_tags(fragment) if referring else _StartTags(fragment).tags, rewrite)[0]
+
+
+def rewrite_tags(fragment: str, tags: Iterable[Tag], rewrite: Rewrite) -> tuple[str, list[str]]:
+    """:func:`rewrite_attributes` with ``fragment``'s ``tags`` known; and the ids of ``tags`` once rewritten."""
     parts: list[str] = []
+    ids: list[str] = []
     done = 0
-    for start, source, tag, attrs in _StartTags(fragment).tags:
+    for start, source, tag, attrs in tags:
         changed = rewrite(tag, attrs)
+        ids += ids_of([(start, source, tag, attrs if changed is None else changed)])
         if changed is None:
             continue
         written = "".join(f" {name}" if value is None else f' {name}="{html.escape(value)}"' for name, value in changed)
         closing = "/>" if source.endswith("/>") else ">"
         parts += [fragment[done:start], f"<{tag}{written}{closing}"]
         done = start + len(source)
-    return "".join([*parts, fragment[done:]])
+    return "".join([*parts, fragment[done:]]), ids
+
+
+def in_turn(*rewrites: Rewrite) -> Rewrite:
+    """One rewrite that applies ``rewrites`` one after the other, each to what the last made: the same
+    as as many :func:`rewrite_attributes`, in one walk."""
+
+    def rewrite(tag: str, attrs: Attributes) -> Attributes | None:
+        changed = None
+        for one in rewrites:
+            again = one(tag, attrs if changed is None else changed)
+            changed = changed if again is None else again
+        return changed
+
+    return rewrite
 
 
 def prefixed(slug: str, value: str) -> str:
     return f"{slug}{SEPARATOR}{value}"
 
 
-def prefix_ids(body: str, slug: str, chapters: Mapping[str, str]) -> str:
-    """A chapter's HTML for the single-file book: its ids, and every reference to one, prefixed.
+def id_prefixer(slug: str, chapters: Mapping[str, str]) -> Rewrite:
+    """The rewrite that makes a chapter's HTML fit the single-file book: its ids, and every reference
+    to one, prefixed.
 
     ``chapters`` maps each chapter's page (``cache.html``) to its slug: a link to
     ``cache.html#x`` becomes ``#cache--x``, one to ``cache.html`` becomes ``#cache``
@@ -153,17 +253,23 @@ def prefix_ids(body: str, slug: str, chapters: Mapping[str, str]) -> str:
                 changed.append((name, value))
         return changed if changed != attrs else None
 
-    return rewrite_attributes(body, rewrite)
+    return rewrite
 
 
 def duplicate_ids(
-    md: MarkdownIt, tokens: Sequence[Token], body: str, path: str, env: Mapping[str, Any] | None = None
+    md: MarkdownIt,
+    tokens: Sequence[Token],
+    body: str,
+    path: str,
+    env: Mapping[str, Any] | None = None,
+    tags: Sequence[Tag] | None = None,
 ) -> list[ContentError]:
     """Every id that ``body`` (the chapter rendered from ``tokens``) holds twice, at the line of
     its second use, naming the first: two headings of the same text are told apart by the
     anchors plugin, but a lab's control or raw HTML may take an id a heading has. ``env`` is the
-    one the chapter was rendered with (its labs' starting views)."""
-    ids = element_ids(body)
+    one the chapter was rendered with (its labs' starting views); ``tags`` its :func:`referring_tags`,
+    when known."""
+    ids = element_ids(body) if tags is None else ids_of(tags)
     if len(ids) == len(set(ids)):
         return []
     errors: list[ContentError] = []
@@ -215,11 +321,16 @@ def template_line(folder: Path, value: str) -> str:
     return folder.name
 
 
-def single_file_clashes(page: str, chapters: Mapping[str, ChapterSource], templates: Path) -> list[ContentError]:
+def single_file_clashes(
+    page: str, chapters: Mapping[str, ChapterSource], templates: Path, known: Sequence[tuple[str, Sequence[str]]] = ()
+) -> list[ContentError]:
     """Ids the single-file ``page`` holds twice, once chapters' ids are prefixed: only a slug that
-    is also an id of the template can do that (or a template that repeats one of its own)."""
+    is also an id of the template can do that (or a template that repeats one of its own).
+
+    ``known`` are the chapters' HTML as the page holds them, in order, each with its ids
+    (:func:`rewrite_tags`): they are not read again (:func:`ids_around`)."""
     errors: list[ContentError] = []
-    for value, count in sorted(Counter(element_ids(page)).items()):
+    for value, count in sorted(Counter(ids_around(page, known)).items()):
         if count == 1:
             continue
         where = template_line(templates, value)
@@ -230,3 +341,23 @@ def single_file_clashes(page: str, chapters: Mapping[str, ChapterSource], templa
         else:
             errors.append(ContentError(where, 0, f"id {value!r} is used {count} times in the single-file book"))
     return errors
+
+
+def ids_around(page: str, known: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """The ids of ``page``, which holds each ``known`` fragment in order, whose ids are given: only
+    what lies between them is read. A fragment is taken as known only where the parser stands between
+    two tags outside a script (as :func:`marked_tags` skips a run); elsewhere it is read."""
+    ids: list[str] = []
+    parser, done = _StartTags(), 0
+    for fragment, fragment_ids in known:
+        at = page.find(fragment, done)
+        if at < 0:
+            break
+        parser.read(page[done:at])
+        done = at
+        if _clean(parser):
+            ids += [*ids_of(parser.tags), *fragment_ids]
+            parser, done = _StartTags(base=at + len(fragment)), at + len(fragment)
+    parser.read(page[done:])
+    parser.close()
+    return [*ids, *ids_of(parser.tags)]

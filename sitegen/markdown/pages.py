@@ -37,7 +37,7 @@ from sitegen.errors import ContentError
 from sitegen.labs.placements import Labs, LabUse, Placement, all_labs, enabled_labs
 from sitegen.labs.sources import lab_files
 from sitegen.markdown.description import description
-from sitegen.markdown.ids import duplicate_ids
+from sitegen.markdown.ids import Tag, duplicate_ids, referring_tags
 from sitegen.markdown.links import Targets, check_links, heading_ids
 from sitegen.markdown.mathml import STYLESHEET, formulas_in, typeset_formulas
 from sitegen.markdown.plugins.brackets import brackets_plugin
@@ -82,6 +82,9 @@ class Page:
     """Its lede as plain text, for ``<meta name="description">`` (``sitegen/markdown/description.py``)."""
     sections: tuple[Section, ...] = ()
     """Its text cut at those headings, for search (sitegen/search/text.py)."""
+    tags: tuple[Tag, ...] | None = None
+    """The start tags of ``body`` that name or refer to an element (``sitegen.markdown.ids.referring_tags``),
+    found once as it is checked and read again by the single file; None: not known, walk ``body``."""
 
     @property
     def has_labs(self) -> bool:
@@ -223,6 +226,7 @@ def render_pages(
     formulas_css = typeset_formulas([found for chapter in formulas.values() for found in chapter])
     bodies: dict[str, str] = {}
     tocs: dict[str, tuple[Entry, ...]] = {}
+    tags: dict[str, tuple[Tag, ...]] = {}
     descriptions: dict[str, str] = {}
     uses: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = asset_clashes(used, assets.files, files)
@@ -230,7 +234,8 @@ def render_pages(
     for item in every:
         item.env["labs"], item.env["widget"] = labs.uses, widget
         bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
-        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, item.env))
+        tags[item.path] = referring_tags(bodies[item.path])
+        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, item.env, tags[item.path]))
         tocs[item.path] = table_of_contents(item.tokens)
         descriptions[item.path] = description(item.tokens)
         uses[item.path] = tuple(labs.uses[p.key] for p in item.placements if p.key in labs.uses)
@@ -248,6 +253,7 @@ def render_pages(
             stylesheets=(STYLESHEET,) if formulas[chapter.path] else (),
             description=descriptions[chapter.path],
             sections=sections(tokens[chapter.path], chapter.meta.title, field_texts[chapter.path]),
+            tags=tags[chapter.path],
         )
         for chapter in source.chapters
     )

@@ -22,7 +22,16 @@ from sitegen.book.inside import everything, list_files
 from sitegen.book.source import Book
 from sitegen.errors import BuildError, ContentError
 from sitegen.labs.placements import lab_script
-from sitegen.markdown.ids import Attributes, prefix_ids, prefix_toc, rewrite_attributes, single_file_clashes
+from sitegen.markdown.ids import (
+    Attributes,
+    Rewrite,
+    id_prefixer,
+    in_turn,
+    prefix_toc,
+    referring_tags,
+    rewrite_tags,
+    single_file_clashes,
+)
 from sitegen.markdown.pages import INDEX, Page, Pages
 from sitegen.runtime.bundle import Loader, Runtime
 from sitegen.search.index import SCRIPT as SEARCH_INDEX
@@ -199,8 +208,8 @@ def inline_script(code: bytes, name: str) -> str:
     return text
 
 
-def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
-    """A chapter's HTML with every image and link to a file of the book made a ``data:`` URI, for the
+def asset_inliner(assets: Mapping[str, Asset]) -> Rewrite:
+    """The rewrite that makes every image and link to a file of the book a ``data:`` URI, for the
     single file; a link gets ``download`` with the file's name (browsers open no ``data:`` page)."""
 
     def rewrite(tag: str, attrs: Attributes) -> Attributes | None:
@@ -217,7 +226,7 @@ def inline_assets(body: str, assets: Mapping[str, Asset]) -> str:
             changed.append(("download", posixpath.basename(asset.path)))
         return changed
 
-    return rewrite_attributes(body, rewrite)
+    return rewrite
 
 
 def assemble_single_file(
@@ -252,13 +261,7 @@ def assemble_single_file(
         path = reader_path(static_code)
         reader = inline_script(static_code[path], path) if path else ""
         config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, path, inline=True)
-    slugs = {page.url: page.source.meta.slug for page in pages.pages}
-    chapters = [
-        replace(
-            page, body=inline_assets(prefix_ids(page.body, slug, slugs), pages.assets), toc=prefix_toc(page.toc, slug)
-        )
-        for page, slug in zip(pages.pages, slugs.values(), strict=True)
-    ]
+    chapters, known = single_file_chapters(pages)
     try:
         html = templates.render(
             "single.html",
@@ -275,7 +278,24 @@ def assemble_single_file(
         )
     except TemplateFailed as failed:
         raise BuildError([failed.error]) from None
-    clashes = single_file_clashes(html, {page.source.meta.slug: page.source for page in pages.pages}, templates.folder)
+    clashes = single_file_clashes(
+        html, {page.source.meta.slug: page.source for page in pages.pages}, templates.folder, known
+    )
     if clashes:
         raise BuildError(clashes)
     return html.encode("utf-8")
+
+
+def single_file_chapters(pages: Pages) -> tuple[list[Page], list[tuple[str, list[str]]]]:
+    """Each chapter as the single file holds it (ids prefixed, the book's files inline, one walk of the
+    tags its page kept), and each new body with its ids, so that the clash check reads them no more."""
+    slugs = {page.url: page.source.meta.slug for page in pages.pages}
+    chapters: list[Page] = []
+    known: list[tuple[str, list[str]]] = []
+    for page, slug in zip(pages.pages, slugs.values(), strict=True):
+        tags = referring_tags(page.body) if page.tags is None else page.tags
+        rewrite = in_turn(id_prefixer(slug, slugs), asset_inliner(pages.assets))
+        body, ids = rewrite_tags(page.body, tags, rewrite)
+        chapters.append(replace(page, body=body, toc=prefix_toc(page.toc, slug), tags=None))
+        known.append((body, ids))
+    return chapters, known

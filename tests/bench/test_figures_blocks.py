@@ -386,3 +386,17 @@ def test_the_phone_block_sets_each_page_s_live_time_against_its_floor() -> None:
     assert "CPU 4× slower" in text
     assert "Failed: stock Fast 4G: TimeoutError: never live" in text
     assert "- phone: `.venv/bin/python bench/phone.py --runs 2`" in text
+
+
+def test_the_book_size_block_shows_each_book_and_the_slope_per_chapter() -> None:
+    def book(chapters: int, cpu: list[float], peak: float) -> dict[str, Any]:
+        builds = [{"seconds": value * 2, "cpu": value, "peak_mb": peak} for value in cpu]
+        return {"chapters": chapters, "builds": builds, "serve": [{"seconds": 0.5, "cpu": 0.25}]}
+
+    figures = copy.deepcopy(SAMPLE)
+    books = [book(1, [1.0], 120.0), book(100, [2.0, 3.0], 300.0), book(500, [7.0, 8.0, 9.0], 480.0)]
+    figures["measurements"]["book-size"] = {"run": run("bench/book_size.py"), "data": {"books": books}}
+    text = blocks.render_book_size(figures)
+    assert "| 500 | 14.00–18.00 s (median 16.00 s, 3 runs) | 7.00–9.00 s (median 8.00 s, 3 runs) | 480 MB |" in text
+    assert "| 0.50 s (1 run); 0.25 s (1 run) CPU |" in text
+    assert "13.8 CPU-ms per chapter" in text  # the medians, 8.0 - 2.5 CPU-s, over 400 chapters

@@ -32,6 +32,7 @@ from sitegen.labs.placements import (
     starting_view,
     starting_views,
     swept,
+    swept_once,
     warm_up,
 )
 from sitegen.site.templates import DEFAULT_LAB, make_templates
@@ -394,4 +395,25 @@ def test_the_sweep_calls_each_value_a_reader_reaches_and_each_button_and_names_e
         "content/x.md:3: lab 'sweeping' swept at {\"tokens\": 6}: its view has no text for output(s) share",
         "content/x.md:3: lab 'sweeping' failed when swept, action 'clear' from its starting values: KeyError: "
         "'nothing to clear'",
+    ]
+
+
+def test_a_lab_placed_alike_in_many_chapters_is_computed_and_swept_once_each_failure_at_each_line() -> None:
+    lab = sweeping_lab()
+    asked: list[str] = []
+
+    def counted(request: str) -> str:
+        asked.append(request)
+        return str(own(lab)(request))  # type: ignore[operator]
+
+    here = placed(lab, {"tokens": 4})
+    alike = Placement(lab, {"tokens": 4}, "lab-sweeping", "content/y.md", 7)
+    labs = starting_views([here, alike], counted)
+    assert len(asked) == 1
+    errors = swept_once(labs.uses.values(), counted)
+    assert len(asked) == 1 + len(lab.sweep_calls(here.params, None))
+    one = [str(error) for error in swept(labs.uses[here.key], own(lab))]  # type: ignore[arg-type]
+    assert [str(error) for error in errors] == [
+        *one,
+        *(error.replace("content/x.md:3", "content/y.md:7") for error in one),
     ]

@@ -10,16 +10,27 @@ from mdit_py_plugins.anchors import anchors_plugin
 
 from sitegen.book.source import ChapterSource, FrontMatter
 from sitegen.markdown.ids import (
+    REFERRING,
+    _StartTags,
     duplicate_ids,
     element_ids,
-    prefix_ids,
+    id_prefixer,
+    ids_around,
+    marked_tags,
     prefix_toc,
+    referring_tags,
+    rewrite_tags,
     single_file_clashes,
     template_line,
 )
 from sitegen.markdown.toc import Entry
 
 CHAPTERS = {"cache.html": "cache", "intro.html": "intro"}
+
+
+def prefix_ids(body: str, slug: str, chapters: dict[str, str]) -> str:
+    """A chapter's HTML as the single file holds it: its tags that refer, rewritten (sitegen.site.assemble)."""
+    return rewrite_tags(body, referring_tags(body), id_prefixer(slug, chapters))[0]
 
 
 @pytest.mark.parametrize(
@@ -111,3 +122,43 @@ def test_a_slug_that_is_an_id_of_the_template_names_both_places(tmp_path: Path) 
         f"{tmp_path.name}/single.html:2: id 'kvpage-config' is used 2 times in the single-file book"
     ]
     assert template_line(tmp_path, "nowhere") == tmp_path.name
+
+
+HIGHLIGHTED = '<span class="k">def</span> <span class="nf">paid</span>(<span class="n">n</span>):\n' * 12
+"""A run of highlighted code, long enough to be skipped (sitegen.markdown.ids.PLAIN_RUN)."""
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        f'<h2 id="a">A</h2><pre>{HIGHLIGHTED}</pre><a href="#a">up</a>',
+        f'<script>{HIGHLIGHTED}<p id="in-script"></script>{HIGHLIGHTED}<h2 id="after">',
+        f'<style>{HIGHLIGHTED}<p id="in-style"></style><p id="s">',
+        f'<!-- {HIGHLIGHTED} <p id="in-comment"> -->{HIGHLIGHTED}<p id="c">',
+        f"<a title='{HIGHLIGHTED}' id=x>{HIGHLIGHTED}<b id=y>",
+        f'<a title="x" {HIGHLIGHTED}<p id="z">',
+        f'{HIGHLIGHTED}<input type="radio" name="m">{HIGHLIGHTED}<label for="m">',
+        '<svg viewBox="0 0 9 9" aria-hidden="true">' + '<line x1="0" y1="1" x2="2" y2="3"/>' * 20 + '<p ID="up">',
+        f'<p class="x">{HIGHLIGHTED}<span class="k" id="marked">{HIGHLIGHTED}<SPAN CLASS="k" ID="upper">',
+        f"{HIGHLIGHTED}<p",
+    ],
+)
+def test_the_tags_that_refer_are_found_as_a_whole_parse_finds_them(fragment: str) -> None:
+    """Long runs of plain tags are skipped, never a tag with an id or a link, in a script, a comment or
+    an attribute value too."""
+    every = _StartTags(fragment).tags
+    assert referring_tags(fragment) == tuple(tag for tag in every if any(name in REFERRING for name, _ in tag[3]))
+    assert element_ids(fragment) == [value for *_, attrs in every for name, value in attrs if name == "id" and value]
+
+
+def test_a_single_file_check_reads_the_chapters_it_knows_no_more() -> None:
+    page = f'<main id="top"><article id="cache">{HIGHLIGHTED}<p id="cache--a"></article></main><p id="top">'
+    known = [(f'{HIGHLIGHTED}<p id="cache--a">', ["cache--a"])]
+    assert ids_around(page, known) == element_ids(page) == ["top", "cache", "cache--a", "top"]
+    script = f"<script>{known[0][0]}</script>"
+    assert ids_around(script, known) == element_ids(script) == []
+
+
+def test_highlighted_code_is_not_parsed_tag_by_tag() -> None:
+    page = f'<h2 id="a">A</h2><pre>{HIGHLIGHTED}</pre><a href="#a">up</a>'
+    assert [tag for _, _, tag, _ in marked_tags(page)] == ["h2", "a"]

@@ -15,7 +15,8 @@ import pytest
 
 from sitegen import pipeline
 from sitegen.book.assets import Asset
-from sitegen.site.assemble import inline_assets
+from sitegen.markdown.ids import referring_tags, rewrite_tags
+from sitegen.site.assemble import asset_inliner
 from tests.conftest import ROOT
 from tests.pagetext import Elements
 
@@ -80,7 +81,7 @@ def test_the_single_file_inlines_the_book_s_files_as_data_uris() -> None:
         '<a href="files/c.csv" download="mine.csv">mine</a> <a href="other.html">page</a> '
         '<img src="https://example.org/x.png" alt="remote"></p>'
     )
-    assert inline_assets(body, {svg.path: svg, csv.path: csv}) == (
+    assert rewrite_tags(body, referring_tags(body), asset_inliner({svg.path: svg, csv.path: csv}))[0] == (
         f'<p><img src="{svg.data_uri()}" alt="x"> <a href="{csv.data_uri()}" download="c.csv">numbers</a> '
         f'<a href="{csv.data_uri()}" download="mine.csv">mine</a> <a href="other.html">page</a> '
         '<img src="https://example.org/x.png" alt="remote"></p>'
