@@ -8,8 +8,8 @@
     .venv/bin/python bench/figures.py --render           # measure nothing: re-render the blocks
 
 Each measurement runs one of the bench commands (``bench/rebuild.py``, ``bench/serve_reload.py``,
-``bench/book_size.py``, ``bench/run.py``, ``bench/phone.py``, ``bench/search.py``, ``make test``) as a child process, the
-way a person would, and reads the JSON it writes. What they measured is stored in
+``bench/book_size.py``, ``bench/run.py``, ``bench/phone.py``, ``bench/search.py``, ``make test``) as
+a child process, the way a person would, and reads the JSON it writes. What they measured is stored in
 ``docs/figures.json`` together with the machine (CPU, cores, memory, OS, Chromium, Node, Python,
 Pyodide), the date, the command lines and the load average before and after; then every
 ``<!-- figures:NAME:begin … -->`` block of README.md and docs/performance.md is rendered from that
