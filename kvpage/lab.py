@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias, TypeVar, cast, get_args
 
@@ -397,6 +397,15 @@ def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
     return found
 
 
+class ParamsRefused(ValueError):
+    """A chapter's ``key=value`` words that a lab's controls refuse, every problem at once (the build
+    reports each at the lab's line: decision 0062)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = tuple(problems)
+
+
 OutputKind: TypeAlias = Literal["text", "status", "progress", "summary", "picture", "table", "list"]
 """How an output is shown. The first four are texts, in ``view["text"][name]``: a readout (with a
 label), a line saying what the lab is doing, how far a run has come, and the lab's summary: what an
@@ -655,6 +664,38 @@ class Lab:
         ]
         calls += [(button.calls, {**start, **carried}) for button in self.buttons if button.calls]
         return calls
+
+    def parse_params(self, words: Sequence[str]) -> dict[str, JSONValue]:
+        """Its starting values from a chapter's ``key=value`` words, read by its controls (so the build and
+        the page share ranges); ParamsRefused with every unknown, repeated, bad or missing one."""
+        values: dict[str, JSONValue] = {}
+        problems: list[str] = []
+        by_name = {control.name: control for control in self.controls}
+        for word in words:
+            key, equals, text = word.partition("=")
+            if not equals:
+                problems.append(f"lab parameter {word!r} is not key=value")
+            elif key not in by_name:
+                expected = ", ".join(sorted(by_name)) or "none"
+                problems.append(f"lab {self.name!r} has no parameter {key!r}; expected {expected}")
+            elif key in values:
+                problems.append(f"lab parameter {key!r} is given twice")
+            else:
+                try:
+                    values[key] = by_name[key].parse(text)
+                except ValueError as error:
+                    problems.append(str(error))
+                    values[key] = None  # given, though refused: a repeat is still a repeat
+        for key, control in by_name.items():
+            if key in values:
+                continue
+            if control.default is None:
+                problems.append(f"lab {self.name!r} needs parameter {key!r}")
+            else:
+                values[key] = control.default
+        if problems:
+            raise ParamsRefused(problems)
+        return values
 
     def warm_up_calls(self) -> list[tuple[str, JSONObject]]:
         """One call of every action: the declared ones, then the defaults for any action they miss."""

@@ -22,7 +22,7 @@ from kvpage.labs.chart import chart_view
 from kvpage.labs.grid import grid_view
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 from sitegen.markdown.pages import make_markdown, parse
 from tests.conftest import CONTENT, ROOT
 

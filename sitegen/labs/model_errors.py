@@ -1,7 +1,7 @@
 """A model that cannot be imported, said the way every other mistake is: at its ``path:line``.
 
 A syntax error in ``kvpage/labs/x.py``, or an import there of a module that does not exist, surfaces
-when the build imports the labs (:func:`sitegen.labs.placements.all_labs`), deep inside importlib and the
+when the build imports the labs (:func:`sitegen.labs.discovery.all_labs`), deep inside importlib and the
 build's own code. Its traceback is thirty lines about the build, and one about the author's file.
 This turns it into that one line, ``kvpage/labs/x.py:37:31: SyntaxError: invalid syntax``, with the
 source line and a caret under it, the way Python itself shows a syntax error.

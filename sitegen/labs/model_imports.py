@@ -49,7 +49,7 @@ def model_tree(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
     ``kvpage/labs/square.py``) and Python's bytecode caches, in a fixed order.
 
     What a book's wheel is built from, its snapshot imports for and the runtime's cache key hashes:
-    ``leave_out`` is the other labs' modules (:func:`sitegen.labs.placements.other_labs`), so one list of files
+    ``leave_out`` is the other labs' modules (:func:`sitegen.labs.discovery.other_labs`), so one list of files
     serves all three and none of them can see a module the wheel lacks.
     Only files inside the folder, after symbolic links (:func:`model_links` reports the others).
     """

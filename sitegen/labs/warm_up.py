@@ -6,7 +6,7 @@ page runs, before it saves Python's memory; the check restores that memory the
 way the page does and calls them all again. What fails there would fail in the
 reader's browser, so it fails the build, at the lab's declaration (``LAB = ...``
 in its module) or at the import's line. Where those are is :mod:`sitegen.labs.model_lines`, which the
-labs stage (:mod:`sitegen.labs.placements`, below the snapshot) reports with too.
+labs stage (:mod:`sitegen.labs.stage`, below the snapshot) reports with too.
 """
 
 from __future__ import annotations

@@ -34,8 +34,10 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from sitegen.book.assets import Asset, Assets
 from sitegen.book.source import ChapterSource, Source
 from sitegen.errors import ContentError
-from sitegen.labs.placements import Labs, LabUse, Placement, all_labs, enabled_labs
+from sitegen.labs.discovery import all_labs, enabled_labs
+from sitegen.labs.placements import LabUse, Placement
 from sitegen.labs.sources import lab_files
+from sitegen.labs.stage import Labs
 from sitegen.markdown.description import description
 from sitegen.markdown.ids import duplicate_ids
 from sitegen.markdown.links import Targets, check_links, heading_ids

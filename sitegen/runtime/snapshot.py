@@ -48,9 +48,9 @@ from pathlib import Path
 from kvpage.lab import Lab
 from sitegen.book.reproducible import SOURCE_DATE_EPOCH
 from sitegen.errors import BuildError
+from sitegen.labs.discovery import other_labs
 from sitegen.labs.model_imports import Import, model_imports
 from sitegen.labs.model_lines import FRAME
-from sitegen.labs.placements import other_labs
 from sitegen.labs.warm_up import missing_errors, warm_up_errors
 from sitegen.runtime.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.runtime.snapshot_format import decode, encode
@@ -183,7 +183,7 @@ def book_imports(project: Path, labs: Collection[str]) -> tuple[list[Import], li
     the page can never have (:func:`sitegen.labs.model_imports.model_imports`).
 
     Every file of the wheel counts (the bridge, the helpers), and only those: the other labs' modules
-    are not in it (:func:`sitegen.labs.placements.other_labs`), so the snapshot imports nothing for them.
+    are not in it (:func:`sitegen.labs.discovery.other_labs`), so the snapshot imports nothing for them.
     """
     return model_imports(project, other_labs(labs))
 

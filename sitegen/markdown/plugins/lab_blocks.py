@@ -3,7 +3,7 @@
 The plugin only parses. A core rule checks every lab after parsing (unknown lab,
 bad parameter, no heading, unknown field) and hangs its :class:`Placement` (the
 lab, its starting values, its line) on the tokens and in ``env["placements"]``.
-The labs stage (``sitegen.labs.placements.starting_views``) computes the starting views; the
+The labs stage (``sitegen.labs.stage.starting_views``) computes the starting views; the
 pages stage renders with them in ``env["labs"]`` (by ``Placement.key``), and
 the renderers here print the region, each ``[[field]]``'s starting text and, through
 the ``widget`` callable the build passes in, the lab's template.
@@ -22,8 +22,8 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from kvpage.lab import Lab
-from sitegen.labs.placements import LabUse, Placement, parse_params, split_info
+from kvpage.lab import Lab, ParamsRefused
+from sitegen.labs.placements import LabUse, Placement, split_info
 from sitegen.markdown.plugins.containers import container
 from sitegen.markdown.plugins.env import line_of, report
 from sitegen.markdown.plugins.lines import line_offset
@@ -162,7 +162,10 @@ def _resolve_lab(
             f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}",
         )
         return None, None
-    params, problems = parse_params(kind, words[1:])
+    try:
+        params, problems = kind.parse_params(words[1:]), []
+    except ParamsRefused as refused:
+        params, problems = {}, list(refused.problems)
     heading = tokens[index + 1] if index + 1 < len(tokens) else None
     if heading is None or heading.type != "heading_open":
         problems.append(f"lab {name!r} must start with a heading that names it (e.g. '## Lab · ...')")

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.labs.placements import LabUse, Placement, all_labs, starting_view
+from sitegen.labs.discovery import all_labs
+from sitegen.labs.placements import Placement
+from sitegen.labs.stage import starting_view
 from sitegen.site.templates import TemplateFailed, make_templates
 from tests.conftest import ROOT
 
@@ -81,8 +83,8 @@ def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path:
     (templates / "labs" / "square.html").write_text(
         '{% import "labs/controls.html" as ui %}\n<div>\n{{ ui.control(lab, "tokenz") }}\n</div>\n', encoding="utf-8"
     )
-    use = starting_view(Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3))
-    assert isinstance(use, LabUse)
+    placement = Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3)
+    use = starting_view(placement).uses[placement.key]
     assert failure(templates, "labs/square.html", lab=use) == (
         "site_template/labs/square.html:3: KeyError: \"lab 'square' has no control 'tokenz'\""
     )

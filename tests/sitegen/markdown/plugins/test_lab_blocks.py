@@ -14,7 +14,9 @@ from mdit_py_plugins.anchors import anchors_plugin
 from kvpage import bridge
 from kvpage.lab import Lab, Output, Whole
 from kvpage.labs import decode
-from sitegen.labs.placements import LabUse, Placement, all_labs, starting_views
+from sitegen.labs.discovery import all_labs
+from sitegen.labs.placements import LabUse, Placement
+from sitegen.labs.stage import starting_views
 from sitegen.markdown.plugins.env import new_env
 from sitegen.markdown.plugins.lab_blocks import labs_plugin
 
