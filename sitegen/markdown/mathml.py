@@ -26,7 +26,6 @@ import functools
 import hashlib
 import json
 import re
-import subprocess
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any
 from markdown_it.token import Token
 
 from sitegen.errors import BuildError, ContentError
+from sitegen.limited_run import run_limited
 from sitegen.markdown.ids import Attributes, rewrite_attributes
 from sitegen.markdown.plugins.env import line_of, record
 
@@ -84,14 +84,9 @@ def typeset(formulas: tuple[Formula, ...]) -> tuple[Typeset, ...]:
             [f"{TEMML.relative_to(PROJECT)} is missing: the build typesets formulas with it; run make deps"]
         )
     batch = json.dumps([[formula.tex, formula.display] for formula in formulas])
-    try:
-        result = subprocess.run(
-            ["node", str(RUNNER)], input=batch, capture_output=True, text=True, timeout=TIME_LIMIT_S, check=False
-        )
-    except FileNotFoundError:
-        raise BuildError(["node: not found; the build typesets formulas with Temml under Node.js"]) from None
-    except subprocess.TimeoutExpired:
-        raise BuildError([f"typesetting {len(formulas)} formula(s) did not finish in {TIME_LIMIT_S} s"]) from None
+    doing = f"typesetting {len(formulas)} formula(s)"
+    missing = "the build typesets formulas with Temml under Node.js"
+    result = run_limited(["node", str(RUNNER)], TIME_LIMIT_S, doing, missing, text_in=batch)
     if result.returncode != 0:
         raise BuildError([f"{RUNNER.name} failed:\n{result.stderr.strip()}"])
     answers: list[dict[str, Any]] = json.loads(result.stdout)

@@ -52,6 +52,7 @@ from sitegen.labs.discovery import other_labs
 from sitegen.labs.model_imports import Import, model_imports
 from sitegen.labs.model_lines import FRAME
 from sitegen.labs.warm_up import missing_errors, warm_up_errors
+from sitegen.limited_run import run_limited
 from sitegen.runtime.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.runtime.snapshot_format import decode, encode
 
@@ -101,7 +102,7 @@ NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8", "SOURCE_DATE_EPOCH": str(SOURCE_DA
 saw, and the script's clock and the compiled files' dates are the build's one date."""
 
 
-NO_NODE = "node: not found; the build runs Pyodide under Node.js to make the snapshot"
+NO_NODE = "the build runs Pyodide under Node.js to make the snapshot"
 NODE_TIMEOUT = 900
 """Seconds one run of Pyodide under Node may take, as a backstop: every lab action's warm-up call has
 already run in CPython under the book's ``build_timeout`` (the labs stage), so only a model that
@@ -111,14 +112,7 @@ loops in Pyodide alone, or a stuck Node, gets here; minutes on a loaded 2-core m
 def run_node(*args: str) -> str:
     env = {**os.environ, **NODE_ENV}
     command = ["node", str(SCRIPT), *args]
-    try:
-        result = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=NODE_TIMEOUT)
-    except FileNotFoundError:
-        raise BuildError([NO_NODE]) from None
-    except subprocess.TimeoutExpired:
-        raise BuildError(
-            [f"{SCRIPT.name} {args[0]} did not finish in {NODE_TIMEOUT} s (Pyodide under Node) and was stopped"]
-        ) from None
+    result = run_limited(command, NODE_TIMEOUT, f"{SCRIPT.name} {args[0]} (Pyodide under Node)", NO_NODE, env=env)
     if result.returncode != 0:
         raise BuildError([f"{SCRIPT.name} {args[0]} failed:\n{result.stderr.strip()}"])
     return result.stdout
@@ -129,7 +123,7 @@ def node_version() -> str:
     try:
         return subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
     except FileNotFoundError:
-        raise BuildError([NO_NODE]) from None
+        raise BuildError([f"node: not found; {NO_NODE}"]) from None
 
 
 def check_header(snapshot: bytes, expected_build_id: str) -> int:
