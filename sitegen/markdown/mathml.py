@@ -36,7 +36,7 @@ from markdown_it.token import Token
 from sitegen.errors import BuildError, ContentError
 from sitegen.limited_run import run_limited
 from sitegen.markdown.ids import Attributes, rewrite_attributes
-from sitegen.markdown.plugins.env import line_of, record
+from sitegen.markdown.plugins.env import chapter, line_of, record
 
 PROJECT = Path(__file__).resolve().parents[2]
 TEMML = PROJECT / "node_modules" / "temml"
@@ -197,11 +197,11 @@ def typeset_formulas(found: Sequence[Found]) -> str:
             position = answer.position if answer.position is not None else 0
             line = item.line + tex[:position].count("\n")
             message = f"the formula ${abridged(tex)}$ cannot be typeset: {answer.error}"
-            record(item.env, ContentError(str(item.env["path"]), line, message))
+            record(item.env, ContentError(chapter(item.env).path, line, message))
             continue
         mathml, refused = without_styles(answer.mathml, rules)
         for style in refused:
             message = f"the formula ${abridged(tex)}$ needs the style {style!r}, which the page cannot carry"
-            record(item.env, ContentError(str(item.env["path"]), item.line, message))
+            record(item.env, ContentError(chapter(item.env).path, item.line, message))
         item.token.meta["mathml"] = mathml
     return stylesheet(rules)
