@@ -99,8 +99,7 @@ class Run:
 
     def table_rows(self) -> list[list[str]]:
         """The rows of the lab's "Numbers by step" table, each as its cells' texts."""
-        rows = chart_view(self.prompt, self.tokens, self.steps, self.mode)["table"]
-        return cast(list[list[str]], cast(dict[str, object], rows)["rows"])
+        return [list(row) for row in chart_view(self.prompt, self.tokens, self.steps, self.mode).table.rows]
 
 
 def chapter_run(mode: Mode = "kv", prompt: int | None = None, tokens: int | None = None) -> Run:

@@ -22,7 +22,7 @@ The vocabulary:
   with labelled series, grid of cells (:mod:`kvpage.pictures.basic`);
 - :func:`split_bars`: bars on one scale, each split into its reused and its paid part (the
   next-request lab);
-- :func:`panel_chart` (:func:`axis`, :class:`Inset`): a run's chart on fixed axes, each line named at
+- :func:`panel_chart` (a :class:`RunChart`; :class:`Inset`): a run's chart on fixed axes, each line named at
   its end, notes where no line passes, an inset for a line too small for the main axis (the decode
   lab's two panels);
 - :func:`block_grid`, :func:`slot_strip`: a grid of cells drawn as rectangles, and a strip of
@@ -50,7 +50,7 @@ from kvpage.pictures.basic import (
 )
 from kvpage.pictures.blocks import Rect, block_grid, slot_strip
 from kvpage.pictures.layers import LAYER_KINDS, corner_square, layer_grid
-from kvpage.pictures.panel import Inset, axis, panel_chart
+from kvpage.pictures.panel import Axis, Inset, Line, Note, RunChart, Tick, axis, panel_chart
 from kvpage.pictures.split_bars import split_bars
 from kvpage.pictures.table import grouped_table
 
@@ -61,10 +61,15 @@ __all__ = [
     "MOST_CELLS",
     "MOST_POINTS",
     "SERIES_CLASSES",
+    "Axis",
     "Inset",
+    "Line",
+    "Note",
     "PictureError",
     "Rect",
+    "RunChart",
     "Series",
+    "Tick",
     "axis",
     "bar_chart",
     "block_grid",
