@@ -88,17 +88,17 @@ def imports_of(source: str, path: str) -> list[Import]:
     return sorted(found)
 
 
-def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[Import], list[str]]:
+def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[Import], list[ContentError]]:
     """The standard-library imports of the model (but the files ``leave_out``, as :func:`model_tree`), and
     errors for imports the page can never have."""
     stdlib: list[Import] = []
-    errors: list[str] = []
+    errors: list[ContentError] = []
     for file in model_files(project, leave_out):
         shown = file.relative_to(project).as_posix()
         try:
             found = imports_of(file.read_text(encoding="utf-8"), shown)
         except SyntaxError as error:
-            errors.append(f"{shown}:{error.lineno or 0}: {error.msg}")
+            errors.append(ContentError(shown, error.lineno or 0, str(error.msg)))
             continue
         for item in found:
             top = item.module.partition(".")[0]
@@ -107,8 +107,9 @@ def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[
             if top in sys.stdlib_module_names:
                 stdlib.append(item)
             else:
-                errors.append(
-                    f"{item.where}: imports {item.module!r}, which is not in the standard library: "
+                message = (
+                    f"imports {item.module!r}, which is not in the standard library: "
                     "the page's Python has only the standard library and kvpage"
                 )
+                errors.append(ContentError(item.path, item.line, message))
     return stdlib, errors

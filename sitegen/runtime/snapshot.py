@@ -47,7 +47,7 @@ from pathlib import Path
 
 from kvpage.lab import Lab
 from sitegen.book.reproducible import SOURCE_DATE_EPOCH
-from sitegen.errors import BuildError
+from sitegen.errors import BuildError, ContentError
 from sitegen.labs.discovery import other_labs
 from sitegen.labs.model_imports import Import, model_imports
 from sitegen.labs.model_lines import FRAME
@@ -172,7 +172,7 @@ def shows_model_source(traceback: str, project: Path) -> bool:
     return 0 < line <= len(source) and len(shown) > 1 and shown[1].strip() == source[line - 1].strip() != ""
 
 
-def book_imports(project: Path, labs: Collection[str]) -> tuple[list[Import], list[str]]:
+def book_imports(project: Path, labs: Collection[str]) -> tuple[list[Import], list[ContentError]]:
     """The standard-library imports of a book's wheel, whose labs are ``labs``, and errors for imports
     the page can never have (:func:`sitegen.labs.model_imports.model_imports`).
 
