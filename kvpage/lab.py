@@ -1,21 +1,7 @@
-"""A lab, declared once: its controls, readouts, buttons and model actions in one value.
-
-Each lab module in ``kvpage/labs/`` exports ``LAB = Lab(...)``. Everything else
-reads that value: the bridge dispatches to its actions, the build checks a
-chapter's ``::: lab NAME key=value`` against its controls, and the build-time
-snapshot warms up every action. The page gets it as one JSON value,
-:meth:`Lab.schema`: serialised once into each page that shows the lab, it is what
-the templates print the controls, buttons and outputs from and what the page's
-script (``static/kvpage/labs.js``) wires them with. So a range typed in one place
-cannot disagree with another.
-
-An action answers with a *view*, always of one shape (:meth:`Lab.view_problems`):
-``{"text": {output: str}, "parts": {output: tree}, "state": ...}``: a text for every
-text output, an element tree (:mod:`kvpage.tree`) for every picture, table or list, and,
-optionally, the state the lab's next call carries back (a run in progress).
-
-Pure data and the standard library only: this module runs in the reader's
-browser too.
+"""A lab, declared once (``LAB = Lab(...)`` in ``kvpage/labs/NAME.py``): its controls, readouts, buttons
+and actions in one value that the bridge dispatches on, the build reads a chapter's ``key=value``
+with (:meth:`Lab.parse_params`, decision 0062) and the page gets as JSON (:meth:`Lab.schema`), so a
+range typed once cannot disagree. Pure data and the standard library: it runs in the browser too.
 """
 
 from __future__ import annotations
@@ -613,7 +599,12 @@ class Lab:
         }
 
     def view_problems(self, view: JSONObject) -> list[str]:
-        """What makes ``view`` not a view of this lab (see the module docstring); empty if it is one."""
+        """What makes ``view`` not a view of this lab; empty if it is one.
+
+        An action answers with a view, always of one shape: ``{"text": {output: str}, "parts": {output: tree},
+        "state": ...}``: a text for every text output, an element tree (:mod:`kvpage.tree`) for every picture,
+        table or list, and, optionally, the state the lab's next call carries back (a run in progress).
+        """
         extra = sorted(set(view) - {"text", "parts", "state"})
         problems = [f"its view has {', '.join(map(repr, extra))}, which a view does not carry"] if extra else []
         text, parts = view.get("text"), view.get("parts", {})

@@ -1,18 +1,7 @@
-"""A run's chart, panel by panel: fixed axes, each line named at its end, notes and an inset.
-
-The decode lab's chart (``kvpage/labs/chart.py`` gives it its numbers): a run of steps whose
-series are drawn whole and faintly from the start, so the reader sees what will happen before
-pressing anything, and the steps taken over them, bold. The axes are fixed for the whole run
-(their tops are the most any series reaches), so points are added in place. Each series keeps its
-class (``series-MODE``: its colour in ``static/kvpage.css``, dashed for some) whichever is
-current, and is named at its end: colour is never the only cue.
-
-A series too small for the main axis (the KV cache's per-step line under Recompute's square) can be
-drawn again in an inset, on its own axis, in a corner no line crosses; the main axis stays linear,
-since a log axis would shrink the very gap the chart exists to show. Labels, notes and the inset are
-placed where no line passes (checked against every segment drawn), or left out: the chart's words
-say everything either way. Unlike :mod:`kvpage.pictures.basic`, the words are SVG text in the
-panel's own units, scaled with it, because they sit at points of the lines.
+"""A run's chart, panel by panel (the decode lab's two): every series drawn whole and faintly from the
+start, the steps taken over it, on axes fixed for the run, each line named at its end (colour is never
+the only cue), notes and an inset placed where no line passes. Built from a :class:`RunChart`, not
+from JSON read back through casts (decision 0062).
 """
 
 from __future__ import annotations
@@ -195,7 +184,16 @@ def panel_chart(
     at the step shown; with ``notes``, the chart's notes, each where no line crosses it; with
     ``inset``, that series' growth on an axis of its own, in a corner no line crosses.
 
-    ``chart`` (:class:`RunChart`) holds each series' values and the value axis under ``key``."""
+    ``chart`` (:class:`RunChart`) holds each series' values and the value axis under ``key``.
+
+    A series too small for the main axis (the KV cache's per-step line under Recompute's square) can be drawn
+    again in an inset, on its own axis, in a corner no line crosses; the main axis stays linear, since a log
+    axis would shrink the very gap the chart exists to show. Labels, notes and the inset are placed where no
+    line passes (checked against every segment drawn), or left out: the chart's words say everything either
+    way. Unlike :mod:`kvpage.pictures.basic`, the words are SVG text in the panel's own units, scaled with it,
+    because they sit at points of the lines. Each series keeps its class (``series-MODE``: its colour in
+    ``static/kvpage.css``, dashed for some) whichever is current.
+    """
     steps, taken, top = chart.steps, chart.taken, chart.axes[key].top
 
     def x(step: int) -> float:

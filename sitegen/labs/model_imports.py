@@ -1,14 +1,7 @@
-"""What the model imports, read from its source: the page's Python must have every one of them.
-
-The page's Python is a memory snapshot made at build time, and its standard
-library is only what that snapshot imported (docs/performance.md). A lab that
-imports a module inside a function (``import statistics`` in an action) would
-build, pass CPython's tests, and fail in the reader's browser. So the build
-reads every ``import`` of ``kvpage/`` (at any depth, inside functions too),
-refuses third-party ones here with their ``path:line``, and the snapshot
-imports every standard-library one before it is saved (what a lab imports is
-shipped, whenever it imports it); one the page's Python cannot import fails
-the build at its line.
+"""What the model imports, read from its source: the page's Python is a snapshot holding only the
+standard-library modules it imported (docs/performance.md), so the build reads every ``import`` of
+``kvpage/``, inside functions too, refuses third-party ones at their line (ContentErrors, decision
+0062) and has the snapshot import every standard-library one (:mod:`sitegen.runtime.snapshot`).
 """
 
 from __future__ import annotations

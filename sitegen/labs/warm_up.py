@@ -1,12 +1,6 @@
-"""The labs' warm-up in the build-time Python, reported as ``path:line`` errors.
-
-The snapshot (``python_snapshot.mjs``) imports what the model imports and calls
-every action of every lab (``kvpage.catalog.warm_up``) in the same Pyodide the
-page runs, before it saves Python's memory; the check restores that memory the
-way the page does and calls them all again. What fails there would fail in the
-reader's browser, so it fails the build, at the lab's declaration (``LAB = ...``
-in its module) or at the import's line. Where those are is :mod:`sitegen.labs.model_lines`, which the
-labs stage (:mod:`sitegen.labs.stage`, below the snapshot) reports with too.
+"""The snapshot's warm-up failures (every action called in the page's own Pyodide before its memory
+is saved, ``python_snapshot.mjs``) and the modules it could not import, as ContentErrors at the lab's
+``LAB =`` line or the import's (decision 0062): what fails there would fail in the reader's browser.
 """
 
 from __future__ import annotations
