@@ -107,7 +107,7 @@ def handle(request: str, find: Finder = lab_named) -> str:
     """``call`` on JSON text; every failure comes back as ``{"ok": false}``.
 
     The page's Python worker calls this with the request's text and sends back the text it
-    returns; the build computes every lab's starting view through it too (``sitegen/labs/placements.py``),
+    returns; the build computes every lab's starting view through it too (``sitegen/labs/stage.py``),
     so both take the same path. ``find`` is for tests that bring labs of their own.
     """
     try:

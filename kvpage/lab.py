@@ -1,21 +1,7 @@
-"""A lab, declared once: its controls, readouts, buttons and model actions in one value.
-
-Each lab module in ``kvpage/labs/`` exports ``LAB = Lab(...)``. Everything else
-reads that value: the bridge dispatches to its actions, the build checks a
-chapter's ``::: lab NAME key=value`` against its controls, and the build-time
-snapshot warms up every action. The page gets it as one JSON value,
-:meth:`Lab.schema`: serialised once into each page that shows the lab, it is what
-the templates print the controls, buttons and outputs from and what the page's
-script (``static/kvpage/labs.js``) wires them with. So a range typed in one place
-cannot disagree with another.
-
-An action answers with a *view*, always of one shape (:meth:`Lab.view_problems`):
-``{"text": {output: str}, "parts": {output: tree}, "state": ...}``: a text for every
-text output, an element tree (:mod:`kvpage.tree`) for every picture, table or list, and,
-optionally, the state the lab's next call carries back (a run in progress).
-
-Pure data and the standard library only: this module runs in the reader's
-browser too.
+"""A lab, declared once (``LAB = Lab(...)`` in ``kvpage/labs/NAME.py``): its controls, readouts, buttons
+and actions in one value that the bridge dispatches on, the build reads a chapter's ``key=value``
+with (:meth:`Lab.parse_params`, decision 0062) and the page gets as JSON (:meth:`Lab.schema`), so a
+range typed once cannot disagree. Pure data and the standard library: it runs in the browser too.
 """
 
 from __future__ import annotations
@@ -397,6 +383,15 @@ def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
     return found
 
 
+class ParamsRefused(ValueError):
+    """A chapter's ``key=value`` words that a lab's controls refuse, every problem at once (the build
+    reports each at the lab's line: decision 0062)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = tuple(problems)
+
+
 OutputKind: TypeAlias = Literal["text", "status", "progress", "summary", "picture", "table", "list"]
 """How an output is shown. The first four are texts, in ``view["text"][name]``: a readout (with a
 label), a line saying what the lab is doing, how far a run has come, and the lab's summary: what an
@@ -617,7 +612,12 @@ class Lab:
         }
 
     def view_problems(self, view: JSONObject) -> list[str]:
-        """What makes ``view`` not a view of this lab (see the module docstring); empty if it is one."""
+        """What makes ``view`` not a view of this lab; empty if it is one.
+
+        An action answers with a view, always of one shape: ``{"text": {output: str}, "parts": {output: tree},
+        "state": ...}``: a text for every text output, an element tree (:mod:`kvpage.tree`) for every picture,
+        table or list, and, optionally, the state the lab's next call carries back (a run in progress).
+        """
         extra = sorted(set(view) - {"text", "parts", "state"})
         problems = [f"its view has {', '.join(map(repr, extra))}, which a view does not carry"] if extra else []
         text, parts = view.get("text"), view.get("parts", {})
@@ -668,6 +668,38 @@ class Lab:
         ]
         calls += [(button.calls, {**start, **carried}) for button in self.buttons if button.calls]
         return calls
+
+    def parse_params(self, words: Sequence[str]) -> dict[str, JSONValue]:
+        """Its starting values from a chapter's ``key=value`` words, read by its controls (so the build and
+        the page share ranges); ParamsRefused with every unknown, repeated, bad or missing one."""
+        values: dict[str, JSONValue] = {}
+        problems: list[str] = []
+        by_name = {control.name: control for control in self.controls}
+        for word in words:
+            key, equals, text = word.partition("=")
+            if not equals:
+                problems.append(f"lab parameter {word!r} is not key=value")
+            elif key not in by_name:
+                expected = ", ".join(sorted(by_name)) or "none"
+                problems.append(f"lab {self.name!r} has no parameter {key!r}; expected {expected}")
+            elif key in values:
+                problems.append(f"lab parameter {key!r} is given twice")
+            else:
+                try:
+                    values[key] = by_name[key].parse(text)
+                except ValueError as error:
+                    problems.append(str(error))
+                    values[key] = None  # given, though refused: a repeat is still a repeat
+        for key, control in by_name.items():
+            if key in values:
+                continue
+            if control.default is None:
+                problems.append(f"lab {self.name!r} needs parameter {key!r}")
+            else:
+                values[key] = control.default
+        if problems:
+            raise ParamsRefused(problems)
+        return values
 
     def warm_up_calls(self) -> list[tuple[str, JSONObject]]:
         """One call of every action: the declared ones, then the defaults for any action they miss."""

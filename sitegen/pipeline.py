@@ -32,8 +32,10 @@ from sitegen.book.inside import links_out
 from sitegen.book.source import BUILD_TIMEOUT, Book, build_timeout, load_book, load_source
 from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, ContentError, sorted_unique, tallied
+from sitegen.labs.declarations import declaration_errors
+from sitegen.labs.discovery import enabled_labs, import_too_slow, model_failure
 from sitegen.labs.model_imports import MODEL, model_links
-from sitegen.labs.placements import declaration_errors, enabled_labs, import_too_slow, lab_stage, model_failure
+from sitegen.labs.stage import lab_stage
 from sitegen.markdown.pages import Pages, parse_chapters, render_pages
 from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.cache import cached_runtime, hot_runtime
@@ -62,7 +64,7 @@ class Options:
     dist: Path = ROOT / "dist"
     strict: bool = False
     sweep: bool = True
-    """Call every placed lab at each value its controls reach and each button (``sitegen.labs.placements.swept``):
+    """Call every placed lab at each value its controls reach and each button (``sitegen.labs.stage.swept``):
     off (``--no-sweep``) for a quicker preview, which then checks only the starting values."""
     single_file: bool = False
     """Also write dist/kvpage.html: the whole book in one file."""

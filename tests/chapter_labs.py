@@ -22,7 +22,7 @@ from kvpage.labs.chart import chart_view
 from kvpage.labs.grid import grid_view
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 from sitegen.markdown.pages import make_markdown, parse
 from tests.conftest import CONTENT, ROOT
 
@@ -99,8 +99,7 @@ class Run:
 
     def table_rows(self) -> list[list[str]]:
         """The rows of the lab's "Numbers by step" table, each as its cells' texts."""
-        rows = chart_view(self.prompt, self.tokens, self.steps, self.mode)["table"]
-        return cast(list[list[str]], cast(dict[str, object], rows)["rows"])
+        return [list(row) for row in chart_view(self.prompt, self.tokens, self.steps, self.mode).table.rows]
 
 
 def chapter_run(mode: Mode = "kv", prompt: int | None = None, tokens: int | None = None) -> Run:

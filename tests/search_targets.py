@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.book.source import load_source
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 from sitegen.markdown.pages import parse_chapters
 from sitegen.search.text import sections
 from tests.conftest import book_chapters

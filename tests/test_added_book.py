@@ -25,7 +25,7 @@ from markdown_it.token import Token
 import kvpage.pictures
 from kvpage.lab import Control, Lab
 from sitegen.book.source import load_book, load_source
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 from sitegen.markdown.pages import make_markdown, parse_chapters
 from sitegen.markdown.plugins.env import new_env
 from tests.conftest import ROOT

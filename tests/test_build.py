@@ -17,7 +17,7 @@ from kvpage.tokenizer import tokenize
 from sitegen import pipeline
 from sitegen.book.source import load_book
 from sitegen.cli import commands
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 from sitegen.markdown.pages import page_url
 from sitegen.markdown.plugins.chapter_links import COMING
 from sitegen.runtime.names import content_name

@@ -23,7 +23,8 @@ from markdown_it.token import Token
 
 from sitegen.book.assets import load_assets
 from sitegen.book.source import load_book, load_source
-from sitegen.labs.placements import enabled_labs, lab_stage
+from sitegen.labs.discovery import enabled_labs
+from sitegen.labs.stage import lab_stage
 from sitegen.markdown.pages import Pages, parse_chapters, render_pages
 from sitegen.site.assemble import static_names
 from sitegen.site.templates import make_templates

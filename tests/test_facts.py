@@ -22,7 +22,7 @@ from bench.figures_blocks import DOCUMENTS, blocks_in
 from kvpage.costs import MODE_NAMES
 from kvpage.lab import LABS_PACKAGE
 from sitegen.book.reproducible import SOURCE_DATE_EPOCH, ZIP_DATE
-from sitegen.labs.placements import LAB_SCRIPTS
+from sitegen.labs.declarations import LAB_SCRIPTS
 from sitegen.runtime.npm import declared_version
 from tests.conftest import ROOT
 
@@ -124,7 +124,7 @@ def test_the_mode_labels_are_only_in_kvpage_costs() -> None:
 def test_where_the_labs_are_is_said_once() -> None:
     model_and_site = code_files("kvpage/", "sitegen/", "site_template/", "bench/", "build.py")
     assert holders(f'"{LABS_PACKAGE}', model_and_site) == ["kvpage/lab.py"]
-    assert holders(f'"{LAB_SCRIPTS}', model_and_site) == ["sitegen/labs/placements.py"]
+    assert holders(f'"{LAB_SCRIPTS}', model_and_site) == ["sitegen/labs/declarations.py"]
 
 
 def test_the_search_finds_a_second_copy(tmp_path: Path) -> None:

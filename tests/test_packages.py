@@ -15,7 +15,7 @@ import io
 import zipfile
 from importlib import metadata
 
-from sitegen.labs.placements import enabled_labs, other_labs
+from sitegen.labs.discovery import enabled_labs, other_labs
 from tests.conftest import ROOT, Built
 
 

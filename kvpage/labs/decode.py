@@ -138,8 +138,8 @@ def view(run: DecodeRun) -> JSONObject:
     this_step = step_cost(run.prompt, run.steps, run.mode) if run.steps else None
     grids = {mode: grid_view(run.prompt, run.tokens, run.steps, mode) for mode in MODES}
     chart = chart_view(run.prompt, run.tokens, run.steps, run.mode)
-    chosen = next(line for line in cast(list[JSONObject], chart["series"]) if line["current"])
-    other = next(line for line in cast(list[JSONObject], chart["series"]) if not line["current"])
+    chosen = next(line for line in chart.run.series if line.current)
+    other = next(line for line in chart.run.series if not line.current)
     return {
         "state": run.state(),
         "text": {
@@ -152,9 +152,9 @@ def view(run: DecodeRun) -> JSONObject:
             "summary": summary(run),
             **{f"grid_words_{mode}": cast(str, grid["text"]) for mode, grid in grids.items()},
             "grid_note": cast(str, grids["kv"]["note"]),
-            "chart_words": cast(str, chart["text"]),
-            "chosen": cast(str, chosen["name"]),
-            "other": cast(str, other["name"]),
+            "chart_words": chart.text,
+            "chosen": chosen.name,
+            "other": other.name,
         },
         "parts": {
             **{f"grid_{mode}": grid_picture(grid) for mode, grid in grids.items()},

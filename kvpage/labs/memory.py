@@ -70,7 +70,7 @@ def compute(args: JSONObject) -> JSONObject:
             "split": split_bars(
                 [("this request", prompt if cache else 0, tokens if cache else context, count(context))], context
             ),
-            "panel": panel_chart(chart_view(prompt, tokens, tokens, mode), "totals", unit="cells", x_name="step"),
+            "panel": panel_chart(chart_view(prompt, tokens, tokens, mode).run, "totals", unit="cells", x_name="step"),
             "grid": block_grid(
                 context,
                 [(0, 0, prompt, prompt)],

@@ -1,21 +1,6 @@
-"""Pictures for any lab: a bar chart, a line chart with labelled series, a grid of cells.
-
-The simple words of the vocabulary (:mod:`kvpage.pictures`), for an output of kind ``"picture"``:
-``{"parts": {"shares": bar_chart(...)}}``. What makes them readable anywhere is how they are built,
-not their numbers:
-
-- **The page sizes them.** Words and numbers are HTML text beside the drawing, never SVG text
-  inside it, so they keep the page's font size whether the column is 360 or 1280 pixels wide; only
-  the marks (bars, lines, cells) are SVG, stretched to the width the page gives them
-  (``preserveAspectRatio="none"`` for bars and lines, square cells for a grid), their strokes kept
-  thin by ``vector-effect``.
-- **Colours are the page's.** Marks are drawn by class (``pic-*``, in ``static/kvpage.css``), in
-  the page's light and dark colours, each at least 3:1 against the page (WCAG 2.2 SC 1.4.11); series
-  differ by dash too, never by colour alone.
-- **Each says itself in words.** The drawing is ``aria-hidden``; the part carries its text (every
-  label and value) for screen readers and search, and ``summary`` says what the picture shows.
-
-Pure data and the standard library only: this module runs in the reader's browser too.
+"""The simple words of :mod:`kvpage.pictures`: a bar chart, a line chart with labelled series, a grid of
+cells. Their words are HTML text beside the drawing, never SVG text, so they keep the page's font size
+in any column; only the marks are SVG, stretched (docs/authoring.md, "Drawing a picture").
 """
 
 from __future__ import annotations

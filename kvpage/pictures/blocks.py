@@ -1,13 +1,6 @@
-"""A grid of cells drawn as rectangles, and a strip of slots under it: the decode lab's attention grid.
-
-A grid of ``n`` × ``n`` cells is sent as rectangles of cells (the prefill square, then one row per
-decoded token), never cell by cell: a 191 × 191 grid is a few dozen rectangles, not 36,000
-cells, and the page draws it at any size, in cell units. Two kinds of cells whose colours are
-1.8:1 at best against each other never touch: the lines between cells are drawn in the
-background's colour, and in a dense grid (no lines) a line of background parts the newest
-rectangles from the ones before. The margins carry three positions (1, the marked square's side,
-the last), in text sized to at least 11 pixels whatever the grid's size; the square is outlined and
-named on the grid. :func:`kvpage.pictures.cell_grid` is the simpler grid for a few cells of a few kinds.
+"""A grid of cells drawn as rectangles, and a strip of slots under it: the decode lab's attention grid
+and KV cache. Sent as rectangles of cells, never cell by cell: a 191 × 191 grid is a few dozen
+rectangles, not 36,000 cells, and the page draws it at any size, in cell units.
 """
 
 from __future__ import annotations
@@ -98,7 +91,14 @@ def block_grid(
     """An ``n`` × ``n`` grid of cells filled by rectangles: ``held`` (earlier) and ``now`` (over them),
     in the colour of ``tone`` (``grid-TONE``); the cells' lines (or, ``dense``, a line over the ``now``
     rows) in the background's colour between them; the top-left ``square`` outlined and named
-    ``square_name``; positions 1, ``square`` and ``n`` numbered. ``name`` is the svg's class."""
+    ``square_name``; positions 1, ``square`` and ``n`` numbered. ``name`` is the svg's class.
+
+    Two kinds of cells whose colours are 1.8:1 at best against each other never touch: the lines between cells
+    are drawn in the background's colour, and in a dense grid (no lines) a line of background parts the newest
+    rectangles from the ones before. The margins carry three positions (1, the marked square's side, the
+    last), in text sized to at least 11 pixels whatever the grid's size; the square is outlined and named on
+    the grid. :func:`kvpage.pictures.cell_grid` is the simpler grid for a few cells of a few kinds.
+    """
     shapes: list[Node] = [el("rect", {"class": "grid-empty", "x": 0, "y": 0, "width": n, "height": n})]
     for kind, blocks in (("held", held), ("now", now)):
         for row, col, rows, cols in blocks:

@@ -1,16 +1,6 @@
-"""Cells by layer and token, and one square split into its reused corner and its paid L.
-
-The next-request lab's two drawings of *why* and *how much*: :func:`layer_grid` shows what the
-cache holds per token (across) and per layer (down), each entry reused or paid; :func:`corner_square`
-shows request 2's n × n attention cells, the reused p × p corner and the paid L around it.
-
-Both keep every word at the page's size at any width: the SVG has **no viewBox**, so its units are
-CSS pixels; marks are placed in percent of its width (and, in a row of cells, of its height), so
-they stretch with the column, and a word's ``font-size`` (``lay-*`` and ``sq-*`` in
-``static/kvpage.css``) is the size it is read at. Where a word must fit a region, its width is
-estimated at the narrowest the drawing is laid out (:data:`NARROWEST`). Reused (``--kv-held``) and
-paid (``--kv``) are under 3:1 against each other, so a line of the background parts them wherever
-they touch; the first difference is ``--warn``, as its token chip is.
+"""Cells by layer and token (:func:`layer_grid`), and one square split into its reused corner and its
+paid L (:func:`corner_square`): the next-request lab's *why* and *how much*. Their SVG has no viewBox,
+so a word's ``font-size`` is the size it is read at, at any width (docs/authoring.md).
 """
 
 from __future__ import annotations
@@ -133,7 +123,16 @@ def layer_grid(
 ) -> list[JSONValue]:
     """A row of cells per ``(name, kinds)`` (kinds of :data:`LAYER_KINDS`, a column per token), the row's
     name beside it as HTML; over them, brackets naming runs of columns ``(start, end, kind, label)``
-    (0-based, end excluded); under them, positions 1, ``marked`` and the last."""
+    (0-based, end excluded); under them, positions 1, ``marked`` and the last.
+
+    Like :func:`corner_square`, it keeps every word at the page's size at any width: the SVG has no viewBox,
+    so its units are CSS pixels; marks are placed in percent of its width (and, in a row of cells, of its
+    height), so they stretch with the column, and a word's ``font-size`` (``lay-*`` and ``sq-*`` in
+    ``static/kvpage.css``) is the size it is read at. Where a word must fit a region, its width is estimated
+    at the narrowest the drawing is laid out (:data:`NARROWEST`). Reused (``--kv-held``) and paid (``--kv``)
+    are under 3:1 against each other, so a line of the background parts them wherever they touch; the first
+    difference is ``--warn``, as its token chip is.
+    """
     n = len(rows[0][1]) if rows else 0
     if not rows or not 1 <= n <= MOST_COLUMNS or any(len(kinds) != n for _, kinds in rows):
         raise PictureError(f"a layer grid draws rows of 1 to {MOST_COLUMNS:,} cells, all as long")

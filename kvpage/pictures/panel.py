@@ -1,28 +1,16 @@
-"""A run's chart, panel by panel: fixed axes, each line named at its end, notes and an inset.
-
-The decode lab's chart (``kvpage/labs/chart.py`` gives it its numbers): a run of steps whose
-series are drawn whole and faintly from the start, so the reader sees what will happen before
-pressing anything, and the steps taken over them, bold. The axes are fixed for the whole run
-(their tops are the most any series reaches), so points are added in place. Each series keeps its
-class (``series-MODE``: its colour in ``static/kvpage.css``, dashed for some) whichever is
-current, and is named at its end: colour is never the only cue.
-
-A series too small for the main axis (the KV cache's per-step line under Recompute's square) can be
-drawn again in an inset, on its own axis, in a corner no line crosses; the main axis stays linear,
-since a log axis would shrink the very gap the chart exists to show. Labels, notes and the inset are
-placed where no line passes (checked against every segment drawn), or left out: the chart's words
-say everything either way. Unlike :mod:`kvpage.pictures.basic`, the words are SVG text in the
-panel's own units, scaled with it, because they sit at points of the lines.
+"""A run's chart, panel by panel (the decode lab's two): every series drawn whole and faintly from the
+start, the steps taken over it, on axes fixed for the run, each line named at its end (colour is never
+the only cue), notes and an inset placed where no line passes. Built from a :class:`RunChart`, not
+from JSON read back through casts (decision 0062).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import cast
 
-from kvpage.jsonvalue import JSONObject, JSONValue
+from kvpage.jsonvalue import JSONValue
 from kvpage.tree import Attributes, Node, el, num
 
 MOST_TICKS = 5
@@ -52,10 +40,60 @@ def short(n: int) -> str:
     return f"{n / 1_000_000:g}M"
 
 
-def axis(top: int) -> JSONObject:
+@dataclass(frozen=True)
+class Tick:
+    """A labelled value on an axis."""
+
+    value: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A value axis from 0 to ``top``, its ticks labelled."""
+
+    top: int
+    ticks: tuple[Tick, ...]
+
+
+def axis(top: int) -> Axis:
     """A value axis from 0 past ``top``: its top and its ticks, each with its label (:func:`short`)."""
     ticks = nice_ticks(top)
-    return {"top": ticks[-1], "ticks": [{"value": tick, "text": short(tick)} for tick in ticks]}
+    return Axis(ticks[-1], tuple(Tick(tick, short(tick)) for tick in ticks))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One series of a run: its ``mode`` is its class (``series-MODE``) and colour, ``name`` is written at
+    its end; ``taken`` holds the values of the steps taken and ``whole`` every step's, by panel key."""
+
+    mode: str
+    name: str
+    current: bool
+    taken: Mapping[str, Sequence[int]]
+    whole: Mapping[str, Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Note:
+    """Words to write near the point (``step``, ``value``), where no line crosses them."""
+
+    text: str
+    step: int
+    value: int
+
+
+@dataclass(frozen=True)
+class RunChart:
+    """A run of ``steps`` steps, ``taken`` of them done: the step axis's ticks, a value axis per panel
+    key, the series and the notes (``kvpage.labs.chart.chart_view`` builds the decode lab's)."""
+
+    steps: int
+    taken: int
+    x_ticks: tuple[Tick, ...]
+    axes: Mapping[str, Axis]
+    series: tuple[Line, ...]
+    notes: tuple[Note, ...] = ()
 
 
 WIDTH, HEIGHT = 340, 166
@@ -137,7 +175,7 @@ class Inset:
 
 
 def panel_chart(
-    chart: JSONObject, key: str, *, unit: str, x_name: str, notes: bool = False, inset: Inset | None = None
+    chart: RunChart, key: str, *, unit: str, x_name: str, notes: bool = False, inset: Inset | None = None
 ) -> list[JSONValue]:
     """One panel of a run's chart: the values under ``key`` of each series in ``chart``, on fixed axes.
 
@@ -146,13 +184,17 @@ def panel_chart(
     at the step shown; with ``notes``, the chart's notes, each where no line crosses it; with
     ``inset``, that series' growth on an axis of its own, in a corner no line crosses.
 
-    ``chart`` is plain JSON (``kvpage.labs.chart.chart_view`` builds the decode lab's):
-    ``steps`` (the x axis's length), ``taken``, ``x.ticks`` and ``KEY.top``/``KEY.ticks``
-    (:func:`axis`), ``series`` (each ``{"mode", "name", "current", KEY: taken values,
-    "whole": {KEY: every value}}``; its ``mode`` is its class, ``series-MODE``, and its colour) and
-    ``notes`` (``{"text", "step", "value"}``)."""
-    axis = cast(JSONObject, chart[key])
-    steps, taken, top = cast(int, chart["steps"]), cast(int, chart["taken"]), cast(int, axis["top"])
+    ``chart`` (:class:`RunChart`) holds each series' values and the value axis under ``key``.
+
+    A series too small for the main axis (the KV cache's per-step line under Recompute's square) can be drawn
+    again in an inset, on its own axis, in a corner no line crosses; the main axis stays linear, since a log
+    axis would shrink the very gap the chart exists to show. Labels, notes and the inset are placed where no
+    line passes (checked against every segment drawn), or left out: the chart's words say everything either
+    way. Unlike :mod:`kvpage.pictures.basic`, the words are SVG text in the panel's own units, scaled with it,
+    because they sit at points of the lines. Each series keeps its class (``series-MODE``: its colour in
+    ``static/kvpage.css``, dashed for some) whichever is current.
+    """
+    steps, taken, top = chart.steps, chart.taken, chart.axes[key].top
 
     def x(step: int) -> float:
         return (LEFT + WIDTH - RIGHT) / 2 if steps == 1 else LEFT + (step - 1) / (steps - 1) * (WIDTH - LEFT - RIGHT)
@@ -161,17 +203,17 @@ def panel_chart(
         return HEIGHT - BOTTOM - value / top * (HEIGHT - TOP - BOTTOM)
 
     shapes: list[Node] = []
-    for tick in cast(list[JSONObject], axis["ticks"]):
-        at = num(y(cast(int, tick["value"])))
+    for tick in chart.axes[key].ticks:
+        at = num(y(tick.value))
         shapes.append(el("line", {"class": "chart-rule", "x1": LEFT, "x2": WIDTH - RIGHT, "y1": at, "y2": at}))
         label: Attributes = {"class": "chart-tick", "x": LEFT - 4, "y": at, "text-anchor": "end", "dy": "0.32em"}
-        shapes.append(el("text", label, cast(str, tick["text"])))
+        shapes.append(el("text", label, tick.text))
     shapes.append(
         el("text", {"class": "chart-tick chart-unit", "x": LEFT - 4, "y": TOP - 8, "text-anchor": "end"}, unit)
     )
-    for tick in cast(list[JSONObject], cast(JSONObject, chart["x"])["ticks"]):
-        label = {"class": "chart-tick", "x": num(x(cast(int, tick["value"]))), "y": HEIGHT - BOTTOM + 13}
-        shapes.append(el("text", label | {"text-anchor": "middle"}, cast(str, tick["text"])))
+    for tick in chart.x_ticks:
+        label = {"class": "chart-tick", "x": num(x(tick.value)), "y": HEIGHT - BOTTOM + 13}
+        shapes.append(el("text", label | {"text-anchor": "middle"}, tick.text))
     middle: Attributes = {
         "class": "chart-tick",
         "x": num((LEFT + WIDTH - RIGHT) / 2),
@@ -188,20 +230,19 @@ def panel_chart(
             "y2": HEIGHT - BOTTOM,
         }
         shapes.append(el("line", now | {"data-step": taken}))
-    lines = cast(list[JSONObject], chart["series"])
+    lines = chart.series
     segments: list[Segment] = []
     for line in lines:
-        whole = cast(list[int], cast(JSONObject, line["whole"])[key])
-        xy = [(x(k), y(value)) for k, value in enumerate(whole, 1)]
+        xy = [(x(k), y(value)) for k, value in enumerate(line.whole[key], 1)]
         segments += [(*a, *b) for a, b in pairwise(xy)] or [(*xy[0], *xy[0])]
-        mode = cast(str, line["mode"])
+        mode = line.mode
         points = " ".join(f"{num(px)},{num(py)}" for px, py in xy)
         preview: Attributes = {"class": f"series-preview series-{mode}", "data-mode": mode, "points": points}
         shapes.append(el("polyline", preview | {"data-series": "preview"}))
-    for line in sorted(lines, key=lambda line: bool(line["current"])):
-        role = "current" if line["current"] else "other"
-        values = cast(list[int], line[key])
-        mode = cast(str, line["mode"])
+    for line in sorted(lines, key=lambda line: line.current):
+        role = "current" if line.current else "other"
+        values = line.taken[key]
+        mode = line.mode
         points = " ".join(f"{num(x(k))},{num(y(value))}" for k, value in enumerate(values, 1))
         drawn: Attributes = {"class": f"series series-{role} series-{mode}", "data-series": role, "data-mode": mode}
         shapes.append(el("polyline", drawn | {"points": points}))
@@ -213,19 +254,19 @@ def panel_chart(
                 "data-value": value,
             }
             shapes.append(
-                el("circle", point | {"cx": num(x(k)), "cy": num(y(value)), "r": num(2.6 if line["current"] else 1.8)})
+                el("circle", point | {"cx": num(x(k)), "cy": num(y(value)), "r": num(2.6 if line.current else 1.8)})
             )
     placed: list[Box] = []
-    ends = [y(cast(list[int], cast(JSONObject, line["whole"])[key])[-1]) + 3.5 for line in lines]
+    ends = [y(line.whole[key][-1]) + 3.5 for line in lines]
     for line, end_y in zip(lines, spread(ends, LINE + 1, TOP + LINE - 3, HEIGHT - BOTTOM + 3), strict=True):
-        mode = cast(str, line["mode"])
+        mode = line.mode
         end: Attributes = {
             "class": f"chart-end chart-end-{mode}",
             "data-mode": mode,
             "x": num(x(steps) + 5),
             "y": num(end_y),
         }
-        shapes.append(el("text", end, cast(str, line["name"])))
+        shapes.append(el("text", end, line.name))
     if notes:
         rule: list[Segment] = (
             [(x(taken), TOP, x(taken), HEIGHT - BOTTOM)] if taken else []
@@ -243,12 +284,12 @@ def panel_chart(
 
 
 def _notes(
-    chart: JSONObject, x: Callable[[int], float], y: Callable[[int], float], segments: list[Segment], placed: list[Box]
+    chart: RunChart, x: Callable[[int], float], y: Callable[[int], float], segments: list[Segment], placed: list[Box]
 ) -> list[Node]:
     """The chart's notes, each at the first place around its point that no line crosses."""
     shapes: list[Node] = []
-    for note in cast(list[JSONObject], chart["notes"]):
-        px, py, text = x(cast(int, note["step"])), y(cast(int, note["value"])), cast(str, note["text"])
+    for note in chart.notes:
+        px, py, text = x(note.step), y(note.value), note.text
         for dx, dy, anchor in NOTE_PLACES:
             box = text_box(px + dx, py + dy, text, anchor)
             if clear(box, segments, placed):
@@ -259,13 +300,13 @@ def _notes(
     return shapes
 
 
-def _inset(chart: JSONObject, key: str, inset: Inset, segments: list[Segment], placed: list[Box]) -> list[Node]:
+def _inset(chart: RunChart, key: str, inset: Inset, segments: list[Segment], placed: list[Box]) -> list[Node]:
     """The inset's series from its second step on (the decode steps, after the prefill) on its own
     axis, from the first's value to the last's (both labelled), in the first corner of the plot no
     line crosses: a growth the main axis is too tall to show (the KV cache's one cell more a step).
     None for fewer than three steps (one decode step is a point, not a growth) or where no corner is clear."""
-    kv = next(line for line in cast(list[JSONObject], chart["series"]) if line["mode"] == inset.series)
-    whole = cast(list[int], cast(JSONObject, kv["whole"])[key])[1:]
+    kv = next(line for line in chart.series if line.mode == inset.series)
+    whole = kv.whole[key][1:]
     if len(whole) < 2:
         return []
     spots = [(LEFT + 4 + dx, TOP + dy) for dy in range(0, HEIGHT - TOP - BOTTOM - INSET_H, 6) for dx in (0, 60, 120)]
@@ -295,7 +336,7 @@ def _inset(chart: JSONObject, key: str, inset: Inset, segments: list[Segment], p
     points = " ".join(f"{num(ix(i))},{num(iy(value))}" for i, value in enumerate(whole))
     whole_line: Attributes = {"class": f"series-preview series-{inset.series}", "data-mode": inset.series}
     shapes.append(el("polyline", whole_line | {"points": points}))
-    taken = cast(list[int], kv[key])[1:]
+    taken = kv.taken[key][1:]
     if taken:
         points = " ".join(f"{num(ix(i))},{num(iy(value))}" for i, value in enumerate(taken))
         drawn: Attributes = {

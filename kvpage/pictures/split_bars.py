@@ -1,10 +1,6 @@
-"""Split bars: bars on one scale, each in two parts, the part reused (left) and the part paid.
-
-The next-request lab's picture: request 2's prefill cold, then with request 1's prefix cached, the
-cached bar split where the prefix ends. The two parts' colours (the page's ``--kv-held`` and
-``--kv``) are under 3:1 against each other, so a line of the background always parts them; the
-value each bar stands for is HTML text beside it, as in :func:`kvpage.pictures.bar_chart`, so it
-keeps the page's font size in any column. Classes ``bar-*`` (``static/kvpage.css``).
+"""Split bars: bars on one scale, each in two parts, the part reused (left) and the part paid (the
+next-request lab's prefill, cold and cached). The two colours are under 3:1 against each other, so a
+line of the background always parts them; each value is HTML text beside its bar (``bar-*`` classes).
 """
 
 from __future__ import annotations

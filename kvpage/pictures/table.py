@@ -1,9 +1,6 @@
-"""A table of numbers with grouped columns: a picture's numbers for readers who want them exactly.
-
-An output of kind ``"table"`` is the inside of a ``<table>``: its caption, column groups, head and
-body. The first column names the rows (``th scope=row``); the others come in equal groups, each
-under a heading that spans it (the decode chart's "this step" and "so far", once per mode), so a
-screen reader says the group, the column and the row of every number.
+"""A table of numbers with grouped columns, for readers who want a picture's numbers exactly: the first
+column names the rows (``th scope=row``), the others come in equal groups under a heading that spans
+each, so a screen reader says the group, the column and the row of every number.
 """
 
 from __future__ import annotations

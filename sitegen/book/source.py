@@ -27,7 +27,7 @@ import yaml
 
 from sitegen.book.inside import within
 from sitegen.errors import ContentError
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 NUMBER = re.compile(r"[0-9]+")
@@ -145,7 +145,7 @@ class Book:
     build stops it and fails at the lab's line (``sitegen/labs/model_process.py``)."""
     sweep: bool = True
     """Whether the build calls each placed lab at every value its controls reach and each button
-    (``sitegen.labs.placements.swept``); ``sweep = false`` for a book whose lab loops on purpose
+    (``sitegen.labs.stage.swept``); ``sweep = false`` for a book whose lab loops on purpose
     (tests/books/runaway)."""
     hide_python: tuple[str, ...] = ()
     """Labs whose "Python" disclosure (``sitegen/labs/sources.py``) this book leaves out."""

@@ -15,7 +15,7 @@ from dataclasses import replace
 from sitegen.cli.arguments import WORKER, parse
 from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, tallied
-from sitegen.labs.placements import enabled_labs
+from sitegen.labs.discovery import enabled_labs
 from sitegen.pipeline import ROOT, SINGLE_FILE, ZIP_TOP, Options, build, render
 from sitegen.runtime.cache import runtime_key
 from sitegen.serve import builder as serve_builder

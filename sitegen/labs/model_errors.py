@@ -1,12 +1,7 @@
-"""A model that cannot be imported, said the way every other mistake is: at its ``path:line``.
-
-A syntax error in ``kvpage/labs/x.py``, or an import there of a module that does not exist, surfaces
-when the build imports the labs (:func:`sitegen.labs.placements.all_labs`), deep inside importlib and the
-build's own code. Its traceback is thirty lines about the build, and one about the author's file.
-This turns it into that one line, ``kvpage/labs/x.py:37:31: SyntaxError: invalid syntax``, with the
-source line and a caret under it, the way Python itself shows a syntax error.
-
-Standard library only, and no import of kvpage: ``build.py`` uses it when importing kvpage fails.
+"""A model that cannot be imported, said as every other mistake is: at its ``path:line``
+(``kvpage/labs/x.py:37:31: SyntaxError: ...``, its source line and a caret), not as thirty lines of the
+build's traceback; a ContentError like every problem (decision 0062). Standard library only, and no
+import of kvpage: ``build.py`` uses it when importing kvpage fails.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""What the model imports, read from its source: the page's Python must have every one of them.
-
-The page's Python is a memory snapshot made at build time, and its standard
-library is only what that snapshot imported (docs/performance.md). A lab that
-imports a module inside a function (``import statistics`` in an action) would
-build, pass CPython's tests, and fail in the reader's browser. So the build
-reads every ``import`` of ``kvpage/`` (at any depth, inside functions too),
-refuses third-party ones here with their ``path:line``, and the snapshot
-imports every standard-library one before it is saved (what a lab imports is
-shipped, whenever it imports it); one the page's Python cannot import fails
-the build at its line.
+"""What the model imports, read from its source: the page's Python is a snapshot holding only the
+standard-library modules it imported (docs/performance.md), so the build reads every ``import`` of
+``kvpage/``, inside functions too, refuses third-party ones at their line (ContentErrors, decision
+0062) and has the snapshot import every standard-library one (:mod:`sitegen.runtime.snapshot`).
 """
 
 from __future__ import annotations
@@ -49,7 +42,7 @@ def model_tree(project: Path, leave_out: Collection[str] = ()) -> list[Path]:
     ``kvpage/labs/square.py``) and Python's bytecode caches, in a fixed order.
 
     What a book's wheel is built from, its snapshot imports for and the runtime's cache key hashes:
-    ``leave_out`` is the other labs' modules (:func:`sitegen.labs.placements.other_labs`), so one list of files
+    ``leave_out`` is the other labs' modules (:func:`sitegen.labs.discovery.other_labs`), so one list of files
     serves all three and none of them can see a module the wheel lacks.
     Only files inside the folder, after symbolic links (:func:`model_links` reports the others).
     """
@@ -88,17 +81,17 @@ def imports_of(source: str, path: str) -> list[Import]:
     return sorted(found)
 
 
-def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[Import], list[str]]:
+def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[Import], list[ContentError]]:
     """The standard-library imports of the model (but the files ``leave_out``, as :func:`model_tree`), and
     errors for imports the page can never have."""
     stdlib: list[Import] = []
-    errors: list[str] = []
+    errors: list[ContentError] = []
     for file in model_files(project, leave_out):
         shown = file.relative_to(project).as_posix()
         try:
             found = imports_of(file.read_text(encoding="utf-8"), shown)
         except SyntaxError as error:
-            errors.append(f"{shown}:{error.lineno or 0}: {error.msg}")
+            errors.append(ContentError(shown, error.lineno or 0, str(error.msg)))
             continue
         for item in found:
             top = item.module.partition(".")[0]
@@ -107,8 +100,9 @@ def model_imports(project: Path, leave_out: Collection[str] = ()) -> tuple[list[
             if top in sys.stdlib_module_names:
                 stdlib.append(item)
             else:
-                errors.append(
-                    f"{item.where}: imports {item.module!r}, which is not in the standard library: "
+                message = (
+                    f"imports {item.module!r}, which is not in the standard library: "
                     "the page's Python has only the standard library and kvpage"
                 )
+                errors.append(ContentError(item.path, item.line, message))
     return stdlib, errors

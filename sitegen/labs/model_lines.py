@@ -1,10 +1,6 @@
-"""Where in the model a lab's failure is: its ``LAB =`` line, the frame that raised, its call's arguments.
-
-Both places that call the labs report failures with these: the labs stage in CPython
-(:mod:`sitegen.labs.placements`) and the snapshot's warm-up in Pyodide (:mod:`sitegen.labs.warm_up`, for
-:mod:`sitegen.runtime.snapshot`, a layer above the labs: it imports them). They lived in
-``warm_up``, so the labs stage imported from the layer above it; here, below both, imports go one
-way (stages import this module, it imports no stage).
+"""Where in the model a lab's failure is: its ``LAB =`` line, the frame that raised, its call's
+arguments. Below both callers (the labs stage, :mod:`sitegen.labs.stage`, and the snapshot's warm-up,
+:mod:`sitegen.labs.warm_up`), so imports go one way; how failures are reported: decision 0062.
 """
 
 from __future__ import annotations

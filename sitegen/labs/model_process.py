@@ -1,16 +1,7 @@
-"""The model's calls the build makes, in a child Python that is killed when one does not finish in time.
-
-The labs stage computes every lab's starting view and warms up every action through
-``kvpage.bridge.handle`` (:mod:`sitegen.labs.placements`). In the build's own process a model that loops would
-hang the build, and ``serve`` with it, for good: Python cannot stop a thread that spins. So the calls
-go to one child process (the build's own Python), one JSON line each way, and a call that has
-not answered within the book's ``build_timeout`` is stopped by killing the child, whose
-replacement takes the next call. One child serves every call of a build, so the limit costs a
-single Python start (about 50 ms) and nothing per call.
-
-The child imports the same ``kvpage`` the build imported (its folder goes on ``PYTHONPATH``), and
-writes its replies to a copy of its stdout taken before anything else runs: a ``print`` in the model
-goes to stderr, never into the replies.
+"""The model's calls the build makes, in a child Python killed when one does not finish in time: in the
+build's own process a model that loops would hang the build, and ``serve``, for good (Python cannot
+stop a spinning thread). One child serves every call of a build (one start, about 50 ms); a killed
+child's replacement takes the next call. A stopped call is worded once, in :mod:`sitegen.labs.calls`.
 """
 
 from __future__ import annotations
@@ -41,7 +32,9 @@ for request in sys.stdin:
     replies.write(bridge.handle(request) + "\\n")
     replies.flush()
 """
-"""The child's program: one reply line to each request line, until its stdin closes."""
+"""The child's program: one reply line to each request line, until its stdin closes. It imports the same
+``kvpage`` the build imported (its folder goes on ``PYTHONPATH``), and writes its replies to a copy of its stdout
+taken before anything else runs: a ``print`` in the model goes to stderr, never into the replies."""
 MODEL_HOME = Path(kvpage.__file__).resolve().parent.parent
 """The folder the build's ``kvpage`` was imported from: the child imports the same one."""
 
@@ -171,7 +164,7 @@ replies.flush()
 """Names the package its first argument names once it is up, then imports every lab's module of it,
 naming each first, then writes an empty line. Sent SIGUSR1 (the limit is up), ``faulthandler`` writes
 where the import is: its frames, innermost first. A module that fails to import is left to
-:func:`sitegen.labs.placements.model_failure`, which names its line."""
+:func:`sitegen.labs.discovery.model_failure`, which names its line."""
 IMPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 STARTUP_WAIT = 60.0
 """How long the child's Python may take to start before the model's import is limited (a guard, not a limit)."""
@@ -182,7 +175,7 @@ FRAMES_WAIT = 2.0
 def slow_import(timeout: float, home: Path = MODEL_HOME) -> tuple[str, int] | None:
     """Where the model's import is when it has not finished in ``timeout`` seconds: (``kvpage/…py``, line),
     from the frames the child writes when told the limit is up, or the module it was importing at
-    line 1. None if it finished (or failed: that is :func:`sitegen.labs.placements.model_failure`'s to report)."""
+    line 1. None if it finished (or failed: that is :func:`sitegen.labs.discovery.model_failure`'s to report)."""
     env = {**os.environ, "PYTHONPATH": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
     process = subprocess.Popen(
         [sys.executable, "-c", IMPORTER, LABS_PACKAGE],

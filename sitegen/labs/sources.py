@@ -1,19 +1,7 @@
-"""The Python behind a lab, as its "Python" disclosure shows it: read from the files the wheel is built from.
-
-Every lab's region ends with a disclosure (``site_template/labs/python.html``) that shows the
-code computing it: the lab's own module, then each module of the model it imports from
-(``kvpage/costs.py`` for decode, ``kvpage/prefix.py`` and ``kvpage/tokenizer.py`` too for
-next-request). The labs' picture helpers (the picture vocabulary ``kvpage/pictures/`` and the rest of
-``kvpage/labs/``) and the plumbing every lab shares (the declaration, JSON and tree vocabularies) are
-left out: they draw and carry numbers, they do not compute them, and the reader would scroll past a
-page of them to reach the arithmetic.
-
-The text is read here, at build time, from the very files ``sitegen.runtime.bundle.build_wheel`` packs into
-the wheel, never from a copy kept by hand (``tests/sitegen/labs/test_sources.py`` holds the page's
-text to the built wheel's), and highlighted by Pygments like a chapter's code blocks
-(``sitegen/markdown/plugins/code.py``), so it reads without JavaScript, from file:// and printed. The page's
-script turns the same text into an editor; the reader's edit runs in that page's Python only
-(``static/kvpage/reader.js``).
+"""The Python behind a lab, as its "Python" disclosure shows it (decision 0033): the lab's module and
+the model modules it imports, read at build time from the very files the wheel is built from, and
+highlighted by Pygments like a chapter's code, so it reads without JavaScript, from file:// and
+printed. The page's script turns the same text into an editor (``static/kvpage/reader.js``).
 """
 
 from __future__ import annotations
@@ -79,7 +67,13 @@ def _highlighted(source: str) -> Markup:
 
 
 def shown_modules(module: str, project: Path = PROJECT) -> tuple[str, ...]:
-    """A lab's ``module``, then the model modules it imports from (sorted), but pictures and plumbing."""
+    """A lab's ``module``, then the model modules it imports from (sorted), but pictures and plumbing.
+
+    The labs' picture helpers (the picture vocabulary ``kvpage/pictures/`` and the rest of ``kvpage/labs/``)
+    and the plumbing every lab shares (the declaration, JSON and tree vocabularies) are left out: they draw
+    and carry numbers, they do not compute them, and the reader would scroll past a page of them to reach the
+    arithmetic. ``tests/sitegen/labs/test_sources.py`` holds the page's text to the built wheel's.
+    """
     path = module_file(module)
     source = (project / path).read_text(encoding="utf-8")
     imported = {found.module for found in imports_of(source, path)}

@@ -1,12 +1,6 @@
-"""A lab's element trees as HTML: the build-time half of the one pair of tree renderers.
-
-A lab's view carries its pictures, tables and lists as element trees (:mod:`kvpage.tree`). The
-build writes the starting view's trees into the page with :func:`to_html`, so a reader sees them
-before Python starts and without JavaScript; the page's script builds the DOM of every later view
-from the same trees (``site_template/static/kvpage/draw.js``). Both refuse what
-``kvpage.tree.check`` refuses, write each attribute in the tree's order and add no whitespace,
-so the DOM a browser parses from this HTML is the DOM the script builds from the same tree
-(``tests/e2e/test_trees.py`` compares the two in the page).
+"""A lab's element trees (:mod:`kvpage.tree`) as HTML: the build-time half of the one pair of tree
+renderers, so the starting view's pictures, tables and lists show before Python starts and without
+JavaScript; the page's script (``static/kvpage/draw.js``) builds the same DOM from the same trees.
 """
 
 from __future__ import annotations
@@ -20,7 +14,13 @@ from kvpage.tree import VOID_TAGS, check
 
 
 def to_html(nodes: Sequence[JSONValue]) -> str:
-    """``nodes`` (a part of a view: a list of trees) as HTML; TreeError if one is not a tree."""
+    """``nodes`` (a part of a view: a list of trees) as HTML; TreeError if one is not a tree.
+
+    This and the page's script (``static/kvpage/draw.js``) both refuse what ``kvpage.tree.check`` refuses,
+    write each attribute in the tree's order and add no whitespace, so the DOM a browser parses from this HTML
+    is the DOM the script builds from the same tree (``tests/e2e/test_trees.py`` compares the two in the
+    page).
+    """
     for node in nodes:
         check(node)
     return "".join(map(_html, nodes))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from markdown_it.token import Token
 
 from sitegen.book.source import ChapterSource
 from sitegen.errors import ContentError
-from sitegen.markdown.plugins.env import new_env
+from sitegen.markdown.plugins.env import ChapterEnv, new_env
 from sitegen.markdown.toc import Entry
 
 SEPARATOR = "--"
@@ -291,7 +291,7 @@ def ids_by_line(md: MarkdownIt, tokens: Sequence[Token], rendered: Mapping[str, 
     and problem lists of its own, so that a lab's template renders again without reporting its
     errors twice.
     """
-    env: MutableMapping[str, Any] = {**rendered, **new_env("")}
+    env = rendered.quiet() if isinstance(rendered, ChapterEnv) else new_env("")
     found: list[tuple[int, list[str]]] = []
     open_lines: list[int] = []
     line = 1

@@ -26,7 +26,7 @@ from sitegen.book.assets import Asset
 from sitegen.book.image_size import IMAGE_TYPES, RASTER, ImageError, raster_size
 from sitegen.errors import ContentError
 from sitegen.markdown.ids import start_tags
-from sitegen.markdown.plugins.env import line_of, record, report
+from sitegen.markdown.plugins.env import chapter, line_of, record, report
 
 ROOT_PATH = "a path from the server's root breaks when the site is opened from disk; write a relative link"
 SHOWABLE = "PNG, JPEG, GIF, WebP or SVG"
@@ -215,7 +215,7 @@ def check_raw_html(html: str, line: int, env: MutableMapping[str, Any], here: st
         problem = image_problem(value, targets) if tag == "img" else link_problem(value, here, targets)
         if problem is not None:
             what = "image" if tag == "img" else "link to"
-            record(env, ContentError(str(env["path"]), line + offset, f"{what} {unquote(value)!r}: {problem}"))
+            record(env, ContentError(chapter(env).path, line + offset, f"{what} {unquote(value)!r}: {problem}"))
         asset = used_asset(value, targets)
         if asset is not None:
             used.add(asset)

@@ -26,7 +26,6 @@ import functools
 import hashlib
 import json
 import re
-import subprocess
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +34,9 @@ from typing import Any
 from markdown_it.token import Token
 
 from sitegen.errors import BuildError, ContentError
+from sitegen.limited_run import run_limited
 from sitegen.markdown.ids import Attributes, rewrite_attributes
-from sitegen.markdown.plugins.env import line_of, record
+from sitegen.markdown.plugins.env import chapter, line_of, record
 
 PROJECT = Path(__file__).resolve().parents[2]
 TEMML = PROJECT / "node_modules" / "temml"
@@ -84,14 +84,9 @@ def typeset(formulas: tuple[Formula, ...]) -> tuple[Typeset, ...]:
             [f"{TEMML.relative_to(PROJECT)} is missing: the build typesets formulas with it; run make deps"]
         )
     batch = json.dumps([[formula.tex, formula.display] for formula in formulas])
-    try:
-        result = subprocess.run(
-            ["node", str(RUNNER)], input=batch, capture_output=True, text=True, timeout=TIME_LIMIT_S, check=False
-        )
-    except FileNotFoundError:
-        raise BuildError(["node: not found; the build typesets formulas with Temml under Node.js"]) from None
-    except subprocess.TimeoutExpired:
-        raise BuildError([f"typesetting {len(formulas)} formula(s) did not finish in {TIME_LIMIT_S} s"]) from None
+    doing = f"typesetting {len(formulas)} formula(s)"
+    missing = "the build typesets formulas with Temml under Node.js"
+    result = run_limited(["node", str(RUNNER)], TIME_LIMIT_S, doing, missing, text_in=batch)
     if result.returncode != 0:
         raise BuildError([f"{RUNNER.name} failed:\n{result.stderr.strip()}"])
     answers: list[dict[str, Any]] = json.loads(result.stdout)
@@ -202,11 +197,11 @@ def typeset_formulas(found: Sequence[Found]) -> str:
             position = answer.position if answer.position is not None else 0
             line = item.line + tex[:position].count("\n")
             message = f"the formula ${abridged(tex)}$ cannot be typeset: {answer.error}"
-            record(item.env, ContentError(str(item.env["path"]), line, message))
+            record(item.env, ContentError(chapter(item.env).path, line, message))
             continue
         mathml, refused = without_styles(answer.mathml, rules)
         for style in refused:
             message = f"the formula ${abridged(tex)}$ needs the style {style!r}, which the page cannot carry"
-            record(item.env, ContentError(str(item.env["path"]), item.line, message))
+            record(item.env, ContentError(chapter(item.env).path, item.line, message))
         item.token.meta["mathml"] = mathml
     return stylesheet(rules)

@@ -18,10 +18,9 @@ here, at build time, so a page reads without any script.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, MutableMapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -34,8 +33,10 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from sitegen.book.assets import Asset, Assets
 from sitegen.book.source import ChapterSource, Source
 from sitegen.errors import ContentError
-from sitegen.labs.placements import Labs, LabUse, Placement, all_labs, enabled_labs
+from sitegen.labs.discovery import all_labs, enabled_labs
+from sitegen.labs.placements import LabUse, Placement
 from sitegen.labs.sources import lab_files
+from sitegen.labs.stage import Labs
 from sitegen.markdown.description import description
 from sitegen.markdown.ids import Tag, duplicate_ids, referring_tags
 from sitegen.markdown.links import Targets, check_links, heading_ids
@@ -46,7 +47,7 @@ from sitegen.markdown.plugins.chapter_links import chapter_links_plugin
 from sitegen.markdown.plugins.code import code_plugin
 from sitegen.markdown.plugins.containers import unknown_containers_plugin
 from sitegen.markdown.plugins.deleted import deleted_plugin
-from sitegen.markdown.plugins.env import new_env, record
+from sitegen.markdown.plugins.env import ChapterEnv, new_env, record
 from sitegen.markdown.plugins.figures import figures_plugin
 from sitegen.markdown.plugins.footnotes import footnotes_plugin
 from sitegen.markdown.plugins.formulas import formulas_plugin
@@ -121,13 +122,8 @@ def make_markdown(
 
     ``experimental_labs`` are the experimental labs the book enables; the others stay off.
     ``planned`` are the chapters the book plans (book.toml's ``planned_chapters``): links to them are marked coming.
-    A lab's widget is rendered by ``env["widget"]``, which :func:`render_pages` sets.
+    A lab's widget is rendered by the env's ``widget``, which :func:`render_pages` gives it.
     """
-
-    def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
-        render: Any = env["widget"]
-        return str(render(use, env))
-
     md = MarkdownIt("commonmark", {"typographer": False})
     md.use(nesting_plugin)
     md.use(brackets_plugin)
@@ -148,7 +144,7 @@ def make_markdown(
     md.use(callouts_plugin, kinds=CALLOUTS)
     every = all_labs()
     kinds = enabled_labs(experimental_labs, every)
-    md.use(labs_plugin, kinds=kinds, widget=widget, off=[name for name in every if name not in kinds])
+    md.use(labs_plugin, kinds=kinds, off=[name for name in every if name not in kinds])
     md.use(figures_plugin)
     md.use(unknown_containers_plugin, known=(*CALLOUTS, "lab", "figure"))
     md.use(chapter_links_plugin, pages=urls, planned=planned)
@@ -162,12 +158,12 @@ class Parsed:
     path: str
     url: str
     tokens: list[Token]
-    env: dict[str, Any]
+    env: ChapterEnv
 
     @property
     def placements(self) -> tuple[Placement, ...]:
         """The labs the chapter places, in order."""
-        return tuple(self.env.get("placements", ()))
+        return tuple(self.env.placements)
 
 
 def parse(md: MarkdownIt, path: str, url: str, text: str) -> Parsed:
@@ -231,18 +227,19 @@ def render_pages(
     uses: dict[str, tuple[LabUse, ...]] = {}
     errors: list[ContentError] = asset_clashes(used, assets.files, files)
     warnings: list[ContentError] = unused_assets(assets, used)
+    envs: dict[str, ChapterEnv] = {}
     for item in every:
-        item.env["labs"], item.env["widget"] = labs.uses, widget
-        bodies[item.path] = md.renderer.render(item.tokens, md.options, item.env)
+        env = envs[item.path] = item.env.rendering(labs.uses, widget)
+        bodies[item.path] = md.renderer.render(item.tokens, md.options, env)
         tags[item.path] = referring_tags(bodies[item.path])
-        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, item.env, tags[item.path]))
+        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, env, tags[item.path]))
         tocs[item.path] = table_of_contents(item.tokens)
         descriptions[item.path] = description(item.tokens)
         uses[item.path] = tuple(labs.uses[p.key] for p in item.placements if p.key in labs.uses)
-        errors.extend(item.env["errors"])
-        warnings.extend(item.env["warnings"])
+        errors.extend(item.env.errors)
+        warnings.extend(item.env.warnings)
     tokens = {item.path: item.tokens for item in chapters.listed}
-    field_texts = {item.path: partial(field_text, env=item.env) for item in chapters.listed}
+    field_texts = {item.path: partial(field_text, env=envs[item.path]) for item in chapters.listed}
     pages = tuple(
         Page(
             chapter,
@@ -266,9 +263,7 @@ PYTHON_DISCLOSURE = "labs/python.html"
 """The "Python" disclosure every lab ends with: the model's files that compute it (``sitegen/labs/sources.py``)."""
 
 
-def lab_widget(
-    templates: Templates, use: LabUse, env: MutableMapping[str, Any], hide_python: Collection[str] = ()
-) -> str:
+def lab_widget(templates: Templates, use: LabUse, env: ChapterEnv, hide_python: Collection[str] = ()) -> str:
     """A lab's widget, its template rendered with its starting view, then its "Python" disclosure unless
     the book hides it (``hide_python``); a template's failure is the chapter's error."""
     try:
@@ -278,7 +273,7 @@ def lab_widget(
         return widget + templates.render(PYTHON_DISCLOSURE, lab=use, files=lab_files(use.kind))
     except TemplateFailed as failed:
         error = failed.error
-        where = f"rendering lab {use.kind.name!r} in {env['path']}"
+        where = f"rendering lab {use.kind.name!r} in {env.path}"
         record(env, ContentError(error.path, error.line, f"{error.message} ({where})"))
         return ""
 

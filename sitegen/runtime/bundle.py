@@ -53,8 +53,8 @@ from pyodide_lock.utils import package_spec_from_wheel
 from kvpage.lab import Lab
 from sitegen.book.reproducible import SOURCE_DATE_EPOCH
 from sitegen.errors import BuildError
+from sitegen.labs.discovery import other_labs
 from sitegen.labs.model_imports import model_tree
-from sitegen.labs.placements import other_labs
 from sitegen.runtime.names import RUNTIME_DIR, content_name, is_content_addressed
 from sitegen.runtime.npm import declared_version
 from sitegen.runtime.packing import DECODER_MODULE, GZIP, MEDIA_TYPES, ZSTD, pack, pack_gzip, zstd_decoder
@@ -195,7 +195,7 @@ MODEL = "kvpage"
 
 def build_wheel(project: Path, out: Path, labs: Collection[str]) -> Path:
     """The model's wheel for a book whose labs are ``labs``: the project ``kvpage/pyproject.toml``
-    without the other labs' modules (:func:`sitegen.labs.placements.other_labs`), built by hatchling, reproducibly.
+    without the other labs' modules (:func:`sitegen.labs.discovery.other_labs`), built by hatchling, reproducibly.
 
     A book ships only the labs it may show: an experimental or fixture lab it does not enable is
     no module of its wheel (nor of its snapshot: ``python_snapshot.book_imports`` reads the same

@@ -37,8 +37,8 @@ from pathlib import Path
 import sitegen
 from kvpage.lab import Lab
 from sitegen.cli.progress import SILENT, Progress
+from sitegen.labs.discovery import other_labs
 from sitegen.labs.model_imports import model_tree
-from sitegen.labs.placements import other_labs
 from sitegen.runtime import cache_entries
 from sitegen.runtime.bundle import Runtime, load_runtime, with_new_wheel
 from sitegen.runtime.compiled_stdlib import CACHE_DIR as COMPILED_DIR

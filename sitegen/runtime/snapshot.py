@@ -51,11 +51,12 @@ from pathlib import Path
 
 from kvpage.lab import Lab
 from sitegen.book.reproducible import SOURCE_DATE_EPOCH
-from sitegen.errors import BuildError
+from sitegen.errors import BuildError, ContentError
+from sitegen.labs.discovery import other_labs
 from sitegen.labs.model_imports import Import, model_imports
 from sitegen.labs.model_lines import FRAME
-from sitegen.labs.placements import other_labs
 from sitegen.labs.warm_up import missing_errors, warm_up_errors
+from sitegen.limited_run import run_limited
 from sitegen.runtime.compiled_stdlib import compiled_key, compiled_stdlib
 from sitegen.runtime.snapshot_format import decode, encode
 
@@ -105,7 +106,7 @@ NODE_ENV = {"TZ": "UTC", "LC_ALL": "C.UTF-8", "SOURCE_DATE_EPOCH": str(SOURCE_DA
 saw, and the script's clock and the compiled files' dates are the build's one date."""
 
 
-NO_NODE = "node: not found; the build runs Pyodide under Node.js to make the snapshot"
+NO_NODE = "the build runs Pyodide under Node.js to make the snapshot"
 NODE_TIMEOUT = 900
 """Seconds one run of Pyodide under Node may take, as a backstop: every lab action's warm-up call has
 already run in CPython under the book's ``build_timeout`` (the labs stage), so only a model that
@@ -115,14 +116,7 @@ loops in Pyodide alone, or a stuck Node, gets here; minutes on a loaded 2-core m
 def run_node(*args: str) -> str:
     env = {**os.environ, **NODE_ENV}
     command = ["node", str(SCRIPT), *args]
-    try:
-        result = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=NODE_TIMEOUT)
-    except FileNotFoundError:
-        raise BuildError([NO_NODE]) from None
-    except subprocess.TimeoutExpired:
-        raise BuildError(
-            [f"{SCRIPT.name} {args[0]} did not finish in {NODE_TIMEOUT} s (Pyodide under Node) and was stopped"]
-        ) from None
+    result = run_limited(command, NODE_TIMEOUT, f"{SCRIPT.name} {args[0]} (Pyodide under Node)", NO_NODE, env=env)
     if result.returncode != 0:
         raise BuildError([f"{SCRIPT.name} {args[0]} failed:\n{result.stderr.strip()}"])
     return result.stdout
@@ -133,7 +127,7 @@ def node_version() -> str:
     try:
         return subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
     except FileNotFoundError:
-        raise BuildError([NO_NODE]) from None
+        raise BuildError([f"node: not found; {NO_NODE}"]) from None
 
 
 def check_header(snapshot: bytes, expected_build_id: str) -> int:
@@ -195,12 +189,12 @@ def shows_model_source(traceback: str, project: Path) -> bool:
     return 0 < line <= len(source) and len(shown) > 1 and shown[1].strip() == source[line - 1].strip() != ""
 
 
-def book_imports(project: Path, labs: Collection[str]) -> tuple[list[Import], list[str]]:
+def book_imports(project: Path, labs: Collection[str]) -> tuple[list[Import], list[ContentError]]:
     """The standard-library imports of a book's wheel, whose labs are ``labs``, and errors for imports
     the page can never have (:func:`sitegen.labs.model_imports.model_imports`).
 
     Every file of the wheel counts (the bridge, the helpers), and only those: the other labs' modules
-    are not in it (:func:`sitegen.labs.placements.other_labs`), so the snapshot imports nothing for them.
+    are not in it (:func:`sitegen.labs.discovery.other_labs`), so the snapshot imports nothing for them.
     """
     return model_imports(project, other_labs(labs))
 

@@ -21,7 +21,7 @@ from sitegen.book.assets import Asset
 from sitegen.book.inside import everything, list_files
 from sitegen.book.source import Book
 from sitegen.errors import BuildError, ContentError
-from sitegen.labs.placements import lab_script
+from sitegen.labs.declarations import lab_script
 from sitegen.markdown.ids import (
     Attributes,
     Rewrite,

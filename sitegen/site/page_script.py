@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from pathlib import Path
 from kvpage.lab import TEXT_KINDS, TEXT_LENGTH
 from kvpage.tree import ATTRIBUTE_PATTERN, FORBIDDEN_ATTRIBUTES, HTML_TAGS, SVG_TAGS, VOID_TAGS
 from sitegen.errors import BuildError, ContentError
+from sitegen.limited_run import run_limited
 from sitegen.runtime.names import content_name
 
 SCRIPT = "static/kvpage.js"
@@ -127,12 +127,13 @@ def bundle(folder: Path, entry: str, defines: dict[str, str], banner: str = "") 
             *(f"--define:{name}={value}" for name, value in defines.items()),
             *([f"--banner:js={banner}"] if banner else []),
         ]
-        try:
-            done = subprocess.run(
-                command, cwd=folder, capture_output=True, text=True, timeout=TIME_LIMIT_S, check=False
-            )
-        except OSError as error:
-            raise BuildError([f"{ESBUILD}: cannot run ({error})"]) from error
+        done = run_limited(
+            command,
+            TIME_LIMIT_S,
+            f"esbuild bundling {entry}",
+            "the build bundles the page's script with it: run make deps",
+            cwd=folder,
+        )
         if done.returncode != 0:
             raise BuildError(esbuild_errors(folder, entry, done.stderr))
         inputs = json.loads(meta.read_text(encoding="utf-8"))["inputs"]

@@ -29,7 +29,8 @@ from kvpage import bridge
 from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Checkbox, Choice, Control, DecimalSlider, Lab, Text, Whole
 from sitegen.book.source import load_book, load_source
-from sitegen.labs.placements import LabUse, starting_views
+from sitegen.labs.placements import LabUse
+from sitegen.labs.stage import starting_views
 from sitegen.markdown.ids import prefixed
 from sitegen.markdown.pages import parse_chapters
 from tests.browser_fixtures import Where

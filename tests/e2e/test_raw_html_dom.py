@@ -77,7 +77,7 @@ def passing(drawn: list[tuple[int, str]]) -> list[tuple[int, str]]:
     for index, piece in drawn:
         env = new_env("content/fuzz.md")
         md.parse(chapter([(index, piece)])[0], env)
-        if not env["errors"]:
+        if not env.errors:
             kept.append((index, piece))
     return kept
 

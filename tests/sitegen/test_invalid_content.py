@@ -32,7 +32,7 @@ from kvpage.labs import decode
 from sitegen import pipeline
 from sitegen.book.assets import ACTIVE_MESSAGE
 from sitegen.cli import commands
-from sitegen.labs.placements import all_labs, enabled_labs
+from sitegen.labs.discovery import all_labs, enabled_labs
 from sitegen.markdown.html_rules import ALLOWED as RAW_ALLOWED
 from sitegen.markdown.html_rules import EARLY, EMPTY, HIDES, NO_CODE
 from sitegen.markdown.plugins.chapter_links import COMING

@@ -22,7 +22,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import render_footnote_anchor
 
 from sitegen.errors import ContentError
-from sitegen.markdown.plugins.env import line_of, record, report
+from sitegen.markdown.plugins.env import chapter, line_of, record, report
 
 UNDEFINED = re.compile(r"\[\^([^\]\s]+)\]")
 UNUSED = (
@@ -51,7 +51,7 @@ def footnotes_plugin(md: MarkdownIt) -> None:
                     label = match.group(1)
                     message = f"footnote [^{label}] has no note: add a line '[^{label}]: …' (after a blank line)"
                     lines_in = block.content[: max(0, block.content.find(match.group(0)))].count("\n")
-                    record(state.env, ContentError(state.env["path"], line_of(block) + lines_in, message))
+                    record(state.env, ContentError(chapter(state.env).path, line_of(block) + lines_in, message))
 
     def unused(state: StateCore) -> None:
         refs = state.env.get("footnotes", {}).get("refs", {})

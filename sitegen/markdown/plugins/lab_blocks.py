@@ -2,18 +2,18 @@
 
 The plugin only parses. A core rule checks every lab after parsing (unknown lab,
 bad parameter, no heading, unknown field) and hangs its :class:`Placement` (the
-lab, its starting values, its line) on the tokens and in ``env["placements"]``.
-The labs stage (``sitegen.labs.placements.starting_views``) computes the starting views; the
-pages stage renders with them in ``env["labs"]`` (by ``Placement.key``), and
+lab, its starting values, its line) on the tokens and in the env's ``placements``.
+The labs stage (``sitegen.labs.stage.starting_views``) computes the starting views; the
+pages stage renders with them in the env's ``labs`` (by ``Placement.key``), and
 the renderers here print the region, each ``[[field]]``'s starting text and, through
-the ``widget`` callable the build passes in, the lab's template.
+the env's ``widget``, the lab's template (:class:`sitegen.markdown.plugins.env.ChapterEnv`).
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
+from collections.abc import Collection, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -22,14 +22,11 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from kvpage.lab import Lab
-from sitegen.labs.placements import LabUse, Placement, parse_params, split_info
+from kvpage.lab import Lab, ParamsRefused
+from sitegen.labs.placements import LabUse, Placement, split_info
 from sitegen.markdown.plugins.containers import container
-from sitegen.markdown.plugins.env import line_of, report
+from sitegen.markdown.plugins.env import chapter, line_of, report
 from sitegen.markdown.plugins.lines import line_offset
-
-Widget = Callable[[LabUse, MutableMapping[str, Any]], str]
-"""Renders a lab's controls as HTML; reports its own failures in the env it is given."""
 
 FIELD = re.compile(r"\[\[([a-z0-9_]+)\]\]")
 
@@ -46,8 +43,8 @@ def _field_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: Collection[str] = ()) -> None:
-    """Add lab containers for ``kinds``; ``widget`` renders a lab's controls as HTML.
+def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], off: Collection[str] = ()) -> None:
+    """Add lab containers for ``kinds``; the env's ``widget`` renders a lab's controls as HTML.
 
     ``off`` names labs that exist but this book has not enabled (experimental
     ones): using one is an error that says how to turn it on.
@@ -58,7 +55,7 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
         kind: Lab | None = None
         current: Placement | None = None
         open_token: Token | None = None
-        placements: list[Placement] = env.setdefault("placements", [])
+        placements = chapter(env).placements
         for index, token in enumerate(state.tokens):
             if token.type == "container_lab_open":
                 open_token = token
@@ -85,7 +82,10 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], widget: Widget, off: C
                 f'<section class="lab lab-{use.kind.name}" data-lab="{use.kind.name}"{state} '
                 f'aria-labelledby="{use.heading_id}">\n'
             )
-        return widget(use, env) + "</section>\n"
+        env = chapter(env)
+        if env.widget is None:
+            raise TypeError("a lab rendered with no widget: ChapterEnv.rendering() gives it one")
+        return env.widget(use, env) + "</section>\n"
 
     container(md, "lab", validate=lambda params, _markup: params.split()[:1] == ["lab"], render=render)
     md.inline.ruler.before("link", "lab_field", _field_rule)
@@ -133,8 +133,7 @@ def _use(token: Token, env: Mapping[str, Any]) -> LabUse | None:
     placement: Placement | None = token.meta.get("lab")
     if placement is None:
         return None
-    uses: Mapping[tuple[str, int], LabUse] = env.get("labs", {})
-    return uses.get(placement.key)
+    return chapter(env).labs.get(placement.key)
 
 
 def _resolve_lab(
@@ -164,7 +163,10 @@ def _resolve_lab(
             f"unknown lab {name!r}; known labs: {known}" if name else f"a lab needs a name; known labs: {known}",
         )
         return None, None
-    params, problems = parse_params(kind, words[1:])
+    try:
+        params, problems = kind.parse_params(words[1:]), []
+    except ParamsRefused as refused:
+        params, problems = {}, list(refused.problems)
     heading = tokens[index + 1] if index + 1 < len(tokens) else None
     if heading is None or heading.type != "heading_open":
         problems.append(f"lab {name!r} must start with a heading that names it (e.g. '## Lab · ...')")
@@ -174,4 +176,4 @@ def _resolve_lab(
         return kind, None
     heading_id = str(heading.attrs.get("id") or f"lab-{name}")
     heading.attrSet("id", heading_id)
-    return kind, Placement(kind, params, heading_id, str(env["path"]), line_of(token))
+    return kind, Placement(kind, params, heading_id, chapter(env).path, line_of(token))

@@ -34,7 +34,7 @@ from markdown_it.token import Token
 
 from sitegen.errors import ContentError
 from sitegen.markdown.html_rules import OPTIONAL_END, VOID, check_raw_html
-from sitegen.markdown.plugins.env import line_of, record
+from sitegen.markdown.plugins.env import chapter, line_of, record
 
 RAW_BLOCK = re.compile(r"[ ]{0,3}<pre(?=[\s>]|$)", re.IGNORECASE)
 """CommonMark's HTML block of kind 1 that raw HTML may use: it ends only at a closing tag."""
@@ -55,7 +55,7 @@ def raw_html_plugin(md: MarkdownIt) -> None:
     (use it after ``inline_lines_plugin``)."""
 
     def check(state: StateCore) -> None:
-        path = str(state.env["path"])
+        path = chapter(state.env).path
         opened = Opened()
         for block in state.tokens:
             fragments: list[tuple[Token, int]] = [(block, line_of(block))] if block.type == "html_block" else []

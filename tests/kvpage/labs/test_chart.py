@@ -7,6 +7,7 @@ import pytest
 
 from kvpage.costs import MODES, Mode, cumulative_cost, step_cost
 from kvpage.labs.chart import PANELS, chart_picture, chart_view, table_part
+from kvpage.pictures import Note
 from kvpage.pictures.panel import BOTTOM, CHAR, HEIGHT, INSET_H, LEFT, LINE, TOP, WIDTH, crosses, nice_ticks, short
 
 
@@ -31,7 +32,7 @@ def test_short_labels() -> None:
 
 
 def series(view: Any, current: bool) -> Any:
-    found = [s for s in view["series"] if s["current"] is current]
+    found = [s for s in view.run.series if s.current is current]
     assert len(found) == 1
     return found[0]
 
@@ -41,42 +42,41 @@ def series(view: Any, current: bool) -> Any:
 def test_series_hold_the_steps_taken(mode: Mode, steps: int) -> None:
     view: Any = chart_view(16, 16, steps, mode)
     mine, theirs = series(view, True), series(view, False)
-    assert mine["mode"] == mode != theirs["mode"]
+    assert mine.mode == mode != theirs.mode
     for line in (mine, theirs):
-        assert line["per_step"] == [step_cost(16, k, line["mode"]) for k in range(1, steps + 1)]
-        assert line["totals"] == [cumulative_cost(16, k, line["mode"]) for k in range(1, steps + 1)]
-    assert len(view["table"]["rows"]) == steps
+        assert line.taken["per_step"] == [step_cost(16, k, line.mode) for k in range(1, steps + 1)]
+        assert line.taken["totals"] == [cumulative_cost(16, k, line.mode) for k in range(1, steps + 1)]
+    assert len(view.table.rows) == steps
 
 
 @pytest.mark.parametrize(("prompt", "tokens"), [(16, 16), (1, 64), (128, 64), (3, 1)])
 def test_axes_hold_everything_either_mode_can_reach(prompt: int, tokens: int) -> None:
     view: Any = chart_view(prompt, tokens, 0, "kv")
     biggest_step = max(step_cost(prompt, k, m) for m in MODES for k in range(1, tokens + 1))
-    assert view["per_step"]["top"] >= biggest_step
-    assert view["totals"]["top"] >= cumulative_cost(prompt, tokens, "recompute")
+    assert view.run.axes["per_step"].top >= biggest_step
+    assert view.run.axes["totals"].top >= cumulative_cost(prompt, tokens, "recompute")
 
 
 def test_labels_mark_the_prefill_and_the_decode_steps() -> None:
-    assert chart_view(16, 16, 0, "kv")["notes"] == []
-    notes: Any = chart_view(16, 16, 16, "kv")["notes"]
-    assert notes == [
-        {"text": "time to first token", "step": 1, "value": 256},
-        {"text": "per-token cost", "step": 9, "value": 24},
-    ]
+    assert chart_view(16, 16, 0, "kv").run.notes == ()
+    assert chart_view(16, 16, 16, "kv").run.notes == (
+        Note("time to first token", step=1, value=256),
+        Note("per-token cost", step=9, value=24),
+    )
 
 
 def test_table_and_words_state_the_numbers() -> None:
     view: Any = chart_view(16, 16, 16, "kv")
-    table = view["table"]
-    assert table["groups"] == ["KV cache", "Recompute"]
-    assert table["columns"] == ["Step", "this step", "so far", "this step", "so far"]
-    assert chart_view(16, 16, 1, "recompute")["table"]["groups"] == ["Recompute", "KV cache"]
-    assert table["rows"][-1] == ["16", "31", "616", "961", "9,176"]
-    assert view["text"] == (
+    table = view.table
+    assert table.groups == ("KV cache", "Recompute")
+    assert table.columns == ("Step", "this step", "so far", "this step", "so far")
+    assert chart_view(16, 16, 1, "recompute").table.groups == ("Recompute", "KV cache")
+    assert table.rows[-1] == ("16", "31", "616", "961", "9,176")
+    assert view.text == (
         "Cells paid after 16 of 16 steps: KV cache 616 (256 for the prefill, then 17 to 31 per token); "
         "Recompute 9,176 (256 for the prefill, then 289 to 961 per token)."
     )
-    assert chart_view(16, 16, 2, "recompute")["text"] == (
+    assert chart_view(16, 16, 2, "recompute").text == (
         "Cells paid after 2 of 16 steps: Recompute 545 (256 for the prefill, then 289 for one token); "
         "KV cache 273 (256 for the prefill, then 17 for one token)."
     )
@@ -91,18 +91,18 @@ def test_each_panel_draws_one_point_per_step_taken_inside_its_frame(mode: Mode, 
         assert svg[1]["data-chart"] == panel
         for role, line in (("current", series(view, True)), ("other", series(view, False))):
             points = [shape[1] for shape in svg[2:] if shape[0] == "circle" and shape[1]["data-series"] == role]
-            assert [int(point["data-value"]) for point in points] == line[panel]
+            assert [int(point["data-value"]) for point in points] == line.taken[panel]
             assert all(0 <= float(point["cx"]) <= WIDTH and 0 <= float(point["cy"]) <= HEIGHT for point in points)
         notes = [shape[2] for shape in svg[2:] if shape[0] == "text" and shape[1]["class"] == "chart-note"]
-        assert set(notes) <= ({note["text"] for note in view["notes"]} if panel == "per_step" else set())
+        assert set(notes) <= ({note.text for note in view.run.notes} if panel == "per_step" else set())
 
 
 def test_the_table_part_holds_the_tables_rows() -> None:
     view: Any = chart_view(16, 16, 16, "kv")
     caption, *_, head, body = table_part(view)
     assert caption == ["caption", {}, "Cells per step and in total, both modes"]
-    assert [cell[2] for cell in head[3][2:]] == view["table"]["columns"]
-    assert [[row[2][2], *(cell[2] for cell in row[3:])] for row in body[2:]] == view["table"]["rows"]
+    assert [cell[2] for cell in head[3][2:]] == list(view.table.columns)
+    assert [[row[2][2], *(cell[2] for cell in row[3:])] for row in body[2:]] == [list(row) for row in view.table.rows]
 
 
 SETTINGS = [(16, 16), (1, 64), (128, 64), (128, 1), (128, 3), (64, 16), (3, 5)]
@@ -138,7 +138,7 @@ def test_both_modes_whole_runs_are_drawn_before_the_first_step(prompt: int, toke
         (svg,) = chart_picture(view, panel)
         previews = [line for line in main_lines(svg) if line[1]["data-series"] == "preview"]
         assert sorted(line[1]["data-mode"] for line in previews) == sorted(MODES)
-        top = view[panel]["top"]
+        top = view.run.axes[panel].top
         for line in previews:
             m = line[1]["data-mode"]
             expected = [

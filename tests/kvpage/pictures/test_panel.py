@@ -5,24 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from kvpage.jsonvalue import JSONObject
-from kvpage.pictures import Inset, axis, panel_chart
+from kvpage.pictures import Inset, Line, Note, RunChart, Tick, axis, panel_chart
 from kvpage.tree import check
 
 
-def run_chart() -> JSONObject:
+def run_chart() -> RunChart:
     """Two series of a four-request run, two requests taken, on a "ms" axis."""
-    return {
-        "steps": 4,
-        "taken": 2,
-        "x": {"ticks": [{"value": 1, "text": "1"}, {"value": 4, "text": "4"}]},
-        "ms": axis(100),
-        "series": [
-            {"mode": "cold", "name": "Cold", "current": True, "ms": [60, 70], "whole": {"ms": [60, 70, 80, 90]}},
-            {"mode": "warm", "name": "Warm", "current": False, "ms": [2, 3], "whole": {"ms": [2, 3, 4, 5]}},
-        ],
-        "notes": [{"text": "first", "step": 1, "value": 60}],
-    }
+    return RunChart(
+        steps=4,
+        taken=2,
+        x_ticks=(Tick(1, "1"), Tick(4, "4")),
+        axes={"ms": axis(100)},
+        series=(
+            Line("cold", "Cold", current=True, taken={"ms": [60, 70]}, whole={"ms": [60, 70, 80, 90]}),
+            Line("warm", "Warm", current=False, taken={"ms": [2, 3]}, whole={"ms": [2, 3, 4, 5]}),
+        ),
+        notes=(Note("first", step=1, value=60),),
+    )
 
 
 def elements(node: Any) -> list[Any]:
@@ -60,5 +59,5 @@ def test_notes_and_an_inset_are_drawn_when_asked() -> None:
 
 def test_axis_ticks_end_past_the_top_with_short_labels() -> None:
     found = axis(2_400)
-    assert found["top"] == 2_500
-    assert [tick["text"] for tick in found["ticks"]] == ["0", "500", "1k", "1.5k", "2k", "2.5k"]  # type: ignore[index, union-attr]
+    assert found.top == 2_500
+    assert [tick.text for tick in found.ticks] == ["0", "500", "1k", "1.5k", "2k", "2.5k"]

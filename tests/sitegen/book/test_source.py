@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.book.source import Book, FrontMatter, load_book, load_source, parse_front_matter
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 
 FIRST_EXPERIMENTAL = min(name for name, lab in all_labs().items() if lab.experimental)
 """The lab the message gives as an example: the first of the experimental ones."""

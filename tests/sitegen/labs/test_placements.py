@@ -18,23 +18,24 @@ import pytest
 from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, LabInputError
-from kvpage.lab import Button, Checkbox, Choice, DecimalSlider, Lab, Number, Output, Slider, Text, Whole
-from kvpage.labs import decode, next_request
-from sitegen.labs.model_process import CallTimedOut
-from sitegen.labs.placements import (
-    LabUse,
-    Placement,
-    all_labs,
-    enabled_labs,
-    lab_stage,
-    parse_params,
-    split_info,
-    starting_view,
-    starting_views,
-    swept,
-    swept_once,
-    warm_up,
+from kvpage.lab import (
+    Button,
+    Checkbox,
+    Choice,
+    DecimalSlider,
+    Lab,
+    Number,
+    Output,
+    ParamsRefused,
+    Slider,
+    Text,
+    Whole,
 )
+from kvpage.labs import decode, next_request
+from sitegen.labs.discovery import all_labs, enabled_labs
+from sitegen.labs.model_process import CallTimedOut
+from sitegen.labs.placements import LabUse, Placement, split_info
+from sitegen.labs.stage import lab_stage, starting_view, starting_views, swept, swept_once, warm_up
 from sitegen.site.templates import DEFAULT_LAB, make_templates
 
 pytestmark = pytest.mark.book
@@ -43,6 +44,23 @@ ROOT = Path(__file__).resolve().parents[3]
 LABS = find_labs()
 DECODE = decode.LAB
 NEXT_REQUEST = next_request.LAB
+
+
+def parse_params(lab: Lab, words: list[str]) -> tuple[dict[str, object], list[str]]:
+    """``Lab.parse_params``'s values, or every problem it refused them with."""
+    try:
+        return dict(lab.parse_params(words)), []
+    except ParamsRefused as refused:
+        return {}, list(refused.problems)
+
+
+def started(placement: Placement, handle: object = bridge.handle) -> LabUse | str:
+    """``starting_view``'s lab, or what its first error (the one at the chapter's line) says."""
+    found = starting_view(placement, handle)  # type: ignore[arg-type]
+    if found.uses:
+        return found.uses[placement.key]
+    assert found.errors[0].where == f"{placement.path}:{placement.line}"
+    return found.errors[0].message
 
 
 def test_defaults_fill_what_is_not_given() -> None:
@@ -139,7 +157,7 @@ def test_the_starting_view_is_the_pages_own_call_through_the_bridge() -> None:
         sent.append(request)
         return bridge.handle(request)
 
-    use = starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"}), handle)
+    use = started(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"}), handle)
     assert isinstance(use, LabUse)
     assert [json.loads(request) for request in sent] == [
         {"lab": "decode", "action": "start", "args": {"prompt": 4, "tokens": 2, "mode": "kv"}}
@@ -152,24 +170,24 @@ def test_a_model_failure_at_the_starting_values_is_a_sentence_for_the_author() -
         return {"text": {"x": str(1 // 0)}}
 
     lab = Lab("broken", {"compute": broken}, "compute")  # type: ignore[dict-item]
-    assert starting_view(placed(lab), own(lab)) == (  # type: ignore[arg-type]
+    assert started(placed(lab), own(lab)) == (  # type: ignore[arg-type]
         "lab 'broken' failed at its starting values: ZeroDivisionError: integer division or modulo by zero"
     )
 
 
 def test_a_refusal_and_a_missing_output_at_the_starting_values_are_errors_too() -> None:
-    assert starting_view(placed(DECODE, {"prompt": 500, "tokens": 1, "mode": "kv"})) == (
+    assert started(placed(DECODE, {"prompt": 500, "tokens": 1, "mode": "kv"})) == (
         "lab 'decode' refuses its starting values: Prefix length must be between 1 and 128, not 500"
     )
     lab = Lab("short", {"compute": lambda args: {"text": {}}}, "compute", outputs=(Output("paid"),))
-    assert starting_view(placed(lab), own(lab)) == "lab 'short': its view has no text for output(s) paid"  # type: ignore[arg-type]
+    assert started(placed(lab), own(lab)) == "lab 'short': its view has no text for output(s) paid"  # type: ignore[arg-type]
     extra = Lab("extra", {"compute": lambda args: {"text": {}, "paid": 3}}, "compute")
-    assert starting_view(placed(extra), own(extra)) == (  # type: ignore[arg-type]
+    assert started(placed(extra), own(extra)) == (  # type: ignore[arg-type]
         "lab 'extra': its view has 'paid', which a view does not carry"
     )
     drawn = Lab("drawn", {"compute": lambda args: {"text": {}, "parts": {"p": [["script", {}]]}}}, "compute")
     drawn = Lab("drawn", drawn.actions, "compute", outputs=(Output("p", kind="picture"),))
-    assert starting_view(placed(drawn), own(drawn)) == (  # type: ignore[arg-type]
+    assert started(placed(drawn), own(drawn)) == (  # type: ignore[arg-type]
         "lab 'drawn': its part 'p' is not a tree: element 'script' is not one a lab may draw"
     )
 
@@ -188,7 +206,7 @@ def test_a_starting_view_that_does_not_finish_in_time_names_the_lab_action_and_a
     def slow(request: str) -> str:
         raise CallTimedOut(10)
 
-    assert starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"}), slow) == (
+    assert started(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"}), slow) == (
         'lab \'decode\' action \'start\' did not finish in 10 s (args {"prompt": 4, "tokens": 2, "mode": "kv"})'
     )
 
@@ -251,7 +269,7 @@ class _Marks(HTMLParser):
 def rendered(lab: Lab) -> _Marks:
     params, errors = parse_params(lab, [f"{c.name}=x" for c in lab.controls if c.default is None])
     assert errors == [], errors
-    use = starting_view(Placement(lab, params, f"lab-{lab.name}", "content/x.md", 1))
+    use = started(Placement(lab, params, f"lab-{lab.name}", "content/x.md", 1))
     assert isinstance(use, LabUse), use
     html = make_templates(ROOT / "site_template").render((f"labs/{lab.name}.html", DEFAULT_LAB), lab=use)
     marks = _Marks()
@@ -318,9 +336,9 @@ def test_a_button_left_to_the_labs_own_script_has_one(name: str) -> None:
 def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sitegen.labs import placements as build_labs
+    from sitegen.labs import declarations as build_labs
+    from sitegen.labs.declarations import declaration_errors
     from sitegen.labs.model_lines import declared_at
-    from sitegen.labs.placements import declaration_errors
 
     broken = Lab(
         "decode",
@@ -337,7 +355,7 @@ def test_a_broken_declaration_or_a_stray_lab_script_fails_the_build_at_its_file(
 
 
 def test_the_real_declarations_have_no_errors() -> None:
-    from sitegen.labs.placements import declaration_errors
+    from sitegen.labs.declarations import declaration_errors
     from sitegen.site.assemble import static_names
 
     assert declaration_errors(ROOT, set(static_names(ROOT / "site_template" / "static"))) == []
@@ -347,7 +365,7 @@ def test_a_failure_inside_the_model_names_the_line_that_raised(monkeypatch: pyte
     monkeypatch.setattr(decode, "count", None)
     source = (ROOT / "kvpage" / "labs" / "decode.py").read_text(encoding="utf-8").splitlines()
     line = next(number for number, text in enumerate(source, 1) if "{count(n)}" in text)  # decode.cells
-    assert starting_view(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"})) == (
+    assert started(placed(DECODE, {"prompt": 4, "tokens": 2, "mode": "kv"})) == (
         "lab 'decode' failed at its starting values: TypeError: 'NoneType' object is not callable "
         f"(raised at kvpage/labs/decode.py:{line})"
     )
@@ -382,7 +400,7 @@ def sweeping_lab() -> Lab:
 def test_the_sweep_calls_each_value_a_reader_reaches_and_each_button_and_names_every_failure() -> None:
     """(The model's own line of a failure, for a lab in kvpage/, is tests/invalid/lab-sweep's.)"""
     lab = sweeping_lab()
-    use = starting_view(placed(lab, {"tokens": 4}), own(lab))  # type: ignore[arg-type]
+    use = started(placed(lab, {"tokens": 4}), own(lab))  # type: ignore[arg-type]
     assert isinstance(use, LabUse)
     lowest, highest, quarters = 0, 8, (2, 6)  # the default, 4, is the start: not called again
     assert lab.sweep_calls(use.params, None) == [

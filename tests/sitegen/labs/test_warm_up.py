@@ -24,7 +24,7 @@ def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:
     failure = {"lab": "decode", "action": "step", "args": {"state": {}}, "error": "boom", "traceback": TRACEBACK}
     (message,) = warm_up_errors([failure], {"decode": decode.LAB}, ROOT)
     where = ":".join(map(str, declared_at(ROOT, decode.LAB)))
-    assert message == (
+    assert str(message) == (
         f"{where}: lab 'decode' action 'step' failed in the page's Python "
         '(build-time warm-up, args {"state": {}}): boom (raised at kvpage/labs/odd.py:12)'
     )
@@ -33,7 +33,7 @@ def test_a_failed_warm_up_names_the_lab_action_args_error_and_line() -> None:
 def test_a_missing_module_is_reported_at_every_line_that_imports_it() -> None:
     sites = [Import("tkinter", "kvpage/a.py", 3), Import("json", "kvpage/a.py", 1), Import("tkinter", "kvpage/b.py", 9)]
     missing = [{"module": "tkinter", "error": "ModuleNotFoundError: No module named 'tkinter'"}]
-    assert missing_errors(missing, sites, "1.2.3") == [
+    assert [str(error) for error in missing_errors(missing, sites, "1.2.3")] == [
         f"kvpage/{name}: imports 'tkinter', which the page's Python (Pyodide 1.2.3) does not have: "
         "ModuleNotFoundError: No module named 'tkinter'"
         for name in ("a.py:3", "b.py:9")

@@ -97,7 +97,7 @@ def test_check_links_reports_each_at_its_line() -> None:
     assert heading_ids(tokens) == frozenset({"prefill"})
     targets = Targets({"cache.html": heading_ids(tokens)}, {}, frozenset())
     check_links(tokens, env, "cache.html", targets)
-    assert [str(error) for error in env["errors"]] == [
+    assert [str(error) for error in env.errors] == [
         "content/03-cache.md:5: link to '#nope': this chapter has no heading with the id 'nope'",
         "content/03-cache.md:8: link to 'x.html': the site has no page 'x.html'",
     ]
@@ -145,7 +145,7 @@ def test_check_links_returns_the_files_used_and_sizes_the_images() -> None:
     env = new_env("content/03-cache.md")
     tokens = md.parse(text, env)
     assert check_links(tokens, env, "cache.html", TARGETS) == frozenset({"img/layout.svg", "files/costs.csv"})
-    assert env["errors"] == []
+    assert env.errors == []
     (image,) = [child for child in tokens[1].children or () if child.type == "image"]
     assert image.meta["size"] == (40, 20)
 
@@ -155,7 +155,7 @@ def test_a_broken_image_is_reported_at_its_own_line() -> None:
     env = new_env("content/03-cache.md")
     tokens = md.parse("First line,\nsecond ![x](img/nope.svg) line.\n", env)
     assert check_links(tokens, env, "cache.html", TARGETS) == frozenset()
-    assert [str(error) for error in env["errors"]] == [
+    assert [str(error) for error in env.errors] == [
         "content/03-cache.md:2: image 'img/nope.svg': the book has no file 'img/nope.svg'"
     ]
 
@@ -173,7 +173,7 @@ def test_raw_html_is_held_to_the_same_rules_and_its_files_ship() -> None:
     env = new_env("content/03-cache.md")
     tokens = md.parse(text, env)
     assert check_links(tokens, env, "cache.html", TARGETS) == frozenset({"img/layout.svg", "files/costs.csv"})
-    assert [str(error) for error in env["errors"]] == [
+    assert [str(error) for error in env.errors] == [
         "content/03-cache.md:2: link to 'files/costs.cvs': the book has no file 'files/costs.cvs' "
         "(did you mean 'files/costs.csv'?)",
         "content/03-cache.md:5: image 'https://example.org/x.png': an image must be a file of the book "

@@ -90,7 +90,7 @@ def test_each_refusal_is_reported_at_its_line_and_the_rest_typeset() -> None:
     env = new_env("content/a.md")
     tokens = md.parse(TEXT, env)
     css = typeset_formulas(formulas_in(tokens, env))
-    assert [str(error) for error in env["errors"]] == [
+    assert [str(error) for error in env.errors] == [
         "content/a.md:2: the formula $\\frac{1}{2$ cannot be typeset: "
         "Unexpected end of input in a macro argument, expected '}'",
         "content/a.md:6: the formula $a + b \\\\ c + \\nosuch$ cannot be typeset: Unsupported function name: \\nosuch",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sitegen.book.assets import load_assets
 from sitegen.book.source import load_source
-from sitegen.labs.placements import starting_views
+from sitegen.labs.stage import starting_views
 from sitegen.markdown.mathml import STYLESHEET
 from sitegen.markdown.pages import Pages, parse_chapters, render_pages
 from sitegen.site.templates import make_templates

@@ -18,8 +18,8 @@ import pytest
 import zstandard
 
 from sitegen.errors import BuildError
+from sitegen.labs.discovery import all_labs, enabled_labs
 from sitegen.labs.model_imports import module_file
-from sitegen.labs.placements import all_labs, enabled_labs
 from sitegen.runtime.bundle import build_wheel, classic_module, read_pinned, with_new_wheel
 from sitegen.runtime.cache import cached_runtime
 from sitegen.runtime.npm import declared_version

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kvpage.lab import Lab
-from sitegen.labs.placements import all_labs, enabled_labs
+from sitegen.labs.discovery import all_labs, enabled_labs
 from sitegen.runtime import cache as runtime_cache
 from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.cache import CACHE_DIR, KEEP, cached_runtime, runtime_key

@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 
 from sitegen import pipeline
 from sitegen.book.source import load_source
-from sitegen.labs.placements import starting_views
+from sitegen.labs.stage import starting_views
 from sitegen.markdown.pages import make_markdown, parse_chapters, render_pages
 from sitegen.markdown.plugins.env import new_env
 from sitegen.search.text import Section, html_text, sections

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from kvpage.lab import Button, Choice, Output, Slider, Text
 from sitegen import pipeline
-from sitegen.labs.placements import all_labs
+from sitegen.labs.discovery import all_labs
 from sitegen.runtime.bundle import Loader
 from sitegen.site.assemble import PageConfig
 from sitegen.site.page_contract import ATTRIBUTES, ROLES

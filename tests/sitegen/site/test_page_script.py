@@ -120,3 +120,17 @@ def test_a_syntax_error_is_reported_where_it_is(tmp_path: Path) -> None:
 
 def test_the_bundle_is_the_same_every_time() -> None:
     assert page_script(MODULES) == page_script(MODULES)
+
+
+def test_an_esbuild_run_past_its_time_limit_is_a_build_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitegen.site import page_script as module
+
+    folder = tmp_path / "kvpage"
+    shutil.copytree(MODULES, folder)
+    monkeypatch.setattr(module, "TIME_LIMIT_S", 0.001)
+    with pytest.raises(BuildError) as stopped:
+        page_script(folder)
+    (error,) = stopped.value.errors
+    assert re.fullmatch(r"esbuild bundling \S+\.js did not finish in 0\.001 s and was stopped", str(error))

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.labs.placements import LabUse, Placement, all_labs, starting_view
+from sitegen.labs.discovery import all_labs
+from sitegen.labs.placements import LabUse, Placement
+from sitegen.labs.stage import starting_view
 from sitegen.markdown.pages import lab_widget
 from sitegen.site.templates import TemplateFailed, make_templates
 from tests.conftest import ROOT
@@ -83,8 +85,8 @@ def test_an_error_inside_the_labs_macros_is_named_at_the_labs_own_line(tmp_path:
     (templates / "labs" / "square.html").write_text(
         '{% import "labs/controls.html" as ui %}\n<div>\n{{ ui.control(lab, "tokenz") }}\n</div>\n', encoding="utf-8"
     )
-    use = starting_view(Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3))
-    assert isinstance(use, LabUse)
+    placement = Placement(all_labs()["square"], {"tokens": 16}, "lab", "content/x.md", 3)
+    use = starting_view(placement).uses[placement.key]
     assert failure(templates, "labs/square.html", lab=use) == (
         "site_template/labs/square.html:3: lab 'square' has no control 'tokenz'; its controls: tokens"
     )
@@ -94,7 +96,8 @@ def test_a_lab_without_a_template_of_its_own_gets_the_default_layout(tmp_path: P
     """A new lab needs its Python file alone (issue 46): with no ``labs/NAME.html`` its widget is ``ui.lab(lab)``,
     as square's own template (``{{ ui.lab(lab) }}``, the guide's example) prints it."""
     lab = all_labs()["square"]
-    use = starting_view(Placement(lab, {"tokens": 5}, "lab-square", "content/x.md", 1))
+    placement = Placement(lab, {"tokens": 5}, "lab-square", "content/x.md", 1)
+    use = starting_view(placement).uses[placement.key]
     assert isinstance(use, LabUse)
     own = lab_widget(make_templates(ROOT / "site_template"), use, {"path": "content/x.md"}, hide_python={"square"})
     folder = shutil.copytree(ROOT / "site_template", tmp_path / "site_template")

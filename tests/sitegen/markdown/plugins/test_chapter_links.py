@@ -16,10 +16,10 @@ def test_links_resolve_or_become_plain_text_with_a_warning() -> None:
     tokens = md.parse(text, env)
     html = md.renderer.render(tokens, md.options, env)
     assert html == '<p>See <a href="cache.html#prefill">the cache</a>\nand the harness.</p>\n'
-    assert [str(warning) for warning in env["warnings"]] == [
+    assert [str(warning) for warning in env.warnings] == [
         "x.md:2: chapter 'harness' is not in this book; the link renders as plain text"
     ]
-    assert env["errors"] == []
+    assert env.errors == []
     links = [child for child in tokens[1].children or [] if child.type == "link_open"]
     assert [link.meta["written"] for link in links] == ["chapter:cache#prefill"]
 
@@ -32,6 +32,6 @@ def test_a_link_to_a_planned_chapter_is_its_text_as_written_titled_coming_with_n
     assert html == (
         f'<p>Compaction (<span class="chapter-planned" title="{COMING}">harness <em>chapter</em></span>) and x.</p>\n'
     )
-    assert [str(warning) for warning in env["warnings"]] == [
+    assert [str(warning) for warning in env.warnings] == [
         "x.md:1: chapter 'tree' is not in this book; the link renders as plain text"
     ]

@@ -11,7 +11,7 @@ from sitegen.markdown.plugins.env import new_env
 def render(text: str) -> tuple[str, list[str]]:
     md = MarkdownIt("commonmark").use(code_plugin)
     env = new_env("content/a.md")
-    return md.render(text, env), [str(warning) for warning in env["warnings"]]
+    return md.render(text, env), [str(warning) for warning in env.warnings]
 
 
 def test_a_known_language_is_highlighted_with_classes_only() -> None:

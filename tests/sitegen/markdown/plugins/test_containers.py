@@ -20,7 +20,7 @@ def problems(text: str) -> tuple[list[str], str]:
     md.use(unknown_containers_plugin, known=("english", "keep"))
     env = new_env("x.md")
     html = md.render(text, env)
-    return [str(error) for error in sorted(env["errors"])], html
+    return [str(error) for error in sorted(env.errors)], html
 
 
 @pytest.mark.parametrize(

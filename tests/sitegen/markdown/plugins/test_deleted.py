@@ -8,4 +8,4 @@ def test_strikethrough_is_deleted_text() -> None:
     md = make_markdown({})
     env = new_env("x.md")
     assert md.render("Recompute ~~every step~~ only.\n", env) == "<p>Recompute <del>every step</del> only.</p>\n"
-    assert env.get("errors", []) == []
+    assert env.errors == []

@@ -18,7 +18,7 @@ def render(text: str) -> tuple[list[str], str]:
     md.use(unknown_containers_plugin, known=("figure",))
     env = new_env("x.md")
     html = md.render(text, env)
-    return [str(error) for error in sorted(env["errors"])], html
+    return [str(error) for error in sorted(env.errors)], html
 
 
 def test_the_drawing_comes_first_and_the_markdown_is_its_caption() -> None:

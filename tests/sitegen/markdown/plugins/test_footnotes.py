@@ -11,7 +11,7 @@ from sitegen.markdown.plugins.footnotes import footnotes_plugin
 def render(text: str) -> tuple[str, list[str]]:
     md = MarkdownIt("commonmark").use(footnotes_plugin)
     env = new_env("content/a.md")
-    return md.render(text, env), [str(error) for error in env["errors"]]
+    return md.render(text, env), [str(error) for error in env.errors]
 
 
 def test_a_note_and_its_way_back() -> None:

@@ -17,7 +17,7 @@ def render(text: str, size: tuple[int, int] | None = None) -> tuple[str, list[st
         for child in block.children or ():
             if child.type == "image" and size is not None:
                 child.meta["size"] = size  # what sitegen.markdown.links records from the file
-    return md.renderer.render(tokens, md.options, env), [str(error) for error in env["errors"]]
+    return md.renderer.render(tokens, md.options, env), [str(error) for error in env.errors]
 
 
 def test_an_image_with_alt_text_and_its_size() -> None:

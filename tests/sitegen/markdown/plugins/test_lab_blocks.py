@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -14,18 +14,20 @@ from mdit_py_plugins.anchors import anchors_plugin
 from kvpage import bridge
 from kvpage.lab import Lab, Output, Whole
 from kvpage.labs import decode
-from sitegen.labs.placements import LabUse, Placement, all_labs, starting_views
-from sitegen.markdown.plugins.env import new_env
+from sitegen.labs.discovery import all_labs
+from sitegen.labs.placements import LabUse, Placement
+from sitegen.labs.stage import starting_views
+from sitegen.markdown.plugins.env import ChapterEnv, new_env
 from sitegen.markdown.plugins.lab_blocks import labs_plugin
 
 
-def widget(use: LabUse, env: MutableMapping[str, Any]) -> str:
+def widget(use: LabUse, env: ChapterEnv) -> str:
     return f"<p>controls of {use.kind.name}</p>\n"
 
 
 def markdown(kinds: dict[str, Lab] | None = None) -> MarkdownIt:
     md = MarkdownIt("commonmark").use(anchors_plugin, min_level=2, max_level=3)
-    md.use(labs_plugin, kinds=all_labs() if kinds is None else kinds, widget=widget)
+    md.use(labs_plugin, kinds=all_labs() if kinds is None else kinds)
     return md
 
 
@@ -36,16 +38,15 @@ def render(
     md = md or markdown()
     env = new_env(path)
     tokens = md.parse(text, env)
-    labs = starting_views(env.get("placements", []), handle)
-    env["labs"] = labs.uses
-    page = md.renderer.render(tokens, md.options, env)
-    return [str(error) for error in sorted([*env["errors"], *labs.errors])], page
+    labs = starting_views(env.placements, handle)
+    page = md.renderer.render(tokens, md.options, env.rendering(labs.uses, widget))
+    return [str(error) for error in sorted([*env.errors, *labs.errors])], page
 
 
 def test_parsing_records_the_lab_its_values_and_its_line_and_computes_nothing() -> None:
     env = new_env("x.md")
     markdown().parse("Intro.\n\n::: lab decode prompt=4 tokens=2\n## Lab · decode\n:::\n", env)
-    (placement,) = env["placements"]
+    (placement,) = env.placements
     assert isinstance(placement, Placement)
     assert (placement.kind, dict(placement.params), placement.line) == (
         decode.LAB,
@@ -53,7 +54,7 @@ def test_parsing_records_the_lab_its_values_and_its_line_and_computes_nothing() 
         3,
     )
     assert json.loads(placement.request()) == {"lab": "decode", "action": "start", "args": dict(placement.params)}
-    assert "labs" not in env
+    assert not env.labs
 
 
 def test_a_lab_renders_its_region_fields_and_widget() -> None:

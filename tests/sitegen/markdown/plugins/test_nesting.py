@@ -12,7 +12,7 @@ from sitegen.markdown.plugins.nesting import BLOCK_LIMIT
 def parse(text: str) -> tuple[list[Token], list[str]]:
     env = new_env("x.md")
     tokens = make_markdown({}).parse(text, env)
-    return tokens, [str(error) for error in env["errors"]]
+    return tokens, [str(error) for error in env.errors]
 
 
 def headings(tokens: list[Token]) -> list[str]:

@@ -15,7 +15,7 @@ def errors_of(text: str) -> list[str]:
     md = MarkdownIt("commonmark").use(tasklists_plugin, label=True).use(inline_lines_plugin).use(raw_html_plugin)
     env = new_env("content/a.md")
     md.parse(text, env)
-    return [str(error) for error in env["errors"]]
+    return [str(error) for error in env.errors]
 
 
 def test_inline_and_block_html_are_reported_at_their_lines() -> None:

@@ -1,0 +1,36 @@
+"""A tool the build runs (Node for Temml and the snapshot, esbuild) under a time limit. One place turns
+a tool that will not start, or a run that does not finish, into the ``BuildError`` that stops the build
+(decision 0062); the model's own calls have theirs in :mod:`sitegen.labs.calls`.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from sitegen.errors import BuildError
+
+
+def run_limited(
+    command: Sequence[str],
+    seconds: float,
+    doing: str,
+    missing: str,
+    *,
+    text_in: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``command`` run to its end with ``text_in`` on its stdin, its output captured; BuildError saying
+    ``missing`` (with the system's reason) if it cannot start, or that ``doing`` did not finish in
+    ``seconds`` (it is killed). Its exit status is the caller's to read."""
+    try:
+        return subprocess.run(
+            list(command), input=text_in, env=env, cwd=cwd, capture_output=True, text=True, check=False, timeout=seconds
+        )
+    except OSError as error:
+        reason = "not found" if isinstance(error, FileNotFoundError) else str(error)
+        raise BuildError([f"{command[0]}: {reason}; {missing}"]) from None
+    except subprocess.TimeoutExpired:
+        raise BuildError([f"{doing} did not finish in {seconds:g} s and was stopped"]) from None
