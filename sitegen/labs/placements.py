@@ -30,6 +30,7 @@ from kvpage import bridge
 from kvpage.catalog import find_labs, misnamed
 from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Lab
+from kvpage.schema import ControlSchema, LabSchema, OutputSchema
 from sitegen.errors import ContentError
 from sitegen.labs.model_errors import import_failure
 from sitegen.labs.model_imports import module_file
@@ -94,15 +95,15 @@ class LabUse:
         return self.placement.heading_id
 
     @property
-    def schema(self) -> JSONObject:
+    def schema(self) -> LabSchema:
         """The lab's schema (``Lab.schema``): what the templates print its widgets from, as the page reads it."""
         return self.kind.schema()
 
-    def control(self, name: str) -> JSONObject:
+    def control(self, name: str) -> ControlSchema:
         """The schema of control ``name``, as the page reads it (found by ``Lab.control``)."""
         return self.kind.control(name).schema()
 
-    def output(self, name: str) -> JSONObject:
+    def output(self, name: str) -> OutputSchema:
         """The schema of output ``name``, as the page reads it (found by ``Lab.output``)."""
         return self.kind.output(name).schema()
 
