@@ -165,28 +165,20 @@ export function openAssets(config, onLoaded) {
   const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
   const cacheable = mode === "fetch" && typeof globalThis.caches === "object";
   const indexURL = new URL(python.index_url, document.baseURI).href;
-  /** @param {string} name */
-  const binary = (name) => `${python.index_url}${python.packed[name]}`;
-  /** @param {string} name */
-  const script = (name) => `${binary(name)}.js`;
+  const binary = (/** @type {string} */ name) => `${python.index_url}${python.packed[name]}`;
+  const script = (/** @type {string} */ name) => `${binary(name)}.js`;
   const needed = [python.code, python.wasm, python.snapshot, python.wheel];
   // Bytes to load: over http what the host sends for each NAME.bin ("sent"), from a folder each
   // script's size; corrected by what the browser reports receiving when a binary comes another way.
-  /** @param {string} path @returns {number} */
-  const estimate = (path) => (mode === "fetch" ? python.sent[path] : undefined) ?? python.sizes[path];
-  /** @param {string} name */
-  const expected = (name) => estimate(mode === "fetch" ? binary(name) : script(name));
+  const estimate = (/** @type {string} */ path) => (mode === "fetch" ? python.sent[path] : undefined) ?? python.sizes[path];
+  const expected = (/** @type {string} */ name) => estimate(mode === "fetch" ? binary(name) : script(name));
   let total = mode === "inline" ? 0 : needed.reduce((sum, name) => sum + expected(name), 0);
-  /** @param {string} name */
-  const failure = (name) => new Error(`could not load ${binary(name)}`);
-  /** @param {string} name @param {{bytes: number}} got */
-  const download = (name, got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
-  /** @param {string} name @param {Promise<void>} loaded */
-  const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
+  const failure = (/** @type {string} */ name) => new Error(`could not load ${binary(name)}`);
+  const download = (/** @type {string} */ name, /** @type {{bytes: number}} */ got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
+  const fromScript = (/** @type {string} */ name, /** @type {Promise<void>} */ loaded) => loaded.then(() => takeAsset(python, name));
   // A binary's script, counted once it has run: what the browser received for it, instead of what
   // was expected for the binary (`counted` bytes of which arrived already, from a download that failed).
-  /** @param {string} name @returns {Promise<ArrayBuffer>} */
-  const scripted = (name, counted = 0) => {
+  const scripted = (/** @type {string} */ name, counted = 0) => {
     const loaded = loadScript(script(name)).then(() => {
       const bytes = received(python, script(name));
       total += counted + bytes - expected(name);
@@ -210,8 +202,7 @@ export function openAssets(config, onLoaded) {
     // A NAME.bin that is missing (an unzipped zip leaves them out): its script instead.
     return { bytes: await download(name, got).catch(() => scripted(name, got.bytes)), unpacked: false };
   };
-  /** @param {string} name @returns {Promise<Asset>} */
-  const load = async (name) => {
+  const load = async (/** @type {string} */ name) => {
     if (mode === "inline") return { bytes: await fromScript(name, arrived(python, name)), unpacked: false };
     if (mode === "fetch") return fetched(name);
     await firstPaint;

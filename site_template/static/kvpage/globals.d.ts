@@ -76,7 +76,7 @@ type LabReply =
   | { ok: false; error: string; traceback?: string; advice?: string };
 
 // What the page's scripts share by name on globalThis: each member typed here, once.
-declare var kvpageLabs: {
+interface KvpageLabs {
   /** A lab's own script registers itself (labs.js). */
   register(name: string, module: LabModule): void;
   /** A wired lab's handle, by its section (labs.js). */
@@ -85,7 +85,8 @@ declare var kvpageLabs: {
   swapModel?(python: Loader, wheel: ArrayBuffer, fresh: Document): Promise<void>;
   /** The editor's script's entry (reader.js sets it; disclosure.js calls it). */
   wireReader?: import("./reader.js").WireReader;
-};
+}
+declare var kvpageLabs: KvpageLabs;
 declare var kvpageDraw: { renderTree(container: Element, nodes: unknown): void };
 /** The runtime's asset scripts' packed bytes, by name (assets.js). */
 declare var kvpageAssets: Map<string, { type: string; base64: string }> | undefined;

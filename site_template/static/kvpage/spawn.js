@@ -122,9 +122,9 @@ function openWithProgress(config) {
 // The Blob URLs of the two kinds of worker, from the asset "code" un-gzipped (or read back from
 // Cache Storage as it is): {python, unpacker, fresh}; fresh, the unpacked code (an ArrayBuffer) to
 // keep for the next visit, or null.
-/** @param {Runtime} python @param {Opened} opened */
-function workerCode(python, opened) {
-  workerURLs ??= opened.asset(python.code).then(async ({ bytes, unpacked }) => {
+/** @param {Runtime} python @param {Opened} assets */
+function workerCode(python, assets) {
+  workerURLs ??= assets.asset(python.code).then(async ({ bytes, unpacked }) => {
     const size = python.unpacked[python.code];
     const code = new Uint8Array(unpacked ? bytes : await gunzip(bytes, size, failure(python, python.code)));
     const worker = `\n${WORKER_SCRIPT}\n`;
@@ -142,12 +142,12 @@ function workerCode(python, opened) {
 // starting each outweighed decoding two at once), and is terminated once `left` reaches 0.
 /** @type {Promise<Unpacker | null> | null} */
 let unpacker = null;
-/** @param {Runtime} python @param {Opened} opened @returns {Promise<Unpacker | null>} */
-function unpackerFor(python, opened) {
+/** @param {Runtime} python @param {Opened} assets @returns {Promise<Unpacker | null>} */
+function unpackerFor(python, assets) {
   unpacker ??= (async () => {
     const names = [python.wasm, python.snapshot, python.wheel].filter((name) => python.encoding[name] === "zstd");
-    const left = (await Promise.all(names.map(opened.comesPacked))).filter(Boolean).length;
-    return left === 0 ? null : { worker: new Worker((await workerCode(python, opened)).unpacker), left };
+    const left = (await Promise.all(names.map(assets.comesPacked))).filter(Boolean).length;
+    return left === 0 ? null : { worker: new Worker((await workerCode(python, assets)).unpacker), left };
   })();
   unpacker.catch(awaitedElsewhere); // the binaries' own failures are the ones reported
   return unpacker;
@@ -155,12 +155,12 @@ function unpackerFor(python, opened) {
 
 // One zstd binary fewer for the unpacker (decoded, or never to come): the last one ends it, unless
 // it is to keep them in Cache Storage (keepFresh ends it then).
-/** @param {Runtime} python @param {Opened} opened */
-function unpackerDone(python, opened) {
+/** @param {Runtime} python @param {Opened} assets */
+function unpackerDone(python, assets) {
   const last = (/** @type {Unpacker | null} */ made) => {
-    if (made !== null && (made.left -= 1) === 0 && !opened.cacheable) made.worker.terminate();
+    if (made !== null && (made.left -= 1) === 0 && !assets.cacheable) made.worker.terminate();
   };
-  unpackerFor(python, opened).then(last, awaitedElsewhere); // a binary reports its own failure
+  unpackerFor(python, assets).then(last, awaitedElsewhere); // a binary reports its own failure
 }
 
 // The unpacker ended, if there is one, with what it holds.
@@ -171,9 +171,9 @@ function endUnpacker() {
 // The binaries `names` unpacked here, not read from Cache Storage, kept there for the next visit by
 // the unpacker (made now if none was): what it decoded, and `files` ({name: ArrayBuffer}, the
 // page's own copies, transferred) of the others. Sets <html data-python-cache="kept"> once they are.
-/** @param {Runtime} python @param {Opened} opened @param {string[]} names @param {Record<string, ArrayBuffer>} files */
-async function keepFresh(python, opened, names, files) {
-  const made = (await unpackerFor(python, opened)) ?? { worker: new Worker((await workerCode(python, opened)).unpacker) };
+/** @param {Runtime} python @param {Opened} assets @param {string[]} names @param {Record<string, ArrayBuffer>} files */
+async function keepFresh(python, assets, names, files) {
+  const made = (await unpackerFor(python, assets)) ?? { worker: new Worker((await workerCode(python, assets)).unpacker) };
   try {
     /** @type {{error?: string}} */
     const answer = await new Promise((resolve) => {
@@ -182,7 +182,7 @@ async function keepFresh(python, opened, names, files) {
         if (message.type === "kept") resolve(message);
       });
       made.worker.addEventListener("error", (event) => (event.preventDefault(), resolve({ error: event.message })));
-      toUnpacker(made.worker, { type: "keep", where: opened.keptWhere(names), files }, Object.values(files));
+      toUnpacker(made.worker, { type: "keep", where: assets.keptWhere(names), files }, Object.values(files));
     });
     if (answer.error) console.info("kvpage: the unpacked binaries are not kept:", answer.error);
     else document.documentElement.dataset.pythonCache = "kept";
@@ -193,9 +193,9 @@ async function keepFresh(python, opened, names, files) {
 
 // The zstd binary `name`, whose packed bytes are `packed`, decoded by the unpacker. Resolves to
 // the unpacked bytes.
-/** @param {Runtime} python @param {Opened} opened @param {string} name @param {ArrayBuffer} packed @returns {Promise<ArrayBuffer>} */
-async function unpackElsewhere(python, opened, name, packed) {
-  const made = await unpackerFor(python, opened);
+/** @param {Runtime} python @param {Opened} assets @param {string} name @param {ArrayBuffer} packed @returns {Promise<ArrayBuffer>} */
+async function unpackElsewhere(python, assets, name, packed) {
+  const made = await unpackerFor(python, assets);
   if (made === null) throw failure(python, name)(); // Cache Storage said it would come unpacked
   try {
     /** @type {FromUnpacker} */
@@ -207,14 +207,14 @@ async function unpackElsewhere(python, opened, name, packed) {
       made.worker.addEventListener("message", answered);
       made.worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
       /** @type {import("./protocol.js").UnpackMessage} */
-      const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], keep: opened.cacheable };
+      const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], keep: assets.cacheable };
       toUnpacker(made.worker, job, [packed]);
     });
     if (answer.type !== "unpacked") throw failure(python, name)();
     marked(`unpacked-${name}`, answer.at);
     return answer.bytes;
   } finally {
-    unpackerDone(python, opened);
+    unpackerDone(python, assets);
   }
 }
 
@@ -223,38 +223,38 @@ async function unpackElsewhere(python, opened, name, packed) {
 // was not read back (the code too) is kept for the next visit once the first worker is ready
 // (keepFresh), over http(s) only, where Cache Storage is: each copied as it is unpacked, before it
 // is lent, by the unpacker off the page (the small gzip ones here).
-/** @param {Runtime} python @param {Opened} opened @returns {Record<string, Promise<ArrayBuffer>>} */
-function unpackedAssets(python, opened) {
+/** @param {Runtime} python @param {Opened} assets @returns {Record<string, Promise<ArrayBuffer>>} */
+function unpackedAssets(python, assets) {
   const names = [python.wasm, python.snapshot, python.wheel];
   const fresh = new Set();
   /** @type {Record<string, ArrayBuffer>} */
   const copies = {}; // of the gzip binaries unpacked here, for Cache Storage (the unpacker keeps its own)
   const unpack = async (/** @type {string} */ name) => {
     const zstd = python.encoding[name] === "zstd";
-    if (zstd) unpackerFor(python, opened);
+    if (zstd) unpackerFor(python, assets);
     let asset;
     try {
-      asset = await opened.asset(name);
+      asset = await assets.asset(name);
     } catch (error) {
-      if (zstd) unpackerDone(python, opened);
+      if (zstd) unpackerDone(python, assets);
       throw error;
     }
     if (asset.unpacked) return asset.bytes;
     fresh.add(name);
-    if (zstd) return unpackElsewhere(python, opened, name, asset.bytes);
+    if (zstd) return unpackElsewhere(python, assets, name, asset.bytes);
     const bytes = await gunzip(asset.bytes, python.unpacked[name], failure(python, name));
-    if (opened.cacheable) copies[name] = bytes.slice(0);
+    if (assets.cacheable) copies[name] = bytes.slice(0);
     return bytes;
   };
   const each = Object.fromEntries(names.map((name) => [name, unpack(name)]));
-  Promise.all([workerCode(python, opened), ...Object.values(each)]).then(([code]) => {
+  Promise.all([workerCode(python, assets), ...Object.values(each)]).then(([code]) => {
     if (code.fresh !== null) fresh.add(python.code);
     const files = code.fresh === null ? copies : { ...copies, [python.code]: code.fresh };
     // Over http the unpacker waits, with its copies, to keep them once Python is up; if Python's
     // first worker fails to start instead, no keep comes, and it goes.
     if (fresh.size === 0) document.documentElement.dataset.pythonCache = "hit";
-    else if (opened.cacheable) {
-      const kept = firstReady.then(() => keepFresh(python, opened, [...fresh], files), endUnpacker);
+    else if (assets.cacheable) {
+      const kept = firstReady.then(() => keepFresh(python, assets, [...fresh], files), endUnpacker);
       kept.catch((error) => console.info("kvpage: the unpacked binaries are not kept:", error));
     }
   }, endUnpacker);

@@ -25,15 +25,18 @@
 
 (() => {
   // How many tokens the run generates: the tokens control's value (the view's state does not repeat it).
+  /** @param {HTMLElement} section */
   function tokensOf(section) {
     return Number(/** @type {HTMLInputElement} */ (section.querySelector("[data-control=tokens]")).value);
   }
 
   // The step slider: it shows the run's step after each view, and asks for the view at the step the
   // reader moved it to (only the last position waits while a call is out). `moved` runs first.
+  /** @param {HTMLElement} section @param {LabHandle} lab @param {() => void} moved */
   function stepSlider(section, lab, moved) {
-    const slider = section.querySelector("[data-linked=steps]");
-    const sliderValue = section.querySelector(`[data-shows="${slider.id}"]`);
+    const slider = /** @type {HTMLInputElement} */ (section.querySelector("[data-linked=steps]"));
+    const sliderValue = /** @type {HTMLElement} */ (section.querySelector(`[data-shows="${slider.id}"]`));
+    /** @type {number | null} */
     let wanted = null; // a step the slider asked for while a call was out
     function goTo() {
       const steps = wanted;
@@ -64,7 +67,7 @@
         slider.max = String(tokensOf(section));
         slider.value = steps;
         sliderValue.textContent = steps;
-        slider.setAttribute("aria-valuetext", section.querySelector("[data-field=progress]").textContent);
+        slider.setAttribute("aria-valuetext", section.querySelector("[data-field=progress]")?.textContent ?? steps);
         return false;
       },
     };
@@ -72,11 +75,13 @@
 
   const calm = matchMedia("(prefers-reduced-motion: reduce)"); // read at each Generate: it may change
 
+  /** @param {HTMLElement} section @param {LabHandle} lab */
   function start(section, lab) {
     /** @type {(name: string) => HTMLButtonElement} */
-    const button = (name) => section.querySelector(`[data-action=${name}]`);
+    const button = (name) => /** @type {HTMLButtonElement} */ (section.querySelector(`[data-action=${name}]`));
     let running = false;
-    let timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
     const done = () => lab.state().done === true;
 
@@ -95,7 +100,7 @@
     function stop() {
       running = false;
       clearTimeout(timer);
-      timer = null;
+      timer = undefined;
     }
     const halt = () => {
       stop();
@@ -109,7 +114,7 @@
       live = true;
       showButtons();
     });
-    lab.onUpdate((ok) => {
+    lab.onUpdate((/** @type {boolean} */ ok) => {
       if (slider.settle()) return;
       if (running && (!ok || done())) stop();
       if (running) timer = setTimeout(() => lab.run("step"), pause());
