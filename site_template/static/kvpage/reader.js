@@ -152,13 +152,12 @@ class Disclosure {
     this.page = page;
     const figures = /** @type {NodeListOf<HTMLElement>} */ (details.querySelectorAll("figure[data-file]"));
     this.files = [...figures].map((figure) => new ModelFile(figure, page.book));
-    /** @param {string} role */
-    const find = (role, within = details) => /** @type {HTMLButtonElement} */ (within.querySelector(`[data-role=${role}]`));
-    this.edit = find("edit");
-    this.run = find("run");
-    this.restore = find("restore");
-    this.yours = find("yours", details.parentElement ?? details); // outside it: seen with it closed
-    this.problem = find("problem");
+    const find = (/** @type {string} */ selector, within = details) => /** @type {HTMLButtonElement} */ (within.querySelector(selector));
+    this.edit = find("[data-role=edit]");
+    this.run = find("[data-role=run]");
+    this.restore = find("[data-role=restore]");
+    this.yours = find("[data-role=yours]", details.parentElement ?? details); // outside it: seen with it closed
+    this.problem = find("[data-role=problem]");
     this.run.addEventListener("click", () => page.run(this));
     this.restore.addEventListener("click", () => page.run(this, {}));
   }
