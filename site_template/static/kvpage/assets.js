@@ -7,6 +7,7 @@ import { awaitedElsewhere } from "./settled.js";
 
 /** @typedef {import("./protocol.js").Runtime} Runtime */
 /** @typedef {import("./protocol.js").KeptWhere} KeptWhere */
+/** @typedef {ReturnType<typeof openAssets>} Opened the binaries, opened (openAssets) */
 /** @typedef {{bytes: ArrayBuffer, unpacked: boolean}} Asset a binary's bytes, packed or unpacked already */
 
 // Filled by the runtime's asset scripts: name -> {type, base64}.

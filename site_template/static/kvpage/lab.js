@@ -9,39 +9,11 @@ import { controlsOf, markInvalid, resetControls, setValues, showValue, values } 
 import { renderTree } from "./draw.js";
 import { formatFragment, formatLab, linkNote } from "./links.js";
 import { copyLink } from "./url.js";
+import { sayIn, setText, showError, showNote } from "./says.js";
 
 export const LIVE = "Live: these numbers are computed by kvpage's Python model, running in your browser.";
 const STILL_WORKING = "Python is still working on this…";
 const LINKED = "Python has not started yet: the controls show this link's values, and their numbers appear once it runs.";
-
-/**
- * `element`'s text set to `text` only if it differs: a live region rewritten with the same words is
- * announced again by some screen readers.
- * @param {Element | null} element @param {string} text
- */
-export function setText(element, text) {
-  if (element !== null && element.textContent !== text) element.textContent = text;
-}
-
-/** The lab's note (a link's problems), `text`, or none. @param {HTMLElement} section @param {string} text */
-export function showNote(section, text) {
-  const note = /** @type {HTMLElement} */ (section.querySelector("[data-role=note]"));
-  note.textContent = text;
-  note.hidden = !text;
-}
-
-/** Each runtime line of the lab says `text`. @param {HTMLElement} section @param {string} text */
-export function sayIn(section, text) {
-  for (const line of section.querySelectorAll("[data-role=runtime]")) setText(line, text);
-}
-
-/** @param {HTMLElement} section @param {string} message @param {string} [traceback] */
-function showError(section, message, traceback) {
-  const box = /** @type {HTMLElement} */ (section.querySelector("[data-role=error]"));
-  setText(box, message);
-  box.hidden = !message;
-  if (traceback) console.error(`kvpage lab ${section.dataset.lab}: ${message}\n${traceback}`);
-}
 
 /** A link's values for a lab (stage "links"). @typedef {{controls: Record<string, ControlValue>, state: Record<string, unknown>, problems: string[]}} LinkRead */
 

@@ -4,7 +4,8 @@
 // run once before Python is live (decision 0061).
 
 import { decodeId, formatFragment, linkKeys, linkNote, parseFragment, quoted, readLab, unknownLabs } from "./links.js";
-import { WiredLab, showNote } from "./lab.js";
+import { WiredLab } from "./lab.js";
+import { showNote } from "./says.js";
 import { urlWriter } from "./url.js";
 
 /** @type {Map<string, LabModule>} each lab's own script, by the lab's name */

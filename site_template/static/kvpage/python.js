@@ -10,15 +10,12 @@ import { pythonWorker, replaceWheel } from "./spawn.js";
 /** @typedef {import("./protocol.js").Runtime} Runtime */
 
 /**
- * A call or a reader's Run, from when the page asks until its worker answers (its message is the
- * protocol's, so a field it does not have fails tsc). Timers: the call's limit, and when a spare
- * worker is made (a call's only).
+ * A call or a reader's Run, from when the page asks until its worker answers. Timers: the call's
+ * limit, and when a spare worker is made (a call's only).
  * @typedef {{id: number, message: import("./protocol.js").CallMessage | import("./protocol.js").ModelMessage,
  *   resolve: (text: string) => void, reject: (error: Error) => void, entry: Entry | null,
  *   timer?: ReturnType<typeof setTimeout>, spare?: ReturnType<typeof setTimeout>, up?: () => void}} Job
- */
-
-/**
+ *
  * A worker of the pool: starting, idle or busy; job, the call it answers; swapped, the swaps it has
  * had; trial, the reader's Run it was made for (it answers no call unless that Run is ok).
  * @typedef {{worker: Worker | null, state: "starting" | "idle" | "busy", job: Job | null, swapped: number, trial: Job | null}} Entry
@@ -27,7 +24,7 @@ import { pythonWorker, replaceWheel } from "./spawn.js";
 const SPARE_AFTER_MS = 250;
 const MOST_WORKERS = 3;
 
-export class CallTimedOut extends Error {
+class CallTimedOut extends Error {
   /** @param {number} seconds */
   constructor(seconds) {
     super(`no answer in ${seconds} s`);
@@ -41,30 +38,22 @@ export class PythonPool {
   constructor(config) {
     this.config = config;
     this.seconds = config.call_timeout;
-    /** @type {Set<Entry>} */
-    this.workers = new Set();
-    /** @type {Job[]} the calls and model swaps not yet answered; entry: the worker each went to */
-    this.waiting = [];
+    this.workers = /** @type {Set<Entry>} */ (new Set());
+    this.waiting = /** @type {Job[]} the calls not yet sent to a worker */ ([]);
     this.next = 0;
-    /** @type {(version: string) => void} */
-    this.firstReady = () => undefined;
-    /** @type {(error: Error) => void} */
-    this.firstFailed = () => undefined;
-    /** @type {Promise<string>} */
-    this.ready = new Promise((resolve, reject) => {
+    this.firstReady = /** @type {(version: string) => void} */ (() => undefined);
+    this.firstFailed = /** @type {(error: Error) => void} */ (() => undefined);
+    this.ready = /** @type {Promise<string>} */ (new Promise((resolve, reject) => {
       this.firstReady = resolve;
       this.firstFailed = reject;
-    });
+    }));
     this.ready.catch(awaitedElsewhere); // boot reports it
     this.everReady = false;
     this.broken = false; // a worker failed to start after the first did: make no more spares
     this.swapped = 0; // swaps asked for: a worker that started on an older wheel is swapped once it is up
-    /** @type {{python: Runtime, wheel: ArrayBuffer} | null} */
-    this.lastSwap = null;
-    /** @type {Map<number, {resolve: () => void, reject: (error: Error) => void}>} */
-    this.swapsOut = new Map();
-    /** @type {Record<string, string>} */
-    this.reader = {}; // the reader's files every worker runs in place of the wheel's ({}: the book's model)
+    this.lastSwap = /** @type {{python: Runtime, wheel: ArrayBuffer} | null} */ (null);
+    this.swapsOut = /** @type {Map<number, {resolve: () => void, reject: (error: Error) => void}>} */ (new Map());
+    this.reader = /** @type {Record<string, string>} */ ({}); // the reader's files every worker runs in place of the wheel's ({}: the book's model)
     this.readerCode = ""; // reader.py's text, which runs them (the editor's script sends it with its first Run)
     /** @type {Job | null} a reader's Run out, in a worker of its own (its entry's `trial`): calls wait */
     this.trying = null;
@@ -90,10 +79,8 @@ export class PythonPool {
     const entry = { worker: null, state: "starting", job: null, swapped: this.swapped, trial };
     this.workers.add(entry);
     // A loader may also throw at once (a browser that refuses the worker): the same failure.
-    const listener = {
-      heard: (/** @type {import("./protocol.js").FromPython} */ message) => this.receive(entry, message),
-      broke: (/** @type {string} */ why) => this.lost(entry, new Error(why)),
-    };
+    /** @type {import("./spawn.js").Listener} */
+    const listener = { heard: (message) => this.receive(entry, message), broke: (why) => this.lost(entry, new Error(why)) };
     new Promise((/** @type {(worker: Promise<Worker>) => void} */ resolve) => resolve(pythonWorker(this.config, listener))).then(
       (worker) => this.started(entry, worker),
       (error) => this.lost(entry, error instanceof Error ? error : new Error(String(error))),

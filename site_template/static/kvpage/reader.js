@@ -5,12 +5,8 @@
 
 import READER from "./reader.py";
 
-/** @typedef {import("./lab.js").WiredLab} WiredLab */
-/** @typedef {import("./python.js").PythonPool} PythonPool */
-/**
- * reader.py's answer to a Run.
- * @typedef {{ok: true, replies: string[]} | {ok: false, error: string, frames?: string[], path?: string, line?: number, col?: number, text?: string}} RunAnswer
- */
+/** @typedef {import("./lab.js").WiredLab} WiredLab @typedef {import("./python.js").PythonPool} PythonPool */
+/** reader.py's answer to a Run. @typedef {{ok: true, replies: string[]} | {ok: false, error: string, frames?: string[], path?: string, line?: number, col?: number, text?: string}} RunAnswer */
 /** @typedef {(pool: PythonPool, labs: WiredLab[], seconds: number) => Reader} WireReader */
 
 const CAP = 100_000; // characters a file (reader.py refuses more too)

@@ -7,15 +7,14 @@
 import { openAssets } from "./assets.js";
 import { WORKER_SCRIPT } from "./contract.js";
 import { progress, say } from "./progress.js";
-import { fromWorker, toPython, toUnpacker } from "./protocol.js";
+import { fromWorker, toPython } from "./protocol.js";
+import { Unpacking } from "./unpacking.js";
 import { awaitedElsewhere } from "./settled.js";
 
 /** @typedef {import("./protocol.js").Runtime} Runtime */
 /** @typedef {import("./protocol.js").FromPython} FromPython */
-/** @typedef {import("./protocol.js").FromUnpacker} FromUnpacker */
-/** @typedef {ReturnType<typeof openAssets>} Opened */
+/** @typedef {import("./assets.js").Opened} Opened */
 /** @typedef {{heard(message: FromPython): void, broke(why: string): void}} Listener what a worker says, and that it stopped */
-/** @typedef {{worker: Worker, left: number}} Unpacker */
 
 const WORKER_PROLOGUE = `"use strict";
 // Pyodide is in this script already: nothing is imported (see stage "spawn" of static/kvpage.js).
@@ -135,93 +134,10 @@ function workerCode(python, assets) {
   return workerURLs;
 }
 
-// The page's one unpacker, made as soon as the code is in (so it is ready when the bytes arrive)
-// if any zstd binary comes packed, not from Cache Storage: a Promise of {worker, left}, or of null.
-// It decodes them one after another as they arrive, while Python's worker reads Pyodide's
-// JavaScript and sets itself up (one worker more, not one per binary: on two cores the cost of
-// starting each outweighed decoding two at once), and is terminated once `left` reaches 0.
-/** @type {Promise<Unpacker | null> | null} */
-let unpacker = null;
-/** @param {Runtime} python @param {Opened} assets @returns {Promise<Unpacker | null>} */
-function unpackerFor(python, assets) {
-  unpacker ??= (async () => {
-    const names = [python.wasm, python.snapshot, python.wheel].filter((name) => python.encoding[name] === "zstd");
-    const left = (await Promise.all(names.map(assets.comesPacked))).filter(Boolean).length;
-    return left === 0 ? null : { worker: new Worker((await workerCode(python, assets)).unpacker), left };
-  })();
-  unpacker.catch(awaitedElsewhere); // the binaries' own failures are the ones reported
-  return unpacker;
-}
-
-// One zstd binary fewer for the unpacker (decoded, or never to come): the last one ends it, unless
-// it is to keep them in Cache Storage (keepFresh ends it then).
-/** @param {Runtime} python @param {Opened} assets */
-function unpackerDone(python, assets) {
-  const last = (/** @type {Unpacker | null} */ made) => {
-    if (made !== null && (made.left -= 1) === 0 && !assets.cacheable) made.worker.terminate();
-  };
-  unpackerFor(python, assets).then(last, awaitedElsewhere); // a binary reports its own failure
-}
-
-// The unpacker ended, if there is one, with what it holds.
-function endUnpacker() {
-  unpacker?.then((made) => made?.worker.terminate(), awaitedElsewhere); // none was made
-}
-
-// The binaries `names` unpacked here, not read from Cache Storage, kept there for the next visit by
-// the unpacker (made now if none was): what it decoded, and `files` ({name: ArrayBuffer}, the
-// page's own copies, transferred) of the others. Sets <html data-python-cache="kept"> once they are.
-/** @param {Runtime} python @param {Opened} assets @param {string[]} names @param {Record<string, ArrayBuffer>} files */
-async function keepFresh(python, assets, names, files) {
-  const made = (await unpackerFor(python, assets)) ?? { worker: new Worker((await workerCode(python, assets)).unpacker) };
-  try {
-    /** @type {{error?: string}} */
-    const answer = await new Promise((resolve) => {
-      made.worker.addEventListener("message", (event) => {
-        const message = /** @type {FromUnpacker} */ (fromWorker(event));
-        if (message.type === "kept") resolve(message);
-      });
-      made.worker.addEventListener("error", (event) => (event.preventDefault(), resolve({ error: event.message })));
-      toUnpacker(made.worker, { type: "keep", where: assets.keptWhere(names), files }, Object.values(files));
-    });
-    if (answer.error) console.info("kvpage: the unpacked binaries are not kept:", answer.error);
-    else document.documentElement.dataset.pythonCache = "kept";
-  } finally {
-    made.worker.terminate();
-  }
-}
-
-// The zstd binary `name`, whose packed bytes are `packed`, decoded by the unpacker. Resolves to
-// the unpacked bytes.
-/** @param {Runtime} python @param {Opened} assets @param {string} name @param {ArrayBuffer} packed @returns {Promise<ArrayBuffer>} */
-async function unpackElsewhere(python, assets, name, packed) {
-  const made = await unpackerFor(python, assets);
-  if (made === null) throw failure(python, name)(); // Cache Storage said it would come unpacked
-  try {
-    /** @type {FromUnpacker} */
-    const answer = await new Promise((resolve, reject) => {
-      const answered = (/** @type {MessageEvent<FromUnpacker>} */ event) => {
-        const message = fromWorker(event);
-        if (message.type !== "kept" && message.name === name) resolve(message);
-      };
-      made.worker.addEventListener("message", answered);
-      made.worker.addEventListener("error", (event) => (event.preventDefault(), reject(failure(python, name)())));
-      /** @type {import("./protocol.js").UnpackMessage} */
-      const job = { type: "unpack", name, bytes: packed, size: python.unpacked[name], keep: assets.cacheable };
-      toUnpacker(made.worker, job, [packed]);
-    });
-    if (answer.type !== "unpacked") throw failure(python, name)();
-    marked(`unpacked-${name}`, answer.at);
-    return answer.bytes;
-  } finally {
-    unpackerDone(python, assets);
-  }
-}
-
 // The binaries a worker needs, each unpacked as soon as it is in ({name: Promise of an
 // ArrayBuffer}): read back from Cache Storage as they are, zstd in the unpacker, gzip here; what
 // was not read back (the code too) is kept for the next visit once the first worker is ready
-// (keepFresh), over http(s) only, where Cache Storage is: each copied as it is unpacked, before it
+// (Unpacking.keep), over http(s) only, where Cache Storage is: each copied as it is unpacked, before it
 // is lent, by the unpacker off the page (the small gzip ones here).
 /** @param {Runtime} python @param {Opened} assets @returns {Record<string, Promise<ArrayBuffer>>} */
 function unpackedAssets(python, assets) {
@@ -229,19 +145,20 @@ function unpackedAssets(python, assets) {
   const fresh = new Set();
   /** @type {Record<string, ArrayBuffer>} */
   const copies = {}; // of the gzip binaries unpacked here, for Cache Storage (the unpacker keeps its own)
+  const unpacking = new Unpacking(python, assets, async () => (await workerCode(python, assets)).unpacker);
   const unpack = async (/** @type {string} */ name) => {
     const zstd = python.encoding[name] === "zstd";
-    if (zstd) unpackerFor(python, assets);
+    if (zstd) unpacking.unpacker();
     let asset;
     try {
       asset = await assets.asset(name);
     } catch (error) {
-      if (zstd) unpackerDone(python, assets);
+      if (zstd) unpacking.done();
       throw error;
     }
     if (asset.unpacked) return asset.bytes;
     fresh.add(name);
-    if (zstd) return unpackElsewhere(python, assets, name, asset.bytes);
+    if (zstd) return unpacking.unpack(name, asset.bytes, failure(python, name));
     const bytes = await gunzip(asset.bytes, python.unpacked[name], failure(python, name));
     if (assets.cacheable) copies[name] = bytes.slice(0);
     return bytes;
@@ -254,10 +171,10 @@ function unpackedAssets(python, assets) {
     // first worker fails to start instead, no keep comes, and it goes.
     if (fresh.size === 0) document.documentElement.dataset.pythonCache = "hit";
     else if (assets.cacheable) {
-      const kept = firstReady.then(() => keepFresh(python, assets, [...fresh], files), endUnpacker);
+      const kept = firstReady.then(() => unpacking.keep([...fresh], files), () => unpacking.end());
       kept.catch((error) => console.info("kvpage: the unpacked binaries are not kept:", error));
     }
-  }, endUnpacker);
+  }, () => unpacking.end());
   return each;
 }
 
