@@ -1,17 +1,7 @@
-// kvpage search: the search box in the page header (partials/search.html), as the reader types.
-//
-// The box is a WAI-ARIA combobox (the APG's "editable combobox with list autocomplete"): typing
-// lists the sections that match in its listbox, each with its chapter, its heading and a snippet
-// with the matched words marked; Down and Up move through them (aria-activedescendant, so focus
-// stays in the box), Enter goes to the one chosen (or the first), Escape closes the list, then
-// clears the box. "/" anywhere outside a text field focuses it. A status line, a live region,
-// says how many sections matched.
-//
-// The index (search/index.js: MiniSearch and the book's sections, indexed at build time by
-// sitegen/search/index.py) is a classic script, loaded the first time the box is used, so it
-// loads from disk (file://) as over http; the single file holds it inline. It needs no Python
-// and no network. A query is only ever text here: results are built with createElement and
-// textContent, and nothing of the query becomes markup or a regular expression.
+// kvpage search: the header's search box, a WAI-ARIA combobox with list autocomplete over the index
+// that sitegen/search/index.py builds (MiniSearch, a classic script loaded on first use, so it works
+// from file:// and inline in the single file; decision 0046). No Python, no network; a query is only
+// ever text: results are built with createElement and textContent.
 "use strict";
 
 // Long because: this wrapper is the script's own scope, which keeps its names off the page's
@@ -250,6 +240,8 @@
     if (input.value.trim()) update();
   });
   input.addEventListener("blur", () => close());
+  // Down and Up move through the results (aria-activedescendant: the focus stays in the box), Enter
+  // goes to the one chosen (or the first), Escape closes the list, then clears the box.
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
@@ -277,6 +269,7 @@
     if (item) go(results[Array.prototype.indexOf.call(list.children, item)], event.ctrlKey || event.metaKey);
   });
 
+  // "/" anywhere outside a text field focuses the box.
   document.addEventListener("keydown", (event) => {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     const target = /** @type {Partial<Element>} */ (event.target);

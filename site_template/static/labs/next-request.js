@@ -1,18 +1,6 @@
-// The next-request lab's own script: the token chips' hover, focus and arrow keys, and the typing
-// debounce. Registered by name ("next-request", kvpage/labs/next_request.py); its text boxes,
-// readouts, chips, bars and errors are the page's, drawn from each view Python returns
-// (static/kvpage/labs.js). Each chip carries, for screen readers, what it is ("#11 “␣3” · paid");
-// the line under the rows shows that text while the chip is hovered or focused, and after a tap or
-// a click (which focuses it: a finger has no hover), and stays while the pointer moves on to it (or
-// across the rows to it), so it can be read and selected. Left and Right (Home, End) move along a
-// row; Up and Down to the other request's token at the same position. After every view, and at the
-// start, the token rows are scrolled sideways so that the first difference is in view, with a few
-// tokens before it: on a phone the rows are wider than the screen, and the difference is what the
-// lab is about.
-//
-// A preset button (data-action=preset_NAME) copies the text the model computed for it (the view's
-// preset_NAME, kept in a hidden [data-field]) into request 2 and sends it as typing would: the
-// page compares, as after any input. Nothing is computed here.
+// The next-request lab's own script (kvpage/labs/next_request.py): the token chips' hover, focus and
+// arrow keys, the presets and the typing debounce; the page draws everything else from each view
+// (static/kvpage/lab.js). Nothing is computed here.
 "use strict";
 
 (() => {
@@ -74,6 +62,11 @@
     });
   }
 
+  // Each chip carries, for screen readers, what it is ("#11 “␣3” · paid"); the line under the rows shows
+  // that while the chip is hovered or focused (a tap focuses it), and stays while the pointer moves on
+  // to it. Left, Right, Home and End move along a row, Up and Down to the other request's token. The
+  // rows scroll sideways to the first difference after every view: on a phone they are wider than the
+  // screen. A preset (data-action=preset_NAME) puts the model's text for it into request 2, as typing.
   /** @param {HTMLElement} section @param {LabHandle} lab */
   function start(section, lab) {
     const lists = [.../** @type {NodeListOf<HTMLElement>} */ (section.querySelectorAll("[data-part^=tokens]"))];
