@@ -50,13 +50,14 @@ test-site:
 # The Python: ruff, mypy --strict, and vulture for dead code at --min-confidence 60 (the level of an
 # unused function, class, variable or attribute; 100 would catch only unreachable code), its
 # exceptions each named with who uses them in tests/vulture_whitelist.py. The JavaScript: tsc over the
-# page's JSDoc-annotated modules (tsconfig.json: the worker's messages typed once, in protocol.js)
-# and ESLint (eslint.config.mjs).
+# page's JSDoc-annotated modules under --strict, against config.d.ts, which must be what
+# sitegen/site/page_types.py writes from the Python that builds the config (decision 0061), and ESLint.
 check:
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/vulture kvpage sitegen build.py tests/vulture_whitelist.py --min-confidence 60
+	$(PY) -m sitegen.site.page_types --check
 	node_modules/.bin/tsc -p tsconfig.json
 	node_modules/.bin/eslint sitegen site_template bench/stock_spawn.js
 

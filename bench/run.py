@@ -104,11 +104,13 @@ PHASES = """() => Object.fromEntries(performance.getEntriesByType("mark")
 
 def stock_script(work: Path) -> bytes:
     """The page's script with stock Pyodide's loader: its modules bundled with ``stock_spawn.js`` in
-    place of stage "spawn" (the same exports), and without stage "assets", which only "spawn" imports."""
+    place of stage "spawn" (the same exports), and without stages "assets" and "unpacking", which
+    only "spawn" imports."""
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(MODULES, work)
     shutil.copy(HERE / "stock_spawn.js", work / "spawn.js")
     (work / "assets.js").unlink()
+    (work / "unpacking.js").unlink()
     return page_script(work)
 
 

@@ -6,10 +6,21 @@
 // wheel by name.
 import { say } from "./progress.js";
 
-/** A new worker, starting stock Pyodide; its first message is "ready" or "failed". @returns {Promise<Worker>} */
-export function pythonWorker() {
+/**
+ * A new worker, starting stock Pyodide: `listener` hears every message it says ("ready" or "failed"
+ * first), and that it broke, as the page's loader's does.
+ * @param {unknown} config @param {{heard(message: unknown): void, broke(why: string): void}} listener
+ * @returns {Promise<Worker>}
+ */
+export function pythonWorker(config, listener) {
   say("Loading Python…");
-  return Promise.resolve(new Worker(new URL("static/stock_worker.mjs", document.baseURI), { type: "module" }));
+  const worker = new Worker(new URL("static/stock_worker.mjs", document.baseURI), { type: "module" });
+  worker.addEventListener("message", (event) => listener.heard(event.data));
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    listener.broke(event.message || "Python's worker stopped");
+  });
+  return Promise.resolve(worker);
 }
 
 /** `serve`'s model swap: not in the stock page. @returns {Promise<ArrayBuffer>} */

@@ -13,6 +13,18 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias, TypeVar, cast, get_args
 
 from kvpage.jsonvalue import JSONObject, JSONValue, LabInputError
+from kvpage.schema import (
+    ButtonSchema,
+    CheckboxSchema,
+    ChoiceOption,
+    ChoiceSchema,
+    DecimalSchema,
+    LabSchema,
+    NumberSchema,
+    OutputKind,
+    OutputSchema,
+    TextSchema,
+)
 from kvpage.tree import TreeError, check
 
 Action: TypeAlias = Callable[[JSONObject], JSONObject]
@@ -43,7 +55,7 @@ def module_of(name: str) -> str:
     return f"{LABS_PACKAGE}.{name.replace('-', '_')}"
 
 
-def number_schema(control: Whole | DecimalSlider) -> JSONObject:
+def number_schema(control: Whole) -> NumberSchema:
     """What the page knows of a number control (its range, in numbers and in words, and its default):
     one shape for whole numbers and decimals, a decimal slider adding its step."""
     return {
@@ -101,7 +113,7 @@ class Whole:
     default: int
     examples: tuple[int, ...] = ()
     """Values the tests and the build's sweep try besides the lowest, highest and default (:meth:`tried`)."""
-    widget: ClassVar[str] = "slider"
+    widget: ClassVar[Literal["slider", "number"]] = "slider"
 
     def check(self, value: int) -> int:
         """``value`` if in range, else the message the reader sees (:func:`out_of_range`)."""
@@ -117,7 +129,7 @@ class Whole:
             raise LabInputError(f"{self.label} must be a whole number")
         return self.check(value)
 
-    def schema(self) -> JSONObject:
+    def schema(self) -> NumberSchema:
         """What the page knows of this control."""
         return number_schema(self)
 
@@ -142,14 +154,14 @@ class Whole:
 class Slider(Whole):
     """A whole number on a range input, its value printed beside it."""
 
-    widget: ClassVar[str] = "slider"
+    widget: ClassVar[Literal["slider", "number"]] = "slider"
 
 
 @dataclass(frozen=True)
 class Number(Whole):
     """A whole number in a number box."""
 
-    widget: ClassVar[str] = "number"
+    widget: ClassVar[Literal["slider", "number"]] = "number"
 
 
 DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")
@@ -171,7 +183,7 @@ class DecimalSlider:
     step: float
     examples: tuple[float, ...] = ()
     """Values the tests and the build's sweep try besides the lowest, highest and default (:meth:`tried`)."""
-    widget: ClassVar[str] = "slider"
+    widget: ClassVar[Literal["slider", "number"]] = "slider"
 
     @property
     def places(self) -> int:
@@ -203,8 +215,18 @@ class DecimalSlider:
             raise LabInputError(f"{self.label} must be a number")
         return self.check(value)
 
-    def schema(self) -> JSONObject:
-        return {**number_schema(self), "step": self.step, "places": self.places}
+    def schema(self) -> DecimalSchema:
+        return {
+            "name": self.name,
+            "kind": self.widget,
+            "label": self.label,
+            "low": self.low,
+            "high": self.high,
+            "range": range_words(self),
+            "default": self.default,
+            "step": self.step,
+            "places": self.places,
+        }
 
     def tried(self) -> tuple[float, ...]:
         """The default, the ends, the examples and :data:`BETWEEN` values between, each on the grid."""
@@ -247,10 +269,10 @@ class Choice:
     default: str
     examples: tuple[str, ...] = ()
     """Unused by the sweep, which tries every option; accepted so that every control takes ``examples=``."""
-    widget: ClassVar[str] = "choice"
+    widget: ClassVar[Literal["choice"]] = "choice"
 
-    def schema(self) -> JSONObject:
-        options: list[JSONValue] = [{"value": value, "label": label} for value, label in self.options]
+    def schema(self) -> ChoiceSchema:
+        options: list[ChoiceOption] = [{"value": value, "label": label} for value, label in self.options]
         return {
             "name": self.name,
             "kind": self.widget,
@@ -291,9 +313,9 @@ class Checkbox:
     default: bool = False
     examples: tuple[bool, ...] = ()
     """Unused by the sweep, which tries both; accepted so that every control takes ``examples=``."""
-    widget: ClassVar[str] = "checkbox"
+    widget: ClassVar[Literal["checkbox"]] = "checkbox"
 
-    def schema(self) -> JSONObject:
+    def schema(self) -> CheckboxSchema:
         return {"name": self.name, "kind": self.widget, "label": self.label, "default": self.default}
 
     def tried(self) -> tuple[bool, ...]:
@@ -337,9 +359,9 @@ class Text:
     examples: tuple[str, ...] = ()
     """Texts the model takes, for the tests and the build's sweep to type: nothing else is typed into
     the box, so a lab that refuses some input (numbers only, say) says here what it accepts."""
-    widget: ClassVar[str] = "text"
+    widget: ClassVar[Literal["text"]] = "text"
 
-    def schema(self) -> JSONObject:
+    def schema(self) -> TextSchema:
         return {
             "name": self.name,
             "kind": self.widget,
@@ -392,13 +414,6 @@ class ParamsRefused(ValueError):
         self.problems = tuple(problems)
 
 
-OutputKind: TypeAlias = Literal["text", "status", "progress", "summary", "picture", "table", "list"]
-"""How an output is shown. The first four are texts, in ``view["text"][name]``: a readout (with a
-label), a line saying what the lab is doing, how far a run has come, and the lab's summary: what an
-answer changed, each number named ("Step 16 of 16: 31 cells this step, …"), the one text a screen
-reader is told of after each answer (a polite, atomic live region; the readouts themselves are not
-live). The others are element trees (:mod:`kvpage.tree`) in ``view["parts"][name]``: a drawing, a
-table's contents, a list's items."""
 TEXT_KINDS: tuple[OutputKind, ...] = ("text", "status", "progress", "summary")
 
 
@@ -419,7 +434,7 @@ class Output:
         """Shown as text (``view["text"]``), not as an element tree (``view["parts"]``)."""
         return self.kind in TEXT_KINDS
 
-    def schema(self) -> JSONObject:
+    def schema(self) -> OutputSchema:
         return {"name": self.name, "kind": self.kind, "label": self.label}
 
 
@@ -440,7 +455,7 @@ class Button:
         """The action a click calls ("" for none)."""
         return self.name if self.action is None else self.action
 
-    def schema(self) -> JSONObject:
+    def schema(self) -> ButtonSchema:
         return {"name": self.name, "label": self.label, "calls": self.calls}
 
 
@@ -589,7 +604,7 @@ class Lab:
         """Its tree outputs: pictures, tables and lists."""
         return frozenset(output.name for output in self.outputs if not output.is_text)
 
-    def schema(self) -> JSONObject:
+    def schema(self) -> LabSchema:
         """The lab as the page knows it: written once into each page that shows it, as JSON.
 
         The templates print its controls, buttons and outputs from this, and the page's

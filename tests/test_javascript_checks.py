@@ -56,7 +56,7 @@ MUTATIONS = [
         "'requst'",
     ),
     # The worker reads a field the call message does not have.
-    ("worker.js", "async call({ id, request })", "async call({ id, requst: request })", "'requst'"),
+    ("python-worker.js", "async call({ id, request })", "async call({ id, requst: request })", "'requst'"),
     # The page reads a field a reply does not have.
     ("python.js", "message.reply, message.dead)", "message.replied, message.dead)", "'replied' does not exist"),
 ]

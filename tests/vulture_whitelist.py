@@ -30,7 +30,7 @@ _.close_connection
 _.request_queue_size
 
 # The runtime's fields are read by the page's worker from the JSON the build writes
-# (site_template/static/kvpage/worker.js, spawn.js; typed in protocol.js).
+# (site_template/static/kvpage/python-worker.js, spawn.js; typed in config.d.ts).
 _.index_url
 _.snapshot_size
 _.fresh_model

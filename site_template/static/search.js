@@ -1,17 +1,7 @@
-// kvpage search: the search box in the page header (partials/search.html), as the reader types.
-//
-// The box is a WAI-ARIA combobox (the APG's "editable combobox with list autocomplete"): typing
-// lists the sections that match in its listbox, each with its chapter, its heading and a snippet
-// with the matched words marked; Down and Up move through them (aria-activedescendant, so focus
-// stays in the box), Enter goes to the one chosen (or the first), Escape closes the list, then
-// clears the box. "/" anywhere outside a text field focuses it. A status line, a live region,
-// says how many sections matched.
-//
-// The index (search/index.js: MiniSearch and the book's sections, indexed at build time by
-// sitegen/search/index.py) is a classic script, loaded the first time the box is used, so it
-// loads from disk (file://) as over http; the single file holds it inline. It needs no Python
-// and no network. A query is only ever text here: results are built with createElement and
-// textContent, and nothing of the query becomes markup or a regular expression.
+// kvpage search: the header's search box, a WAI-ARIA combobox with list autocomplete over the index
+// that sitegen/search/index.py builds (MiniSearch, a classic script loaded on first use, so it works
+// from file:// and inline in the single file; decision 0046). No Python, no network; a query is only
+// ever text: results are built with createElement and textContent.
 "use strict";
 
 // Long because: this wrapper is the script's own scope, which keeps its names off the page's
@@ -19,18 +9,30 @@
 (() => {
   const box = /** @type {HTMLElement | null} */ (document.querySelector(".site-search"));
   if (!box) return;
-  const input = box.querySelector("input");
+  const input = /** @type {HTMLInputElement} */ (box.querySelector("input"));
   const popup = /** @type {HTMLElement} */ (box.querySelector(".search-popup"));
   const list = /** @type {HTMLElement} */ (box.querySelector("[role=listbox]"));
-  const status = box.querySelector("[role=status]");
+  const status = /** @type {HTMLElement} */ (box.querySelector("[role=status]"));
+  const index = box.dataset.index ?? "";
 
   const SHOWN = 10; // results listed
   const LONGEST = 200; // characters of the query searched; the rest is said to be left out
   const QUOTED = 60; // characters of the query quoted back in "no results"
   const AROUND = 70; // characters of a snippet before the first match (about), and twice that after
 
+  /**
+   * A section found (sitegen/search/index.py): its chapter's number, anchor, heading and text, and the
+   * terms it matched; a chapter's page, anchor prefix, headline and title; the index's word splitter.
+   * @typedef {{c: number, a?: string, h: string, t: string, terms: string[]}} Result
+   * @typedef {{page: string, anchor: string, headline: string, title: string}} Chapter
+   * @typedef {{options: unknown, words(text: string): {word: string, at: number}[], term(word: string): string}} Terms
+   * @typedef {{index: {search(query: string, options: object): Result[]}, chapters: Chapter[], terms: Terms}} Engine
+   */
+  /** @type {Engine | null} */
   let engine = null;
+  /** @type {Promise<void> | null} */
   let loading = null;
+  /** @type {Result[]} */
   let results = [];
   let active = -1;
 
@@ -38,12 +40,12 @@
 
   function loadIndex() {
     if (!loading) {
-      loading = new Promise((resolve, reject) => {
+      loading = new Promise((/** @type {(value?: undefined) => void} */ resolve, reject) => {
         if (globalThis.kvpageSearchData) return resolve();
         const script = document.createElement("script");
-        script.src = box.dataset.index;
-        script.onload = resolve;
-        script.onerror = () => reject(new Error(`could not load ${box.dataset.index}`));
+        script.src = index;
+        script.onload = () => resolve();
+        script.onerror = () => reject(new Error(`could not load ${index}`));
         document.head.append(script);
       }).then(() => {
         const data = globalThis.kvpageSearchData;
@@ -58,30 +60,36 @@
     return loading;
   }
 
+  /** loadIndex's failure is said in the status line, by loadIndex: nothing more where it is awaited. */
+  const saidInStatus = () => undefined;
+
   // ---- searching -----------------------------------------------------------------------------------
 
-  function search(query) {
+  /** @param {Engine} loaded @param {string} query */
+  function search(loaded, query) {
     const typing = /[\p{L}\p{N}\p{M}]$/u.test(query); // the last word may be unfinished
-    return engine.index.search(query, {
+    return loaded.index.search(query, {
       combineWith: "AND",
-      prefix: (term, i, all) => typing && i === all.length - 1 && term.length >= 2,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      prefix: (/** @type {string} */ term, /** @type {number} */ i, /** @type {string[]} */ all) => typing && i === all.length - 1 && term.length >= 2,
+      fuzzy: (/** @type {string} */ term) => (term.length >= 5 ? 0.2 : false),
       maxFuzzy: 2,
       boost: { h: 2 },
     });
   }
 
-  function hrefOf(result) {
-    const chapter = engine.chapters[result.c];
+  /** @param {Engine} loaded @param {Result} result */
+  function hrefOf(loaded, result) {
+    const chapter = loaded.chapters[result.c];
     return result.a ? chapter.anchor + result.a : chapter.page;
   }
 
   // Text with every word whose term the result matched in <mark>, from `start` to `end`.
-  function marked(text, matched, start = 0, end = text.length) {
+  /** @param {Engine} loaded @param {string} text @param {Set<string>} matched */
+  function marked(loaded, text, matched, start = 0, end = text.length) {
     const out = document.createDocumentFragment();
     let done = start;
-    for (const { word, at } of engine.terms.words(text.slice(start, end))) {
-      if (!matched.has(engine.terms.term(word))) continue;
+    for (const { word, at } of loaded.terms.words(text.slice(start, end))) {
+      if (!matched.has(loaded.terms.term(word))) continue;
       out.append(text.slice(done, start + at));
       const mark = document.createElement("mark");
       mark.textContent = word;
@@ -94,14 +102,16 @@
 
   // Some of the section's text where most of the matched terms are, cut at spaces, with "…"
   // where cut: the window that starts at a matched word and holds the most different ones.
-  function snippet(text, matched) {
-    const hits = engine.terms.words(text).filter(({ word }) => matched.has(engine.terms.term(word)));
+  /** @param {Engine} loaded @param {string} text @param {Set<string>} matched */
+  function snippet(loaded, text, matched) {
+    const hits = loaded.terms.words(text).filter(({ word }) => matched.has(loaded.terms.term(word)));
+    /** @type {{word: string, at: number} | null} */
     let best = null;
     let most = 0;
     for (const [i, hit] of hits.entries()) {
       const inside = new Set();
       for (let j = i; j < hits.length && hits[j].at < hit.at + 2 * AROUND; j++) {
-        inside.add(engine.terms.term(hits[j].word));
+        inside.add(loaded.terms.term(hits[j].word));
       }
       if (inside.size > most) [best, most] = [hit, inside.size];
       if (most === matched.size) break;
@@ -113,35 +123,37 @@
     if (end < text.length && text.lastIndexOf(" ", end) > start) end = text.lastIndexOf(" ", end);
     const out = document.createDocumentFragment();
     if (start > 0) out.append("… ");
-    out.append(marked(text, matched, start, end));
+    out.append(marked(loaded, text, matched, start, end));
     if (end < text.length) out.append(" …");
     return out;
   }
 
-  function option(result, number) {
+  /** @param {Engine} loaded @param {Result} result @param {number} number */
+  function option(loaded, result, number) {
     const matched = new Set(result.terms);
-    const chapter = engine.chapters[result.c];
+    const chapter = loaded.chapters[result.c];
     const item = document.createElement("li");
     item.id = `kvpage-search-option-${number}`;
     item.setAttribute("role", "option");
     item.setAttribute("aria-selected", "false");
     const where = document.createElement("span");
     where.className = "search-chapter";
-    where.append(`${chapter.headline} — `, result.a ? chapter.title : marked(chapter.title, matched));
+    where.append(`${chapter.headline} — `, result.a ? chapter.title : marked(loaded, chapter.title, matched));
     item.append(where);
     if (result.a) {
       const heading = document.createElement("span");
       heading.className = "search-heading";
-      heading.append(marked(result.h, matched));
+      heading.append(marked(loaded, result.h, matched));
       item.append(heading);
     }
     const text = document.createElement("span");
     text.className = "search-snippet";
-    text.append(snippet(result.t, matched));
+    text.append(snippet(loaded, result.t, matched));
     item.append(text);
     return item;
   }
 
+  /** @param {string} query */
   function quoted(query) {
     return query.length > QUOTED ? `${query.slice(0, QUOTED)}…` : query;
   }
@@ -161,12 +173,13 @@
     popup.hidden = false;
     if (!engine) {
       status.textContent = "Loading the index…";
-      loadIndex().then(() => input.value === typed && update(), () => {});
+      loadIndex().then(() => input.value === typed && update(), saidInStatus);
       return close(false);
     }
-    const found = search(query);
+    const found = search(engine, query);
     results = found.slice(0, SHOWN);
-    list.replaceChildren(...results.map(option));
+    const shown = engine;
+    list.replaceChildren(...results.map((result, number) => option(shown, result, number)));
     list.hidden = results.length === 0;
     input.setAttribute("aria-expanded", String(!list.hidden));
     const cut = typed.length > LONGEST ? ` (only the first ${LONGEST} characters were searched)` : "";
@@ -188,18 +201,21 @@
     input.removeAttribute("aria-activedescendant");
   }
 
-  function choose(index) {
+  /** @param {number} chosen */
+  function choose(chosen) {
     const items = list.children;
     if (active >= 0 && items[active]) items[active].setAttribute("aria-selected", "false");
-    active = index;
+    active = chosen;
     const item = items[active];
     item.setAttribute("aria-selected", "true");
     input.setAttribute("aria-activedescendant", item.id);
     item.scrollIntoView({ block: "nearest" });
   }
 
+  /** @param {Result} result */
   function go(result, newTab = false) {
-    const url = new URL(hrefOf(result), location.href);
+    if (engine === null) return;
+    const url = new URL(hrefOf(engine, result), location.href);
     close();
     if (newTab) {
       window.open(url.href, "_blank", "noopener");
@@ -224,6 +240,8 @@
     if (input.value.trim()) update();
   });
   input.addEventListener("blur", () => close());
+  // Down and Up move through the results (aria-activedescendant: the focus stays in the box), Enter
+  // goes to the one chosen (or the first), Escape closes the list, then clears the box.
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
@@ -251,6 +269,7 @@
     if (item) go(results[Array.prototype.indexOf.call(list.children, item)], event.ctrlKey || event.metaKey);
   });
 
+  // "/" anywhere outside a text field focuses the box.
   document.addEventListener("keydown", (event) => {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     const target = /** @type {Partial<Element>} */ (event.target);

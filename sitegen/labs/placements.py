@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from kvpage.jsonvalue import JSONObject, JSONValue
 from kvpage.lab import Lab
+from kvpage.schema import ControlSchema, LabSchema, OutputSchema
 from sitegen.labs.calls import request
 from sitegen.labs.trees import to_html
 
@@ -67,15 +68,15 @@ class LabUse:
         return self.placement.heading_id
 
     @property
-    def schema(self) -> JSONObject:
+    def schema(self) -> LabSchema:
         """The lab's schema (``Lab.schema``): what the templates print its widgets from, as the page reads it."""
         return self.kind.schema()
 
-    def control(self, name: str) -> JSONObject:
+    def control(self, name: str) -> ControlSchema:
         """The schema of control ``name``, as the page reads it (found by ``Lab.control``)."""
         return self.kind.control(name).schema()
 
-    def output(self, name: str) -> JSONObject:
+    def output(self, name: str) -> OutputSchema:
         """The schema of output ``name``, as the page reads it (found by ``Lab.output``)."""
         return self.kind.output(name).schema()
 

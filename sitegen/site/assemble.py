@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from kvpage.jsonvalue import JSONObject
 from kvpage.lab import Lab
+from kvpage.schema import LabSchema
 from sitegen.book.assets import Asset
 from sitegen.book.inside import everything, list_files
 from sitegen.book.source import Book
@@ -59,7 +59,7 @@ class PageConfig:
     (``tests/sitegen/site/test_page_contract.py`` holds the two together).
     """
 
-    labs: dict[str, JSONObject]
+    labs: dict[str, LabSchema]
     """Each lab's schema (``kvpage.lab.Lab.schema``) by name: the one description of its controls,
     buttons and outputs that the templates printed the lab from."""
     call_timeout: float

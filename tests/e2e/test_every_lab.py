@@ -78,7 +78,7 @@ def chapters() -> list[Chapter]:
 @dataclass
 class Model:
     """One lab as its page holds it: every control's value and the last view's state, and the model's
-    answer to a call made with them, as ``static/kvpage/labs.js`` sends it."""
+    answer to a call made with them, as ``static/kvpage/calls.js`` sends it."""
 
     lab: Lab
     values: dict[str, JSONValue]

@@ -85,7 +85,7 @@ def drawn(lab: Locator, mode: str = "kv") -> Drawn:
     """The grid and slots as drawn now, in one round trip to the page where :func:`grid_cells` and
     :func:`slot_count` take one each: a test that read them at every step of a run spent most of its
     time in those round trips. Read once the readouts show the step (:func:`expect_run`): the lab
-    draws its pictures and writes its readouts in one task (``render`` in static/kvpage/labs.js),
+    draws its pictures and writes its readouts in one task (``render`` in static/kvpage/lab.js),
     so the pictures are that step's."""
     found: dict[str, Any] = lab.evaluate(DRAWN, mode)
     return Drawn(found["now"], found["held"], sum(int(n) for n in found["slots"]))

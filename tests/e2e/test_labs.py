@@ -199,7 +199,7 @@ def expect_step(decode: Locator, run: Run) -> None:
     The readouts and the slider are waited for by role and label, as a reader finds them; the
     pictures and the table are then read in one call (:data:`STEP_DRAWN`) rather than one round trip
     each: the lab draws them and writes its readouts in one task (``render`` in
-    static/kvpage/labs.js), so once the readouts show the step, so do they."""
+    static/kvpage/lab.js), so once the readouts show the step, so do they."""
     expect_run(decode, run)
     slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
     expect(slider).to_have_value(str(run.steps))

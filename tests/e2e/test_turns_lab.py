@@ -2,7 +2,7 @@
 
 The fixture book (tests/books/turns/) uses the experimental "turns" lab, which
 has no script of its own: everything it does on the page comes from its
-declaration (kvpage/labs/turns.py) and static/kvpage/labs.js. It also imports a module
+declaration (kvpage/labs/turns.py) and static/kvpage/lab.js. It also imports a module
 (statistics) inside a function that no other lab imports, so its numbers show
 that the page's Python has what the model imports. Run over http, from the
 unzipped zip (file://) and as the single file, with the network audit.

@@ -1,28 +1,20 @@
-// Stage "assets": the packed (gzip or zstd) bytes of each binary Python's worker needs (Pyodide's
-// JavaScript, the wasm, the snapshot, the wheel; no standard library besides what is in the
-// snapshot's memory, sitegen/runtime/snapshot.py), however the page was opened, each as an
-// ArrayBuffer (stage "spawn" unpacks them, off the page for the big ones, and lends them to every
-// worker it makes), and the Cache Storage that keeps them unpacked for a second visit. The build packs each (sitegen/runtime/bundle.py and
-// sitegen/runtime/packing.py: the same transfer on every host, and a smaller zip and single file) and names each file after its
-// content (sitegen/runtime/names.py). Over http and from a folder they are requested once the page
-// has drawn its first frame, at low priority (firstPaint below). They arrive
-//   "fetch"   over http(s): each fetched as NAME.HASH.bin, counted for the progress bar as it
-//             streams in (a host sends them as they are: they are packed already), unless an
-//             earlier visit kept it unpacked in Cache Storage (cachedUnpacked below);
-//   "scripts" from a folder (file://, where fetch of sibling files is refused): each as a classic
-//             script, NAME.bin.js, that hands its packed bytes, base64-encoded, to `kvpageAssets`
-//             (also the fallback over http when a NAME.bin is missing: an unzipped zip, which
-//             leaves them out);
-//   "inline"  the single-file book: those scripts are inline in the page, after this one, so each
-//             binary arrives while the browser still reads the rest of the file; arrived() waits.
-// The build writes the names and sizes into the page's config (sitegen.runtime.bundle.Loader).
-//
-// With stage "spawn" this is the loader, which bench/run.py replaces with stock Pyodide's
-// (bench/stock_spawn.js): its whole interface with the modules after it is spawn.js's exports.
+// Stage "assets": the packed bytes of each binary Python's worker needs, however the page was opened
+// ("fetch" over http, "scripts" from a folder, "inline" in the single file), and the Cache Storage that
+// keeps them unpacked for a second visit (decisions 0004, 0023, 0025). With stage "spawn" this is the
+// loader bench/stock_spawn.js replaces.
+
+import { awaitedElsewhere } from "./settled.js";
+
+/** @typedef {import("./protocol.js").Runtime} Runtime */
+/** @typedef {import("./protocol.js").KeptWhere} KeptWhere */
+/** @typedef {ReturnType<typeof openAssets>} Opened the binaries, opened (openAssets) */
+/** @typedef {{bytes: ArrayBuffer, unpacked: boolean}} Asset a binary's bytes, packed or unpacked already */
 
 // Filled by the runtime's asset scripts: name -> {type, base64}.
 const assets = (globalThis.kvpageAssets ??= new Map());
+/** @type {Map<string, () => void>} */
 const waiting = new Map(); // name -> resolve, for assets whose script has not run yet
+/** @param {string} name @param {{type: string, base64: string}} entry */
 assets.set = function (name, entry) {
   Map.prototype.set.call(this, name, entry);
   waiting.get(name)?.();
@@ -31,6 +23,7 @@ assets.set = function (name, entry) {
 
 // Resolves once the asset script for `name` has run (in the single file, it may come later than
 // this script); fails if the page is parsed and it never came.
+/** @param {Runtime} python @param {string} name @returns {Promise<void>} */
 function arrived(python, name) {
   return new Promise((resolve, reject) => {
     if (assets.has(name)) return resolve();
@@ -49,6 +42,7 @@ function arrived(python, name) {
 // the requests (Lighthouse then counted all 7 MB towards the largest paint). A browser without
 // paint timing falls back to the frame, and one that never reports its paint starts after 5 s; a
 // hidden page draws no frames until it is shown: it starts at once.
+/** @type {Promise<void>} */
 const firstPaint = new Promise((resolve) => {
   if (document.visibilityState === "hidden" || typeof requestAnimationFrame !== "function") return resolve();
   if (!(globalThis.PerformanceObserver?.supportedEntryTypes ?? []).includes("paint")) {
@@ -61,6 +55,7 @@ const firstPaint = new Promise((resolve) => {
   setTimeout(resolve, 5000); // a page whose paint is never reported must still get its labs
 });
 
+/** @param {string} src @returns {Promise<void>} */
 function loadScript(src) {
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
@@ -72,6 +67,7 @@ function loadScript(src) {
   });
 }
 
+/** @param {string} text */
 function decodeBase64(text) {
   if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
   const binary = atob(text);
@@ -81,11 +77,12 @@ function decodeBase64(text) {
 }
 
 // The packed bytes an asset script handed over, taken once (the base64 text is garbage after that).
+/** @param {Runtime} python @param {string} name @returns {ArrayBuffer} */
 function takeAsset(python, name) {
   const entry = assets.get(name);
   if (entry === undefined) throw new Error(`the page has no ${python.index_url}${python.packed[name]}`);
   assets.delete(name);
-  return decodeBase64(entry.base64).buffer;
+  return /** @type {ArrayBuffer} */ (decodeBase64(entry.base64).buffer);
 }
 
 // Second visits over http(s): each binary is kept unpacked (Pyodide's JavaScript, the wasm,
@@ -95,16 +92,19 @@ function takeAsset(python, name) {
 // Storage is for secure origins only (not file://), and may throw or be full (private windows,
 // quota): any failure is a miss, and the binary is fetched as on a first visit.
 const UNPACKED_CACHE = "kvpage-unpacked";
+/** @param {string} indexURL @param {string} file */
 const unpackedKey = (indexURL, file) => `${new URL(file, indexURL).href}?unpacked`;
 
 // The unpacked bytes of `name` kept by an earlier visit, or null.
+/** @param {Runtime} python @param {string} indexURL @param {string} name @returns {Promise<ArrayBuffer | null>} */
 async function cachedUnpacked(python, indexURL, name) {
   try {
     const cache = await globalThis.caches.open(UNPACKED_CACHE);
     const response = await cache.match(unpackedKey(indexURL, python.packed[name]));
     const bytes = response ? await response.arrayBuffer() : null;
     return bytes?.byteLength === python.unpacked[name] ? bytes : null;
-  } catch {
+  } catch (error) {
+    console.info("kvpage: Cache Storage could not be read, so Python's files are fetched:", error);
     return null;
   }
 }
@@ -112,8 +112,9 @@ async function cachedUnpacked(python, indexURL, name) {
 // Where the binaries `names` are kept for the next visit: {cache, keys: {name: URL}, site, current}:
 // the unpacker keeps them there (stage "worker", keepUnpacked) once the first worker is ready, and
 // deletes every entry under `site` (this site's runtime folder) that is not `current` (this build's).
+/** @param {Runtime} python @param {string} indexURL @param {string[]} names @returns {KeptWhere} */
 function keptWhere(python, indexURL, names) {
-  const key = (name) => unpackedKey(indexURL, python.packed[name]);
+  const key = (/** @type {string} */ name) => unpackedKey(indexURL, python.packed[name]);
   return {
     cache: UNPACKED_CACHE,
     keys: Object.fromEntries(names.map((name) => [name, key(name)])),
@@ -124,22 +125,29 @@ function keptWhere(python, indexURL, names) {
 
 // Over http: the response to `url`, counted for progress (`onLoaded`) as it streams in; `got`
 // counts it for a fallback. Fails with `failure()`.
+/**
+ * @param {URL} url @param {() => Error} failure @param {(bytes: number) => void} onLoaded @param {{bytes: number}} got
+ * @returns {Promise<ArrayBuffer>}
+ */
 async function downloaded(url, failure, onLoaded, got) {
   const response = await fetch(url, { priority: "low" });
-  if (!response.ok) throw failure();
+  if (!response.ok || response.body === null) throw failure();
   const counter = new TransformStream({
+    /** @param {Uint8Array} chunk @param {TransformStreamDefaultController<Uint8Array>} controller */
     transform(chunk, controller) {
       got.bytes += chunk.length;
       onLoaded(chunk.length);
       controller.enqueue(chunk);
     },
   });
-  return new Response(response.body.pipeThrough(counter)).arrayBuffer().catch(() => {
+  return new Response(response.body.pipeThrough(counter)).arrayBuffer().catch((error) => {
+    console.warn(`kvpage: ${url} was cut short:`, error);
     throw failure();
   });
 }
 
 // What the browser received for the script `src` (as Resource Timing reports it), else its size.
+/** @param {Runtime} python @param {string} src @returns {number} */
 function received(python, src) {
   const entry = performance.getEntriesByName(new URL(src, document.baseURI).href)[0];
   return /** @type {PerformanceResourceTiming | undefined} */ (entry)?.encodedBodySize || python.sizes[src];
@@ -152,25 +160,26 @@ function received(python, src) {
 // resolves, before the bytes arrive, to whether they will be packed; `asset(name)` resolves to {bytes,
 // unpacked}: a binary's bytes (an ArrayBuffer), packed as the build made it, or unpacked already
 // (read back from Cache Storage).
+/** @param {PageConfig} config @param {(bytes: number) => void} onLoaded */
 export function openAssets(config, onLoaded) {
   const python = config.python;
   const mode = config.inline ? "inline" : location.protocol === "file:" ? "scripts" : "fetch";
   const cacheable = mode === "fetch" && typeof globalThis.caches === "object";
   const indexURL = new URL(python.index_url, document.baseURI).href;
-  const binary = (name) => `${python.index_url}${python.packed[name]}`;
-  const script = (name) => `${binary(name)}.js`;
+  const binary = (/** @type {string} */ name) => `${python.index_url}${python.packed[name]}`;
+  const script = (/** @type {string} */ name) => `${binary(name)}.js`;
   const needed = [python.code, python.wasm, python.snapshot, python.wheel];
   // Bytes to load: over http what the host sends for each NAME.bin ("sent"), from a folder each
   // script's size; corrected by what the browser reports receiving when a binary comes another way.
-  const estimate = (path) => (mode === "fetch" ? python.sent[path] : undefined) ?? python.sizes[path];
-  const expected = (name) => estimate(mode === "fetch" ? binary(name) : script(name));
+  const estimate = (/** @type {string} */ path) => (mode === "fetch" ? python.sent[path] : undefined) ?? python.sizes[path];
+  const expected = (/** @type {string} */ name) => estimate(mode === "fetch" ? binary(name) : script(name));
   let total = mode === "inline" ? 0 : needed.reduce((sum, name) => sum + expected(name), 0);
-  const failure = (name) => new Error(`could not load ${binary(name)}`);
-  const download = (name, got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
-  const fromScript = (name, loaded) => loaded.then(() => takeAsset(python, name));
+  const failure = (/** @type {string} */ name) => new Error(`could not load ${binary(name)}`);
+  const download = (/** @type {string} */ name, /** @type {{bytes: number}} */ got) => downloaded(new URL(python.packed[name], indexURL), () => failure(name), onLoaded, got);
+  const fromScript = (/** @type {string} */ name, /** @type {Promise<void>} */ loaded) => loaded.then(() => takeAsset(python, name));
   // A binary's script, counted once it has run: what the browser received for it, instead of what
   // was expected for the binary (`counted` bytes of which arrived already, from a download that failed).
-  const scripted = (name, counted = 0) => {
+  const scripted = (/** @type {string} */ name, counted = 0) => {
     const loaded = loadScript(script(name)).then(() => {
       const bytes = received(python, script(name));
       total += counted + bytes - expected(name);
@@ -181,32 +190,34 @@ export function openAssets(config, onLoaded) {
   // Over http: kept unpacked by an earlier visit (nothing to download: the total drops by it), or
   // fetched once the first paint is on screen. Cache Storage is asked at once: it reads no network.
   const lookups = new Map(needed.map((name) => [name, cacheable ? cachedUnpacked(python, indexURL, name) : null]));
+  /** @param {string} name @returns {Promise<Asset>} */
   const fetched = async (name) => {
     const kept = await lookups.get(name);
-    if (kept !== null) {
+    if (kept !== null && kept !== undefined) {
       total -= expected(name);
       onLoaded(0);
       return { bytes: kept, unpacked: true };
     }
     await firstPaint;
     const got = { bytes: 0 };
+    // A NAME.bin that is missing (an unzipped zip leaves them out): its script instead.
     return { bytes: await download(name, got).catch(() => scripted(name, got.bytes)), unpacked: false };
   };
-  const load = async (name) => {
+  const load = async (/** @type {string} */ name) => {
     if (mode === "inline") return { bytes: await fromScript(name, arrived(python, name)), unpacked: false };
     if (mode === "fetch") return fetched(name);
     await firstPaint;
     return { bytes: await scripted(name), unpacked: false };
   };
   const loading = new Map(needed.map((name) => [name, load(name)]));
-  for (const promise of loading.values()) promise.catch(() => {}); // each is awaited by whoever needs it
+  for (const promise of loading.values()) promise.catch(awaitedElsewhere); // each is awaited by whoever needs it
   return {
     get total() {
       return total;
     },
     cacheable,
-    keptWhere: (names) => keptWhere(python, indexURL, names),
-    comesPacked: async (name) => (await lookups.get(name)) === null,
-    asset: (name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
+    keptWhere: (/** @type {string[]} */ names) => keptWhere(python, indexURL, names),
+    comesPacked: async (/** @type {string} */ name) => (await lookups.get(name)) === null,
+    asset: (/** @type {string} */ name) => loading.get(name) ?? Promise.reject(new Error(`no asset ${name}`)),
   };
 }

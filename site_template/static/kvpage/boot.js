@@ -1,6 +1,5 @@
-// Stage "boot", the page's entry module: read the page's config, wire the labs, start Python's
-// first worker; the labs go live when it is ready. Progress goes to `document` as "kvpage:progress"
-// events and to the runtime line (progress.js). Measured: docs/performance.md.
+// Stage "boot", the page's entry module: read the page's config, wire the labs, start Python's first
+// worker; the labs go live when it is ready (decision 0061; measured: docs/performance.md).
 
 import "./draw.js";
 import { CONFIG_ID } from "./contract.js";
@@ -9,11 +8,13 @@ import { progress, settle } from "./progress.js";
 import { PythonPool } from "./python.js";
 import { showSources, wireDisclosures } from "./disclosure.js";
 
-const config = JSON.parse(document.getElementById(CONFIG_ID).textContent);
+/** @type {PageConfig} */
+const config = JSON.parse(document.getElementById(CONFIG_ID)?.textContent ?? "null");
 const pool = new PythonPool(config);
 // The labs are wired at DOMContentLoaded: every lab's own script, deferred or inline after this
 // one, has registered by then (a deferred script runs once the document is parsed, but before
 // DOMContentLoaded).
+/** @type {Promise<import("./lab.js").WiredLab[]>} */
 const wired = new Promise((resolve) => {
   const wire = () => resolve(wireLabs(config, pool));
   if (document.readyState === "complete") wire();
@@ -22,6 +23,7 @@ const wired = new Promise((resolve) => {
 // `build.py serve` after a model edit (sitegen/serve/livereload.js): the new model in every worker, then
 // every lab computed again with it, at its current values, and the Python disclosures showing the new
 // files (`fresh`: the new build of this page, parsed). Not called in a published page.
+/** @param {Loader} python @param {ArrayBuffer} wheel @param {Document} fresh */
 globalThis.kvpageLabs.swapModel = async (python, wheel, fresh) => {
   await pool.swap(python, wheel);
   await showSources(fresh);
@@ -37,7 +39,7 @@ Promise.all([pool.ready, wired]).then(
     progress("ready");
     wireDisclosures(config, pool, labs); // the Python disclosures' buttons: only once the labs are live
   },
-  (error) => {
+  (/** @type {Error} */ error) => {
     settle();
     wired.then((labs) => {
       for (const lab of labs) lab.failed(error);

@@ -1,25 +1,17 @@
-// Stage "disclosure": each lab's "Python" disclosure (site_template/labs/python.html) until the
-// reader presses Edit. The build printed the model's files, highlighted; they read without this
-// script. Once the labs are live, each disclosure shows its buttons, and the first Edit of the page
-// loads the editor (stage "reader", reader.js and reader.py), which is a script of its own so that
-// nothing only the editor needs is downloaded or parsed before the labs are live (sitegen/
-// page_script.py): from the page's config's `reader`, a classic <script src> (over http and from
-// file://), or in the single file the text of the data block READER_ID, run as an inline script the
-// page's policy allows by its hash (no Blob, no eval). Every Edit of the page goes through here.
-//
-// Under `build.py serve` a model edit swaps the new model into the page (stage "boot"), and here
-// the disclosures show its files (showSources): the highlighted code of the new build's page. An
-// editor the reader opened keeps the reader's text (their edit is theirs; its "Your model" count is
-// then against the new book's file); one they left as the book had it shows the new book's.
+// Stage "disclosure": each lab's "Python" disclosure until the reader presses Edit: once the labs
+// are live its buttons show, and the first Edit loads the editor, a script of its own so nothing only it
+// needs is downloaded before (decision 0033); under `serve` the files a model edit changed are shown.
 
 import { READER_ID } from "./contract.js";
 
 /** @typedef {{editing(details: HTMLElement): void, showSources(fresh: Map<string, HTMLElement>): void}} Editor */
+/** @typedef {import("./reader.js").WireReader} WireReader */
 
 /** @type {Promise<Editor> | null} */
 let editor = null;
 
 // The editor's script run: from the single file's data block, or loaded from `config.reader`.
+/** @param {PageConfig} config @returns {Promise<WireReader>} */
 function runEditor(config) {
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
@@ -42,22 +34,23 @@ function runEditor(config) {
 }
 
 // The editor, wired to the page's Python and labs, once: loaded on the first call.
+/** @param {PageConfig} config @param {import("./python.js").PythonPool} pool @param {import("./lab.js").WiredLab[]} labs */
 function load(config, pool, labs) {
   editor ??= runEditor(config).then((wire) => wire(pool, labs, config.call_timeout));
-  editor.catch(() => (editor = null)); // the next Edit tries again
+  editor.catch(() => (editor = null)); // the Edit that asked says why; the next Edit tries again
   return editor;
 }
 
 /**
  * The disclosures' buttons shown, and Edit wired to load the editor (once the labs are live).
- * @param {any} config the page's config
+ * @param {PageConfig} config the page's config
  * @param {import("./python.js").PythonPool} pool
- * @param {any[]} labs the page's wired labs
+ * @param {import("./lab.js").WiredLab[]} labs the page's wired labs
  */
 export function wireDisclosures(config, pool, labs) {
   for (const details of document.querySelectorAll("details[data-role=python]")) {
     const problem = /** @type {HTMLElement} */ (details.querySelector("[data-role=problem]"));
-    details.querySelector("[data-role=edit]").addEventListener("click", () => {
+    details.querySelector("[data-role=edit]")?.addEventListener("click", () => {
       load(config, pool, labs).then(
         (reader) => reader.editing(/** @type {HTMLElement} */ (details)),
         (error) => {
@@ -78,11 +71,12 @@ export async function showSources(fresh) {
   /** @type {Map<string, HTMLElement>} path -> the new build's highlighted code of that file */
   const code = new Map();
   for (const figure of fresh.querySelectorAll("details[data-role=python] figure[data-file]")) {
-    code.set(/** @type {HTMLElement} */ (figure).dataset.file, figure.querySelector("pre.code"));
+    const pre = /** @type {HTMLElement | null} */ (figure.querySelector("pre.code"));
+    if (pre) code.set(/** @type {HTMLElement} */ (figure).dataset.file ?? "", pre);
   }
   if (editor !== null) return (await editor).showSources(code);
   for (const figure of document.querySelectorAll("details[data-role=python] figure[data-file]")) {
-    const pre = code.get(/** @type {HTMLElement} */ (figure).dataset.file);
-    if (pre) figure.querySelector("pre.code").replaceWith(document.importNode(pre, true));
+    const pre = code.get(/** @type {HTMLElement} */ (figure).dataset.file ?? "");
+    if (pre) figure.querySelector("pre.code")?.replaceWith(document.importNode(pre, true));
   }
 }

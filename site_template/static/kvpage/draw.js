@@ -1,12 +1,7 @@
-// Stage "draw": a lab's element trees (kvpage/tree.py) built as DOM, and the loading bars.
-//
-// A lab's view carries its pictures, tables and lists as plain data: a node is a text or
-// [tag, {attribute: value}, ...children]. The build wrote the starting view's trees into the page
-// as HTML (sitegen/labs/trees.py); this builds every later view's with createElementNS and
-// textContent, never innerHTML, so reader text is only ever a text node or an attribute value.
-// Both halves refuse what kvpage.tree refuses (TREE, generated from it) and add nothing of their
-// own, so the DOM built here is the DOM the browser parsed from the build's HTML
-// (tests/e2e/test_trees.py holds them together).
+// Stage "draw": a lab's element trees (kvpage/tree.py) built as DOM with createElementNS and
+// textContent, never innerHTML, refusing what kvpage.tree refuses (TREE, generated from it), so the DOM
+// built here is the DOM the browser parsed from the build's HTML (tests/e2e/test_trees.py); and the
+// loading bars.
 
 import { TREE } from "./contract.js";
 
@@ -16,15 +11,18 @@ const SVG_TAGS = new Set(TREE.svg);
 const VOID_TAGS = new Set(TREE.void);
 const ATTRIBUTE = new RegExp(`^(?:${TREE.attribute})$`);
 
+/** @param {string} text */
 function treeError(text) {
   return new Error(`not a drawing the page can show: ${text}`);
 }
 
+/** @param {string} name */
 function allowedAttribute(name) {
   const lower = name.toLowerCase();
   return ATTRIBUTE.test(name) && !lower.startsWith("on") && !TREE.forbidden.includes(lower);
 }
 
+/** @param {unknown} node @param {boolean} inSvg @returns {Node} */
 function buildNode(node, inSvg) {
   if (typeof node === "string") return document.createTextNode(node);
   if (!Array.isArray(node) || typeof node[0] !== "string" || node[1] === null || typeof node[1] !== "object") {
@@ -47,6 +45,7 @@ function buildNode(node, inSvg) {
 }
 
 // Replaces what `container` holds with the trees `nodes`; throws (and changes nothing) if one is not a tree.
+/** @param {Element} container @param {unknown} nodes */
 export function renderTree(container, nodes) {
   if (!Array.isArray(nodes)) throw treeError("a part is a list of nodes");
   const built = nodes.map((node) => buildNode(node, false));
@@ -66,7 +65,7 @@ document.addEventListener("kvpage:progress", (event) => {
   const { phase, loaded, total } = /** @type {CustomEvent} */ (event).detail ?? {};
   for (const bar of bars()) {
     if (phase) bar.dataset.phase = phase;
-    if (Number.isFinite(loaded) && Number.isFinite(total) && total > 0) {
+    if (typeof loaded === "number" && typeof total === "number" && Number.isFinite(loaded) && Number.isFinite(total) && total > 0) {
       bar.max = total;
       bar.value = Math.min(loaded, total);
     } else {

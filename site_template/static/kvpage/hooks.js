@@ -1,17 +1,14 @@
-// Stage "hooks" (in Python's worker): Pyodide's own requests, answered from memory.
-//
-// Pyodide fetches the wasm and the stdlib zip from its indexURL and compiles the wasm with
-// WebAssembly.instantiateStreaming. While it starts, the wasm's request gets an empty response
-// that instantiateStreaming recognises and answers with the module stage "worker" compiled
-// already; the stdlib's gets an empty file, which zipimport reads as "no zip" and does not cache
-// (every module the labs use is in the snapshot's memory: the site has no stdlib zip, see
-// sitegen/runtime/snapshot.py). Any other request goes to the network as usual. Relies on private
-// Pyodide behaviour, checked for the pinned files only (sitegen/runtime/pyodide-pins.json).
+// Stage "hooks" (in Python's worker): Pyodide's own requests answered from memory: the wasm's with the
+// module compiled already (through instantiateStreaming), the stdlib zip's with an empty file (the
+// snapshot holds the standard library, decision 0010). Private Pyodide behaviour, checked for the pinned
+// files only (sitegen/runtime/pyodide-pins.json, decision 0034).
 
 // Installs the hooks; returns the function that removes them again.
+/** @param {string} wasmURL @param {string} stdlibURL @param {Promise<WebAssembly.Module>} compiled */
 export function interceptPyodide(wasmURL, stdlibURL, compiled) {
   const realFetch = globalThis.fetch;
   const realInstantiateStreaming = WebAssembly.instantiateStreaming;
+  /** @type {WeakSet<Promise<Response>>} */
   const answered = new WeakSet();
   globalThis.fetch = (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -24,7 +21,7 @@ export function interceptPyodide(wasmURL, stdlibURL, compiled) {
     return realFetch.call(globalThis, input, init);
   };
   WebAssembly.instantiateStreaming = (source, imports) =>
-    answered.has(source)
+    source instanceof Promise && answered.has(source)
       ? compiled.then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module })))
       : realInstantiateStreaming.call(WebAssembly, source, imports);
   return () => {

@@ -4,6 +4,7 @@
 // very file under Node against the Python writer. The container's format is specified once, in
 // sitegen/runtime/snapshot_format.py; this is its reader.
 
+/** @param {Uint8Array} bytes @param {number} at @returns {[number, number]} */
 function leb128(bytes, at) {
   let value = 0;
   for (let shift = 0; ; shift += 7) {
@@ -16,6 +17,7 @@ function leb128(bytes, at) {
 
 // The wasm's active data segments as [memory offset, start in wasm, length]: the memory a fresh
 // instance starts from. The same parser, in Python, is sitegen/runtime/snapshot_format.py data_segments.
+/** @param {Uint8Array} wasm @returns {Generator<[number, number, number]>} */
 function* dataSegments(wasm) {
   let at = 8;
   while (at < wasm.length) {
@@ -43,6 +45,7 @@ function* dataSegments(wasm) {
 // container (sitegen/runtime/snapshot_format.py): "KVSNAP01", u32 size, u32 heap offset, u32 record
 // count, Pyodide's header, then records (u32 offset, u32 length, bytes) that overwrite the
 // wasm's initial memory.
+/** @param {Uint8Array} image @param {Uint8Array} encoded @param {Uint8Array} wasm */
 export function snapshotImage(image, encoded, wasm) {
   const damaged = () => new Error("the Python snapshot is damaged");
   if (encoded.length < 20) throw damaged();

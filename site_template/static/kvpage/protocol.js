@@ -1,33 +1,9 @@
-// The messages between the page and its workers (Python's, and the unpacker): one object each,
-// {type, ...}, and every one of them is here, typed, so that `make check` (tsc) refuses a field
-// that one side sends and the other does not read. Both sides send only through toWorker and
-// toPage, and read `event.data` as the union for their direction.
-//
-// The worker is built from this module too (a second entry, sitegen/site/page_script.py): the page and
-// the worker never share a scope, only these definitions.
+// Every message between the page and its workers, typed by direction: Python's worker's (ToPython,
+// FromPython) and the unpacker's (ToUnpacker, FromUnpacker), each a union on `type`, so tsc refuses a
+// field one side sends and the other does not read. Each side sends only through the functions below,
+// and one listener a worker reads what it says (decision 0061).
 
-/**
- * The page config's "python" (sitegen.runtime.bundle.Loader): how to start Python, and what each binary is.
- * @typedef {object} Runtime
- * @property {string} index_url
- * @property {string} code
- * @property {string} wasm
- * @property {string} snapshot
- * @property {string} wheel
- * @property {string} stdlib
- * @property {string} wheel_path
- * @property {string} pyodide
- * @property {string} lock
- * @property {number} snapshot_size
- * @property {number} decoder_size
- * @property {boolean} [fresh_model]
- * @property {Record<string, string>} env
- * @property {Record<string, string>} packed
- * @property {Record<string, string>} encoding
- * @property {Record<string, number>} unpacked
- * @property {Record<string, number>} sizes
- * @property {Record<string, number>} sent
- */
+/** The page config's "python" (config.d.ts, from sitegen.runtime.bundle.Loader). @typedef {Loader} Runtime */
 
 /**
  * Where an unpacker keeps the binaries in Cache Storage (stage "assets", keptWhere).
@@ -41,7 +17,7 @@
  */
 
 /**
- * Page → worker.
+ * Page → Python's worker.
  * @typedef {{type: "start", runtime: Runtime, page: string}} StartMessage
  *   restore Python: runtime, the page config's; page, the page's URL. Pyodide sets itself up at once.
  * @typedef {{type: "asset", name: string, bytes: ArrayBuffer, module: WebAssembly.Module | null}} AssetMessage
@@ -57,15 +33,20 @@
  *   the book's model), run in place of the wheel's, and every lab of `labs` computed with them;
  *   answered by a "reply" whose text is reader.py's answer. `labs` empty: the model the page runs
  *   already, put into a worker made after it.
+ * @typedef {StartMessage | AssetMessage | CallMessage | SwapMessage | ModelMessage} ToPython
+ */
+
+/**
+ * Page → unpacker.
  * @typedef {{type: "unpack", name: string, bytes: ArrayBuffer, size: number, keep: boolean}} UnpackMessage
  *   (an unpacker) bytes: the zstd frame of `name`, transferred, `size` bytes unpacked; keep: a copy is kept.
  * @typedef {{type: "keep", where: KeptWhere, files: Record<string, ArrayBuffer>}} KeepMessage
  *   (an unpacker) keep what it decoded, and files, in Cache Storage.
- * @typedef {StartMessage | AssetMessage | CallMessage | SwapMessage | ModelMessage | UnpackMessage | KeepMessage} ToWorker
+ * @typedef {UnpackMessage | KeepMessage} ToUnpacker
  */
 
 /**
- * Worker → page.
+ * Python's worker → page.
  * @typedef {{type: "returned", assets: Record<string, ArrayBuffer>}} ReturnedMessage
  *   the lent bytes, transferred back once read.
  * @typedef {{type: "compiled", module: WebAssembly.Module}} CompiledMessage
@@ -75,34 +56,52 @@
  *   how far it is; at: when, ms since the epoch (the page's clock too).
  * @typedef {{type: "ready", version: string}} ReadyMessage
  *   Python answers calls from now on.
- * @typedef {{type: "failed", error: string, name?: string}} FailedMessage
- *   it could not start (or unpack `name`): why, as a sentence.
+ * @typedef {{type: "failed", error: string}} FailedMessage
+ *   it could not start: why, as a sentence.
  * @typedef {{type: "reply", id: number, reply: string, dead?: boolean}} ReplyMessage
  *   reply: the JSON text handle returned (for "model", reader.py's answer); dead: Python died
  *   answering it (an exit, a fatal error), so the worker answers nothing more.
  * @typedef {{type: "swapped", id: number, error?: string}} SwappedMessage
  *   the new model answers from now on (error: why not; the old one still answers).
- * @typedef {{type: "unpacked", name: string, bytes: ArrayBuffer, at: number}} UnpackedMessage
- *   (an unpacker) the binary unpacked, transferred.
- * @typedef {{type: "kept", error?: string}} KeptMessage
- *   (an unpacker) they are in Cache Storage (error: why not).
  * @typedef {ReturnedMessage | CompiledMessage | ProgressMessage | ReadyMessage | FailedMessage | ReplyMessage
- *   | SwappedMessage | UnpackedMessage | KeptMessage} ToPage
+ *   | SwappedMessage} FromPython
  */
 
 /**
- * `message` to `worker`, the ArrayBuffers in `transfer` transferred (lent), not copied.
+ * Unpacker → page.
+ * @typedef {{type: "unpacked", name: string, bytes: ArrayBuffer, at: number}} UnpackedMessage
+ *   (an unpacker) the binary unpacked, transferred.
+ * @typedef {{type: "unfinished", name: string, error: string}} UnfinishedMessage
+ *   (an unpacker) `name` could not be unpacked: why.
+ * @typedef {{type: "kept", error?: string}} KeptMessage
+ *   (an unpacker) they are in Cache Storage (error: why not).
+ * @typedef {UnpackedMessage | UnfinishedMessage | KeptMessage} FromUnpacker
+ */
+
+/**
+ * `message` to Python's worker `worker`, the ArrayBuffers in `transfer` transferred (lent), not copied.
  * @param {Worker} worker
- * @param {ToWorker} message
+ * @param {ToPython} message
  * @param {Transferable[]} [transfer]
  */
-export function toWorker(worker, message, transfer = []) {
+export function toPython(worker, message, transfer = []) {
+  worker.postMessage(message, transfer);
+}
+
+/**
+ * `message` to the unpacker `worker`, the ArrayBuffers in `transfer` transferred.
+ * @param {Worker} worker
+ * @param {ToUnpacker} message
+ * @param {Transferable[]} [transfer]
+ */
+export function toUnpacker(worker, message, transfer = []) {
   worker.postMessage(message, transfer);
 }
 
 /**
  * `message` from the worker this runs in to the page that made it.
- * @param {ToPage} message
+ * @template {FromPython | FromUnpacker} Message
+ * @param {Message} message
  * @param {Transferable[]} [transfer]
  */
 export function toPage(message, transfer = []) {
@@ -110,15 +109,17 @@ export function toPage(message, transfer = []) {
 }
 
 /**
- * What a worker said, as the page reads it.
- * @param {MessageEvent} event
- * @returns {ToPage | undefined}
+ * What a worker said, as the page reads it: Python's worker's or the unpacker's, by which it is.
+ * @template {FromPython | FromUnpacker} Message
+ * @param {MessageEvent<Message>} event
+ * @returns {Message}
  */
-export const fromWorker = (event) => event.data ?? undefined;
+export const fromWorker = (event) => event.data;
 
 /**
  * What the page said, as a worker reads it.
- * @param {MessageEvent} event
- * @returns {ToWorker | undefined}
+ * @template {ToPython | ToUnpacker} Message
+ * @param {MessageEvent<Message>} event
+ * @returns {Message}
  */
-export const fromPage = (event) => event.data ?? undefined;
+export const fromPage = (event) => event.data;

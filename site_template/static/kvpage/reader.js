@@ -1,25 +1,13 @@
-// Stage "reader": each lab's "Python" disclosure (site_template/labs/python.html), made the reader's.
-// The entry of a script of its own (sitegen/site/page_script.py), which the page loads on the first Edit
-// (stage "disclosure") and which then registers wireReader; reader.py, Python's side of a Run, comes
-// with it and goes to the worker as text with each Run.
-//
-// The build printed the model's files that compute the lab, highlighted (sitegen/labs/sources.py);
-// their text is the book's model, read back from the page (textContent), never a second copy. Edit
-// turns each file into a text box with line numbers, Run sends the files the reader changed to the page's Python (stage "python", model) with
-// every lab of the page at its current values and state, and draws the views it computed; each
-// disclosure then says "Your model" and how many lines differ, and "Back to the book's model" runs
-// the book's files again. Each Run has a fresh Python of its own, from the snapshot the page holds
-// (stage "python"), so nothing a Run did to its Python (an exit, a patched module) outlives it: Back
-// is the book's numbers exactly. A Run that fails changes nothing the labs show: a syntax error is shown
-// as path:line:col with the line and a caret, the line marked in the editor; a model failure with the
-// model's own frames; a view without an output says which; a Run past the book's call_timeout is
-// stopped. The editor keeps the reader's text in every case.
-//
-// The reader's model lives in this page only, for as long as it is open: it is not written to the
-// URL, a link, storage or any other page, so a link or a later visit always shows the book's model
-// (a reader who wants to keep an edit copies it from the text box).
+// Stage "reader": each lab's "Python" disclosure made the reader's: Edit, Run (the changed files, in a
+// fresh Python of their own, stage "python"), and Back to the book's model. A Run that fails changes
+// nothing the labs show; the reader's model lives in this page only, never in a link (decision 0052).
+// A script of its own, loaded on the first Edit (stage "disclosure").
 
 import READER from "./reader.py";
+
+/** @typedef {import("./lab.js").WiredLab} WiredLab @typedef {import("./python.js").PythonPool} PythonPool */
+/** reader.py's answer to a Run. @typedef {{ok: true, replies: string[]} | {ok: false, error: string, frames?: string[], path?: string, line?: number, col?: number, text?: string}} RunAnswer */
+/** @typedef {(pool: PythonPool, labs: WiredLab[], seconds: number) => Reader} WireReader */
 
 const CAP = 100_000; // characters a file (reader.py refuses more too)
 const STARTING = "Starting a fresh Python…"; // each Run has one of its own (stage "python")
@@ -29,6 +17,7 @@ const RUNNING = "Running your model…";
 const linesOf = (text) => text.split("\n");
 
 // Lines added and removed from `before` to `after` (a longest common subsequence of lines).
+/** @param {string} before @param {string} after */
 function changed(before, after) {
   const a = linesOf(before);
   const b = linesOf(after);
@@ -58,8 +47,11 @@ class ModelFile {
     this.code = /** @type {HTMLElement} */ (figure.querySelector("pre.code"));
     if (!book.has(this.path)) book.set(this.path, this.code.textContent ?? "");
     this.book = book.get(this.path) ?? "";
+    /** @type {HTMLElement | null} */
     this.editor = null;
-    this.text = null; // the text box, once edited
+    /** @type {HTMLTextAreaElement | null} the text box, once edited */
+    this.text = null;
+    /** @type {HTMLElement | null} */
     this.numbers = null;
     this.opensAt = Number(figure.dataset.opensAt ?? 0); // the line Edit opens on (sitegen/labs/sources.py), or 0
   }
@@ -79,11 +71,12 @@ class ModelFile {
     }
   }
 
+  /** @param {string} text */
   edit(text) {
     if (this.text === null) {
-      this.editor = element("div", "python-editor");
-      this.numbers = element("pre", "python-lines");
-      this.numbers.setAttribute("aria-hidden", "true");
+      const editor = (this.editor = element("div", "python-editor"));
+      const numbers = (this.numbers = element("pre", "python-lines"));
+      numbers.setAttribute("aria-hidden", "true");
       this.text = /** @type {HTMLTextAreaElement} */ (element("textarea"));
       this.text.spellcheck = false;
       this.text.wrap = "off";
@@ -93,8 +86,8 @@ class ModelFile {
       label.htmlFor = this.text.id;
       label.textContent = `Edit ${this.path}`;
       this.text.addEventListener("input", () => this.number());
-      this.editor.append(this.numbers, this.text);
-      this.code.replaceWith(label, this.editor);
+      editor.append(numbers, this.text);
+      this.code.replaceWith(label, editor);
     }
     this.text.value = text;
     this.number();
@@ -110,6 +103,7 @@ class ModelFile {
 
   // The line numbers beside the text, the text box as tall as its lines, `bad` (a line) marked.
   number(bad = 0) {
+    if (this.text === null || this.numbers === null) return;
     const count = linesOf(this.text.value).length;
     this.text.rows = count;
     this.numbers.replaceChildren(
@@ -126,7 +120,9 @@ class ModelFile {
   }
 
   // The cursor at the start of line `line`, the text box focused, and that line in the middle of the window.
+  /** @param {number} line */
   open(line) {
+    if (this.text === null || this.numbers === null) return;
     const starts = linesOf(this.text.value).slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
     this.text.focus({ preventScroll: true });
     this.text.setSelectionRange(starts, starts);
@@ -134,8 +130,10 @@ class ModelFile {
   }
 
   // Line `line` marked and selected, at column `col`, and the text box focused on it.
+  /** @param {number} line @param {number} col */
   mark(line, col) {
     this.number(line);
+    if (this.text === null) return;
     const starts = linesOf(this.text.value).slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
     this.text.focus();
     this.text.setSelectionRange(starts + Math.max(col - 1, 0), starts + linesOf(this.text.value)[line - 1].length);
@@ -144,15 +142,18 @@ class ModelFile {
 
 // One disclosure, its files and buttons; `page` is what every disclosure of the page shares.
 class Disclosure {
+  /** @param {HTMLElement} details @param {Reader} page */
   constructor(details, page) {
     this.details = details;
     this.page = page;
-    this.files = [...details.querySelectorAll("figure[data-file]")].map((figure) => new ModelFile(figure, page.book));
-    this.edit = details.querySelector("[data-role=edit]");
-    this.run = details.querySelector("[data-role=run]");
-    this.restore = details.querySelector("[data-role=restore]");
-    this.yours = details.parentElement.querySelector("[data-role=yours]"); // outside it: seen with it closed
-    this.problem = details.querySelector("[data-role=problem]");
+    const figures = /** @type {NodeListOf<HTMLElement>} */ (details.querySelectorAll("figure[data-file]"));
+    this.files = [...figures].map((figure) => new ModelFile(figure, page.book));
+    const find = (/** @type {string} */ selector, within = details) => /** @type {HTMLButtonElement} */ (within.querySelector(selector));
+    this.edit = find("[data-role=edit]");
+    this.run = find("[data-role=run]");
+    this.restore = find("[data-role=restore]");
+    this.yours = find("[data-role=yours]", details.parentElement ?? details); // outside it: seen with it closed
+    this.problem = find("[data-role=problem]");
     this.run.addEventListener("click", () => page.run(this));
     this.restore.addEventListener("click", () => page.run(this, {}));
   }
@@ -168,6 +169,7 @@ class Disclosure {
     else this.files[0]?.text?.focus();
   }
 
+  /** @param {string} problem */
   say(problem) {
     this.problem.textContent = problem;
     this.problem.hidden = !problem;
@@ -176,6 +178,7 @@ class Disclosure {
 
   // What the page runs now, shown: the mark, the button back, and (if the reader's) the files in
   // editors; `back`: the book's model again, its files read, not edited.
+  /** @param {Record<string, string>} sources */
   showModel(sources, back = false) {
     const paths = Object.keys(sources);
     const mine = this.files.some((file) => paths.includes(file.path));
@@ -197,17 +200,22 @@ class Disclosure {
 }
 
 class Reader {
+  /** @param {PythonPool} pool @param {WiredLab[]} labs @param {number} seconds */
   constructor(pool, labs, seconds) {
     this.pool = pool;
     this.labs = labs;
     this.seconds = seconds;
-    this.book = new Map(); // path -> the book's text of that file
+    /** @type {Map<string, string>} path -> the book's text of that file */
+    this.book = new Map();
+    /** @type {Record<string, string>} */
     this.sources = {}; // the reader's files the page runs (pool.reader once it has run)
     this.busy = false;
-    this.disclosures = [...document.querySelectorAll("details[data-role=python]")].map((details) => new Disclosure(details, this));
+    const all = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("details[data-role=python]"));
+    this.disclosures = [...all].map((details) => new Disclosure(details, this));
   }
 
   // The page's model with `from`'s editors in it (given: exactly `given`), run.
+  /** @param {Disclosure} from @param {Record<string, string> | null} given */
   async run(from, given = null) {
     if (this.busy) return;
     const sources = given ?? { ...this.sources };
@@ -219,7 +227,7 @@ class Reader {
         else sources[file.path] = text;
       }
     }
-    const length = (text) => [...text].length; // code points, as Python counts them
+    const length = (/** @type {string} */ text) => [...text].length; // code points, as Python counts them
     const big = Object.entries(sources).find(([, text]) => length(text) > CAP);
     if (big) return from.say(`${big[0]} has ${length(big[1]).toLocaleString("en")} characters; Run takes at most ${CAP.toLocaleString("en")} a file. The labs keep the last good model's numbers.`);
     this.busy = true;
@@ -229,13 +237,15 @@ class Reader {
       for (const lab of this.labs) lab.reading(); // a running Generate stops
       await Promise.all(this.labs.map((lab) => lab.idle()));
       const labs = this.labs.map((lab) => lab.reading());
+      /** @type {RunAnswer} */
       const answer = JSON.parse(await this.pool.model(READER, sources, labs, () => (from.yours.textContent = RUNNING)));
       if (answer.ok) this.ran(sources, answer.replies);
       else this.failed(from, answer);
     } catch (error) {
-      const why = error.timedOut
+      const failure = /** @type {Error & {timedOut?: boolean}} */ (error);
+      const why = failure.timedOut
         ? `Your model took longer than ${this.seconds} s and was stopped.`
-        : `Your model could not reach Python: ${error.message}.`;
+        : `Your model could not reach Python: ${failure.message}.`;
       from.say(`${why} The labs keep the last good model's numbers.`);
     } finally {
       this.busy = false;
@@ -243,6 +253,7 @@ class Reader {
     }
   }
 
+  /** @param {Record<string, string>} sources @param {string[]} replies */
   ran(sources, replies) {
     this.sources = sources;
     this.labs.forEach((lab, index) => lab.shown(replies[index]));
@@ -258,19 +269,22 @@ class Reader {
   }
 
   // serve swapped a new model in: `fresh`, path -> its highlighted code in the new build's page.
+  /** @param {Map<string, HTMLElement>} fresh */
   showSources(fresh) {
     for (const [path, code] of fresh) this.book.set(path, code.textContent ?? "");
     for (const disclosure of this.disclosures) {
       for (const file of disclosure.files) {
-        if (fresh.has(file.path)) file.renew(fresh.get(file.path), this.book.get(file.path) ?? "");
+        const code = fresh.get(file.path);
+        if (code) file.renew(code, this.book.get(file.path) ?? "");
       }
       if (!this.busy) disclosure.showModel(this.sources); // its count, against the new book
     }
   }
 
+  /** @param {Disclosure} from @param {Extract<RunAnswer, {ok: false}>} answer */
   failed(from, answer) {
     const lines = [answer.error];
-    if (answer.text !== undefined) lines.push(answer.text, `${" ".repeat(Math.max(answer.col - 1, 0))}^`);
+    if (answer.text !== undefined) lines.push(answer.text, `${" ".repeat(Math.max((answer.col ?? 1) - 1, 0))}^`);
     for (const frame of answer.frames ?? []) lines.push(frame);
     lines.push("The labs keep the last good model's numbers.");
     from.say(lines.join("\n"));
@@ -278,12 +292,7 @@ class Reader {
   }
 }
 
-/**
- * Every "Python" disclosure of the page wired to `pool` and the page's wired `labs`.
- * @param {import("./python.js").PythonPool} pool
- * @param {any[]} labs
- * @param {number} seconds the book's call_timeout
- */
+/** Every "Python" disclosure of the page wired to `pool` and the page's wired `labs`. @type {WireReader} */
 function wireReader(pool, labs, seconds) {
   return new Reader(pool, labs, seconds);
 }

@@ -1,39 +1,23 @@
-// The decode lab's own script: the Generate timer and the step slider. Registered by name ("decode",
-// kvpage/labs/decode.py); its controls, readouts, pictures, Step and Reset are the page's, drawn
-// from each view Python returns (static/kvpage/labs.js).
-//
-// Generate takes a step, and the next one once Python has answered, until the run is done (all at
-// once under reduced motion, by the model's "finish"); while it runs the button reads "Pause".
-// Idle, it reads "Generate" and cannot act once the run is done. A button that cannot act is
-// aria-disabled, not disabled, and ignores activation: it keeps the focus, so a keyboard reader
-// whose run just ended stays on Generate (or Forward) and the next Enter does nothing; a disabled
-// one would drop the focus, and the next Enter would land wherever the browser put it (once Reset,
-// which wiped the run). Should a control of the lab still get disabled under the focus, the focus
-// goes to the step slider, which moves the run either way. The lab's region is aria-busy while a
-// run goes on or a step is still being answered (a step asked for before Pause is still drawn), so
-// its summary is read once.
-//
-// The step slider is the run's linked state ("steps"): moving it asks for the view at that step, as
-// a link to it would (lab.restore, the resume action); while a call is out, only the last position
-// waits. Each view sets it back to the run's steps (the view's state) and its end to the tokens
-// control's value, so Back, Forward, Generate and a link move it too. Whether the run is done is the
-// model's (the view's state.done), never counted here. Forward (the "step" action) cannot act on a
-// finished run; Back on a cold run leaves it as it is (the model's back), like any button a reader
-// may press at any time. Back is disabled at step 0 (the view's state.steps): there is nothing to go
-// back to, and a disabled Back under the focus hands it to the step slider.
+// The decode lab's own script (kvpage/labs/decode.py): the Generate timer and the step slider; the
+// page draws everything else from each view (static/kvpage/lab.js). A button that cannot act is
+// aria-disabled, not disabled, so the focus stays on it (decision 0053 for the step it keeps).
 "use strict";
 
 (() => {
   // How many tokens the run generates: the tokens control's value (the view's state does not repeat it).
+  /** @param {HTMLElement} section */
   function tokensOf(section) {
     return Number(/** @type {HTMLInputElement} */ (section.querySelector("[data-control=tokens]")).value);
   }
 
-  // The step slider: it shows the run's step after each view, and asks for the view at the step the
-  // reader moved it to (only the last position waits while a call is out). `moved` runs first.
+  // The step slider, the run's linked state ("steps"): it shows the run's step after each view (its
+  // end the tokens control's value), and asks for the view at the step the reader moved it to, as a
+  // link to it would (lab.restore); only the last position waits while a call is out. `moved` runs first.
+  /** @param {HTMLElement} section @param {LabHandle} lab @param {() => void} moved */
   function stepSlider(section, lab, moved) {
-    const slider = section.querySelector("[data-linked=steps]");
-    const sliderValue = section.querySelector(`[data-shows="${slider.id}"]`);
+    const slider = /** @type {HTMLInputElement} */ (section.querySelector("[data-linked=steps]"));
+    const sliderValue = /** @type {HTMLElement} */ (section.querySelector(`[data-shows="${slider.id}"]`));
+    /** @type {number | null} */
     let wanted = null; // a step the slider asked for while a call was out
     function goTo() {
       const steps = wanted;
@@ -64,7 +48,7 @@
         slider.max = String(tokensOf(section));
         slider.value = steps;
         sliderValue.textContent = steps;
-        slider.setAttribute("aria-valuetext", section.querySelector("[data-field=progress]").textContent);
+        slider.setAttribute("aria-valuetext", section.querySelector("[data-field=progress]")?.textContent ?? steps);
         return false;
       },
     };
@@ -72,11 +56,19 @@
 
   const calm = matchMedia("(prefers-reduced-motion: reduce)"); // read at each Generate: it may change
 
+  // Generate takes a step, and the next once Python has answered, until the run is done (the model's
+  // state.done; all at once under reduced motion, by "finish"); running, it reads "Pause". Idle and
+  // done, it is aria-disabled and ignores activation: a keyboard reader whose run just ended keeps the
+  // focus and the next Enter does nothing (a disabled button would drop the focus where the browser
+  // put it, once on Reset). A control disabled under the focus hands it to the step slider. The
+  // region is aria-busy while a run goes on or a step is answered, so its summary is read once.
+  /** @param {HTMLElement} section @param {LabHandle} lab */
   function start(section, lab) {
     /** @type {(name: string) => HTMLButtonElement} */
-    const button = (name) => section.querySelector(`[data-action=${name}]`);
+    const button = (name) => /** @type {HTMLButtonElement} */ (section.querySelector(`[data-action=${name}]`));
     let running = false;
-    let timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
     let live = false; // until Python is live the page keeps every button disabled (a link is followed before)
     const done = () => lab.state().done === true;
 
@@ -95,7 +87,7 @@
     function stop() {
       running = false;
       clearTimeout(timer);
-      timer = null;
+      timer = undefined;
     }
     const halt = () => {
       stop();
@@ -109,7 +101,7 @@
       live = true;
       showButtons();
     });
-    lab.onUpdate((ok) => {
+    lab.onUpdate((/** @type {boolean} */ ok) => {
       if (slider.settle()) return;
       if (running && (!ok || done())) stop();
       if (running) timer = setTimeout(() => lab.run("step"), pause());

@@ -18,7 +18,6 @@ from sitegen.site.page_script import (
     ENTRIES,
     READER_ID,
     READER_NAME,
-    WORKER_ENTRY,
     bundled_scripts,
     contract,
     page_script,
@@ -36,7 +35,8 @@ def test_the_page_script_is_one_classic_script_with_every_module(tmp_path: Path)
     (tmp_path / "kvpage.js").write_text(script, encoding="utf-8")
     subprocess.run(["node", "--check", str(tmp_path / "kvpage.js")], check=True)  # a script, not a module
     assert not re.search(r"^\s*(import|export)\b", script, re.MULTILINE)
-    page = {path.name for path in MODULES.glob("*.js")} - {"image.js", "hooks.js", "worker.js", "reader.js"}
+    worker = {"image.js", "hooks.js", "worker.js", "python-worker.js", "unpacker.js"}
+    page = {path.name for path in MODULES.glob("*.js")} - worker - {"reader.js"}
     for name in sorted(page):
         assert f"\n  // {name}\n" in script, f"{name} is not in the page's bundle"
 
@@ -83,7 +83,16 @@ def test_the_contract_and_the_worker_are_in_the_page_script() -> None:
 def test_the_worker_is_its_modules_and_swap_py_and_uses_nothing_of_the_page() -> None:
     """Its text runs alone in the worker: every name it uses is its own, the worker's or the platform's."""
     worker = worker_script(MODULES)
-    assert worker.inputs == {"worker.js", "image.js", "hooks.js", "protocol.js", "swap.py"}
+    assert worker.inputs == {
+        "worker.js",
+        "python-worker.js",
+        "unpacker.js",
+        "image.js",
+        "hooks.js",
+        "protocol.js",
+        "settled.js",
+        "swap.py",
+    }
     assert literal(worker.text, "swap_default") == (MODULES / "swap.py").read_text(encoding="utf-8")
     for name in ("document", "window", "say(", "progress(", "config.", "TREE", "CONFIG_ID", "pythonWorker"):
         assert name not in worker.text, name
@@ -100,10 +109,11 @@ def test_a_stray_or_missing_or_broken_module_fails_the_build(tmp_path: Path) -> 
     (folder / "hooks.js").unlink()
     with pytest.raises(BuildError) as missing:
         page_script(folder)
-    lines = (folder / WORKER_ENTRY).read_text(encoding="utf-8").splitlines()
+    importer = folder / "python-worker.js"  # Python's side of the worker (WORKER_ENTRY imports it)
+    lines = importer.read_text(encoding="utf-8").splitlines()
     line = next(number for number, text in enumerate(lines, 1) if text.endswith(' from "./hooks.js";'))
     column = lines[line - 1].index('"./hooks.js"') + 1
-    where = ContentError(str(folder / WORKER_ENTRY), line, 'Could not resolve "./hooks.js"', column)
+    where = ContentError(str(importer), line, 'Could not resolve "./hooks.js"', column)
     assert missing.value.errors == (where,)
 
 
