@@ -238,11 +238,13 @@ function unpackedAssets(python) {
 
 // Lends the binaries `held` holds to `worker`, each as soon as it is in (the wasm compiles while the
 // snapshot still arrives): they come home, all at once, when it says "returned". Resolves once
-// every one is lent.
+// every one is lent; rejects if the worker fails first (a wasm that does not compile fails it
+// before the snapshot is in, and no one else listens to it yet: the pool hears it from here).
 function lend(worker, python) {
   const lending = held;
-  let home, kept;
+  let home, kept, stopped;
   const back = new Promise((resolve, reject) => ((home = resolve), (kept = reject)));
+  const failedFirst = new Promise((_, reject) => (stopped = reject));
   held = Object.fromEntries(Object.keys(lending).map((name) => [name, back.then((assets) => assets[name])]));
   for (const promise of [back, ...Object.values(held)]) promise.catch(() => {}); // the next worker reports it
   const keptBy = (why) => {
@@ -256,9 +258,12 @@ function lend(worker, python) {
     else if (message?.type === "compiled") compiledWasm ??= message.module;
     else if (message?.type === "ready") readied();
     else if (message?.type === "progress" && !everReady) marked(`worker-${message.phase}`, message.at);
-    else if (message?.type === "failed") keptBy(message.error);
+    else if (message?.type === "failed") (keptBy(message.error), stopped(new Error(message.error)));
   });
-  worker.addEventListener("error", (event) => keptBy(event.message || "it stopped"));
+  worker.addEventListener("error", (event) => {
+    keptBy(event.message || "it stopped");
+    stopped(new Error(event.message || "Python's worker stopped"));
+  });
   const sent = Object.entries(lending).map(([name, promise]) =>
     promise.then((bytes) => {
       const module = name === python.wasm ? compiledWasm : null;
@@ -267,7 +272,7 @@ function lend(worker, python) {
   );
   const all = Promise.all(sent);
   all.catch((error) => kept(error));
-  return all;
+  return Promise.race([all, failedFirst]);
 }
 
 export function pythonWorker(config) {
