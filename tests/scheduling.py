@@ -44,7 +44,6 @@ LONGEST = (
     "tests/browsers/test_webkit.py::file",
     "tests/e2e/test_links.py",
     "tests/e2e/test_loading.py",
-    "tests/bench/test_run.py",
     "tests/browsers/test_firefox.py::http",
     "tests/sitegen/runtime/test_snapshot.py",
 )
