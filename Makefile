@@ -1,6 +1,7 @@
 # kvpage: two commands a newcomer needs (see README.md).
 #   make site   installs what the build needs, then builds site/ and dist/kvpage-site.zip
 #   make test   installs what the tests need too, builds, and runs every test and check
+#   make bench  the bench harness's quick run (bench/README.md): timing, so not in make test
 # and two for writing: make serve (the book on http://127.0.0.1:8000/, reloaded as you edit), and
 # make fix (ruff's fixes and its format over the Python that make check lints).
 # BUILD_FLAGS adds options to make site's build (GitHub Pages: BUILD_FLAGS=--publish-zip).
@@ -17,7 +18,7 @@ STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
 BUILD_FLAGS ?=
 
-.PHONY: site serve fix test test-site deps test-deps chromium browsers java check pytest pyodide-test clean
+.PHONY: site serve fix test bench test-site deps test-deps chromium browsers java check pytest pyodide-test clean
 
 site: deps
 	$(PY) build.py --single-file $(BUILD_FLAGS)
@@ -63,6 +64,11 @@ check:
 
 pytest:
 	$(PY) -m pytest -n 3 --dist loadscope --no-loadscope-reorder
+
+# The bench's own tests (bench/test_*.py): its harness run once, quick, on the site built here, and
+# stock Pyodide's page it builds to compare with. Timing, not a reader's check: not in make test.
+bench: test-deps test-site
+	$(PY) -m pytest -p no:cacheprovider bench
 
 # tests/kvpage again, inside Pyodide under Node, against the wheel in site/ (offline).
 pyodide-test:

@@ -44,7 +44,6 @@ LONGEST = (
     "tests/browsers/test_webkit.py::file",
     "tests/e2e/test_links.py",
     "tests/e2e/test_loading.py",
-    "tests/bench/test_run.py",
     "tests/browsers/test_firefox.py::http",
     "tests/sitegen/runtime/test_snapshot.py",
 )
@@ -66,7 +65,13 @@ def unit(nodeid: str) -> str:
 
 
 class ByWay(LoadScopeScheduling):
-    """loadscope, with the browser modules' units split by way (:func:`unit`)."""
+    """loadscope, with the browser modules' units split by way (:func:`unit`).
+
+    Through xdist's hook ``pytest_xdist_make_scheduler`` and ``_split_scope``, as xdist's own loadfile
+    and loadgroup schedulers are made. Its public way, ``--dist loadgroup`` with an ``xdist_group``
+    mark on each test, does not work with the pinned versions: xdist 3.8 puts the group in
+    ``item._nodeid``, which pytest 9 no longer reads (``Node.nodeid`` is ``_id``), so every test
+    became a unit of its own and a module's tests ran on every worker (tried for issue 47)."""
 
     def _split_scope(self, nodeid: str) -> str:
         return unit(nodeid)

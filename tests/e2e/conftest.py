@@ -177,9 +177,18 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
+MOTION = "motion"
+"""The mark of a test about Generate's animation (a run in motion, Pause): only its page animates."""
+
+
 @pytest.fixture
-def audited(page: Page, site_url: Where) -> Iterator[tuple[Page, str]]:
-    """``page`` with the network and CSP audit attached, and the chapter's URL."""
+def audited(page: Page, site_url: Where, request: pytest.FixtureRequest) -> Iterator[tuple[Page, str]]:
+    """``page`` with the network and CSP audit attached, and the chapter's URL. The page prefers
+    reduced motion, so a Generate ends its run in one answer (the state a run in motion ends in:
+    test_lab_visuals.py's ``test_reduced_motion_ends_in_the_same_state``) instead of animating for
+    seconds, a Python call and a drawing each step; a test marked ``motion`` gets the animation."""
+    if request.node.get_closest_marker(MOTION) is None:
+        page.emulate_media(reduced_motion="reduce")
     with audit_page(page, site_url.origin):
         yield page, site_url.chapter
 

@@ -102,6 +102,7 @@ def spent_keeps_the_focus(decode: Locator, button: Locator, run: Run, key: str =
     expect(button).to_be_focused()
 
 
+@pytest.mark.motion
 def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     """Generate by keyboard to the end of the run, in motion and reduced; Forward to the end; each
     spent button keeps the focus and ignores the next key (all on one visit)."""
@@ -152,6 +153,7 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     spent_keeps_the_focus(decode, generate, recomputed)
 
 
+@pytest.mark.motion
 def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)

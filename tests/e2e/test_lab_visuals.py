@@ -188,6 +188,7 @@ def snapshot(lab: Locator) -> dict[str, Any]:
 
 
 @each_document
+@pytest.mark.motion
 def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)
@@ -208,6 +209,7 @@ def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> Non
 
 
 @each_document
+@pytest.mark.motion
 def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page, base = audited
     decode, _ = open_chapter(page, base)

@@ -24,7 +24,7 @@ from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.labs.grid import grid_view
-from tests.browser_fixtures import DOCUMENTS
+from tests.browser_fixtures import DOCUMENTS, WAYS
 from tests.chapter_labs import (
     DECODE,
     NEXT,
@@ -37,10 +37,12 @@ from tests.chapter_labs import (
     seed_has,
     seed_readout,
 )
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
+from tests.e2e.conftest import PYTHON_READY_MS
 
 pytestmark = pytest.mark.e2e
-every_way = pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)
+every_way = pytest.mark.parametrize("site_url", WAYS, indirect=True)
+"""The Try this every way the chapter is opened; under the sub-path it is test_subpath.py's Generate and
+test_every_lab.py's every lab (what a sub-path can break is a URL)."""
 each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
 
 REQUEST_1, REQUEST_2 = requests()
@@ -124,9 +126,11 @@ def expect_seed_readouts(region: Locator, lab: Lab) -> None:
 
 
 @every_way
-def test_try_this_decode(audited: tuple[Page, str]) -> None:
+def test_try_this(audited: tuple[Page, str]) -> None:
+    """The chapter's Try this, both labs on one visit (the labs are independent): the decode lab's
+    Generate, Reset, Recompute, Generate; then request 2 edited, one letter changed, and request 1."""
     page, url = audited
-    decode, _ = open_chapter(page, url)
+    decode, lab = open_chapter(page, url)
     expect_seed_readouts(decode, decode_lab.LAB)
     cold = chapter_run()
     expect_run(decode, cold)
@@ -141,6 +145,18 @@ def test_try_this_decode(audited: tuple[Page, str]) -> None:
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, chapter_run("recompute").after())
     expect(decode.get_by_role("button", name="Generate")).to_be_disabled()
+
+    expect_seed_readouts(lab, next_request.LAB)
+    expect_readouts(lab, next_request.LAB, compared())
+    box = lab.get_by_label("Request 2", exact=True)
+    for request2 in ("you" + REQUEST_2[3:], one_letter_changed(REQUEST_2)):
+        box.fill(request2)
+        expect_readouts(lab, next_request.LAB, compared(request2=request2))
+
+    lab.get_by_label("Request 1", exact=True).fill("Hello there")
+    paid = compared(request1="Hello there", request2=one_letter_changed(REQUEST_2))
+    sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
+    expect(lab.get_by_text(sentence)).to_be_visible()
 
 
 @each_document
@@ -161,24 +177,6 @@ def test_step_pays_the_prefill_then_a_line_and_a_changed_control_resets_the_run(
     decode.get_by_label("Tokens to generate").fill("2")
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, chapter_run(prompt=prompt, tokens=2).after())
-
-
-@every_way
-def test_try_this_next_request(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    _, lab = open_chapter(page, url)
-    expect_seed_readouts(lab, next_request.LAB)
-    expect_readouts(lab, next_request.LAB, compared())
-
-    box = lab.get_by_label("Request 2", exact=True)
-    for request2 in ("you" + REQUEST_2[3:], one_letter_changed(REQUEST_2)):
-        box.fill(request2)
-        expect_readouts(lab, next_request.LAB, compared(request2=request2))
-
-    lab.get_by_label("Request 1", exact=True).fill("Hello there")
-    paid = compared(request1="Hello there", request2=one_letter_changed(REQUEST_2))
-    sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
-    expect(lab.get_by_text(sentence)).to_be_visible()
 
 
 STEP_DRAWN = """(lab, mode) => ({
