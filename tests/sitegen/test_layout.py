@@ -23,6 +23,7 @@ NO_MODULE = {
     "test_invalid_content.py": "broken books through the whole pipeline (tests/invalid/)",
     "test_pipeline_fuzz.py": "the whole pipeline fuzzed (sitegen/pipeline.py)",
     "test_links_stage.py": "the page's links.js under Node (site_template/static/kvpage/links.js)",
+    "test_calls_stage.py": "the page's call queue under Node (site_template/static/kvpage/calls.js)",
     "test_reader.py": "the page's reader.py in CPython (site_template/static/kvpage/reader.py)",
     "test_layout.py": "this: the layout of sitegen/ as a whole",
 }
