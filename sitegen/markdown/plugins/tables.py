@@ -1,16 +1,8 @@
 """GFM tables (markdown-it's own ``table`` rule) made to fit the page: aligned by class, scrolling in a labelled box.
 
-markdown-it writes a column's alignment (``|---:|``) as ``style="text-align:right"``; the
-page's Content-Security-Policy allows no inline style, so it becomes a class
-(``align-right``), which ``kvpage.css`` styles.
-
-A table wider than the column scrolls inside its own box, never the page. The box is a
-region a keyboard can reach (``tabindex="0"``: arrow keys then scroll it), and a region
-needs a name: the table's caption, if it has one, else the heading the table sits under.
-
-A caption is written as Pandoc writes one: a paragraph right before or right after the
-table that starts with ``Table:``. It becomes the table's ``<caption>`` (Markdown in it
-included) and names the region.
+The page's Content-Security-Policy allows no inline style, so alignment becomes a class, and a wide
+table scrolls in a named region of its own, never the page; the caption is written as Pandoc writes
+one. What each means: :func:`tables_plugin`.
 """
 
 from __future__ import annotations
@@ -58,7 +50,20 @@ def as_caption(paragraph: list[Token], ident: str) -> list[Token]:
 
 
 def tables_plugin(md: MarkdownIt) -> None:
-    """Enable GFM tables: alignment as classes, a caption from ``Table: …``, a scrolling, named region."""
+    """Enable GFM tables: alignment as classes, a caption from ``Table: …``, a scrolling, named region.
+
+    markdown-it writes a column's alignment (``|---:|``) as ``style="text-align:right"``; the
+    page's Content-Security-Policy allows no inline style, so it becomes a class
+    (``align-right``), which ``kvpage.css`` styles.
+
+    A table wider than the column scrolls inside its own box, never the page. The box is a
+    region a keyboard can reach (``tabindex="0"``: arrow keys then scroll it), and a region
+    needs a name: the table's caption, if it has one, else the heading the table sits under.
+
+    A caption is written as Pandoc writes one: a paragraph right before or right after the
+    table that starts with ``Table:``. It becomes the table's ``<caption>`` (Markdown in it
+    included) and names the region.
+    """
     md.enable("table")
 
     def arrange(state: StateCore) -> None:
