@@ -1,8 +1,8 @@
 """The page's Content-Security-Policy: only its own files, plus what wasm needs.
 
 Delivered as a ``<meta>``, as a static site controls no headers and a file:// page has none; inline
-code (the single-file page) is allowed by hash only (decisions 0018, 0047). Why each source:
-:func:`policy`.
+code is allowed by hash only, and a worker only from a Blob, as Python's is (decisions 0018, 0047).
+Why each source: :func:`policy`.
 """
 
 from __future__ import annotations
