@@ -2,7 +2,7 @@
 
 The page's Content-Security-Policy does not stop all that an author's HTML can do, so raw HTML is
 held to an allow-list at build time, read as a browser reads it (decision 0050; ``<!-->``: decision
-0059) and written out again from the tokens checked. What and why: :func:`check_raw_html`.
+0059) and written out again from the tokens checked. What and why: :func:`check_raw_html`, :data:`ELEMENTS`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,18 @@ ELEMENTS = frozenset(
         *("caption", "col", "colgroup", "table", "tbody", "td", "tfoot", "th", "thead", "tr"),
     }
 )
-"""The elements raw HTML may use: text, lists, tables, figures, links, images and media."""
+"""The elements raw HTML may use: text, lists, tables, figures, links, images and media.
+
+Raw HTML is held to an allow-list, checked at build time and reported at its line,
+rather than a deny-list: a list of what is dangerous is never complete (a new element or
+attribute that loads or runs something would pass it), while a list of what marks up text
+only grows by a decision. The elements are those of text, lists, tables, figures, links,
+images and media; the attributes are those that describe, not act (no ``on*`` handler, no
+``style``, which the policy ignores anyway, no ``srcset`` or ``poster``, which load files
+the link checker does not see). A URL attribute may not hold a ``javascript:``,
+``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
+Refused elements are named with why, where a reason is worth more than "not allowed".
+"""
 GLOBAL_ATTRIBUTES = frozenset({"id", "class", "title", "lang", "dir", "translate", "hidden", "role", "tabindex"})
 """Attributes every allowed element may have, besides ``aria-*``."""
 ATTRIBUTES = {
@@ -122,16 +133,6 @@ def check_raw_html(fragment: str) -> CheckedHtml:
     ``<noscript>``, ``<iframe>``, ``<noembed>``, ``<noframes>`` or ``<script>`` as that element's
     text up to its end tag, and after ``<plaintext>`` as text to the end of the document: the
     chapter's later sections, its labs and the links to the next chapter are gone.
-
-    So raw HTML is held to an allow-list, checked at build time and reported at its line,
-    rather than a deny-list: a list of what is dangerous is never complete (a new element or
-    attribute that loads or runs something would pass it), while a list of what marks up text
-    only grows by a decision. The elements are those of text, lists, tables, figures, links,
-    images and media; the attributes are those that describe, not act (no ``on*`` handler, no
-    ``style``, which the policy ignores anyway, no ``srcset`` or ``poster``, which load files
-    the link checker does not see). A URL attribute may not hold a ``javascript:``,
-    ``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
-    Refused elements are named with why, where a reason is worth more than "not allowed".
 
     HTML is read as a browser reads it, by the HTML standard's tokenizer (:mod:`sitegen.markdown.html_tokens`,
     docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md): Python's own parser ended a comment

@@ -83,7 +83,13 @@ class Page:
 
 @dataclass(frozen=True)
 class Pages:
-    """Every chapter of the book in order, with the errors and warnings rendering raised."""
+    """Every chapter of the book in order, with the errors and warnings rendering raised.
+
+    Nothing is raised here (but for a missing tool): the errors of every chapter are kept on the
+    result, so one run lists every error in the book. Warnings (such as a link to a chapter not
+    written yet, or a file of the book no chapter uses) are kept too, for the caller to print or,
+    with ``--strict``, to refuse.
+    """
 
     pages: tuple[Page, ...]
     errors: tuple[ContentError, ...] = ()
@@ -213,11 +219,6 @@ def render_pages(
     Chapters the source stage could not list are checked too, against the same
     targets plus their own headings, but get no page. A lab's widget is its
     template (``labs/NAME.html``), rendered with its starting view.
-
-    Nothing is raised here (but for a missing tool): the errors of every chapter are kept on the
-    result, so one run lists every error in the book. Warnings (such as a link to a chapter not
-    written yet, or a file of the book no chapter uses) are kept too, for the caller to print or,
-    with ``--strict``, to refuse.
     """
     md, source, urls = chapters.md, chapters.source, chapters.urls
     every = (*chapters.listed, *chapters.unlisted)
