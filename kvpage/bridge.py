@@ -1,18 +1,8 @@
 """The one door between the page and the model: a JSON string in, a JSON string out.
 
-The browser sends ``{"lab": ..., "action": ..., "args": {...}}`` and gets back
-``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "..."}`` (with
-``"traceback"`` when the model itself failed, for the console). Nothing is
-thrown across the boundary, so a bad input becomes a message in the lab
-instead of an exception in JavaScript, and no Python object outlives a call.
-
-Replies are strict JSON: a view holding NaN or ±Infinity (which Python's ``json`` would write as
-the bare words ``NaN`` and ``Infinity``, and no browser's ``JSON.parse`` reads) is refused here, as a
-model failure that names the action and where in its view the number is, so the build reports it
-at the lab's line and the page shows it in the lab, never as an answer the page cannot read.
-
-The lab is found from its name alone (``next-request`` → the ``LAB`` of
-``kvpage.labs.next_request``): the bridge has no list of labs to keep in step.
+Nothing is thrown across the boundary, so a bad input becomes a message in the lab instead of an
+exception in JavaScript, and no Python object outlives a call; replies are strict JSON. The
+messages and the rules: :func:`handle`; a lab is found from its name alone (:func:`lab_named`).
 """
 
 from __future__ import annotations
@@ -29,7 +19,11 @@ from kvpage.lab import NAME, Action, Lab, module_of
 
 
 def lab_named(name: str) -> Lab:
-    """The lab called ``name``; LabInputError if there is none."""
+    """The lab called ``name``; LabInputError if there is none.
+
+    The lab is found from its name alone (``next-request`` → the ``LAB`` of
+    ``kvpage.labs.next_request``): the bridge has no list of labs to keep in step.
+    """
     module = module_of(name)
     if not NAME.match(name):
         raise LabInputError(f"no lab {name!r}")
@@ -109,6 +103,17 @@ def handle(request: str, find: Finder = lab_named) -> str:
     The page's Python worker calls this with the request's text and sends back the text it
     returns; the build computes every lab's starting view through it too (``sitegen/labs/stage.py``),
     so both take the same path. ``find`` is for tests that bring labs of their own.
+
+    The browser sends ``{"lab": ..., "action": ..., "args": {...}}`` and gets back
+    ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "..."}`` (with
+    ``"traceback"`` when the model itself failed, for the console). Nothing is
+    thrown across the boundary, so a bad input becomes a message in the lab
+    instead of an exception in JavaScript, and no Python object outlives a call.
+
+    Replies are strict JSON: a view holding NaN or ±Infinity (which Python's ``json`` would write as
+    the bare words ``NaN`` and ``Infinity``, and no browser's ``JSON.parse`` reads) is refused here, as
+    a model failure that names the action and where in its view the number is, so the build reports
+    it at the lab's line and the page shows it in the lab, never as an answer the page cannot read.
     """
     try:
         message = json.loads(request, parse_constant=refuse_constant)

@@ -1,12 +1,7 @@
 """Every lab of ``kvpage/labs/``, found by looking, and the warm-up that calls each of their actions.
 
-A lab is a module of ``kvpage.labs`` that defines ``LAB`` (a :class:`kvpage.lab.Lab`);
-other modules there (``chart``, ``grid``) are helpers. Finding them by looking is
-what lets a new lab be one new file: no list to extend. The build (CPython) uses
-this to know the labs; the build-time snapshot (Pyodide) uses ``warm_up`` so that
-every action has run, and imported what it imports, before Python's memory is
-saved for the page (it gets the names from the build: listing a folder inside the
-page's Python is what this avoids).
+Finding the labs by looking lets a new lab be one new file, no list to extend (:func:`declared`);
+the snapshot runs every action before Python's memory is saved for the page (:func:`warm_up`).
 """
 
 from __future__ import annotations
@@ -22,7 +17,12 @@ from kvpage.lab import LABS_PACKAGE, Lab
 
 
 def declared() -> list[tuple[str, Lab]]:
-    """(module, its ``LAB``) for every module of ``kvpage.labs`` that declares one, in module order."""
+    """(module, its ``LAB``) for every module of ``kvpage.labs`` that declares one, in module order.
+
+    A lab is a module of ``kvpage.labs`` that defines ``LAB`` (a :class:`kvpage.lab.Lab`); other
+    modules there (``chart``, ``grid``) are helpers. Finding them by looking is what lets a new lab be
+    one new file: no list to extend.
+    """
     found: list[tuple[str, Lab]] = []
     for info in sorted(pkgutil.iter_modules(kvpage.labs.__path__), key=lambda info: info.name):
         module = f"{LABS_PACKAGE}.{info.name}"
@@ -46,7 +46,9 @@ def warm_up(names: list[str]) -> list[JSONObject]:
     """Call every action of the labs ``names`` through the bridge, as the page would; return the failures.
 
     The names come from the build (``find_labs`` in CPython): the page's Python
-    finds each lab by name, as the bridge does, without listing a folder. Each
+    finds each lab by name, as the bridge does, without listing a folder (which is what this
+    avoids inside the page's Python). The build-time snapshot (Pyodide) runs this so that every
+    action has run, and imported what it imports, before Python's memory is saved for the page. Each
     failure is ``{"lab", "action", "args", "error", "traceback"}``. One refused
     request at the end runs the bridge's own error path too.
     """

@@ -1,13 +1,8 @@
 """Attention cost in cells: one query scored against one key costs 1.
 
-Every number the labs show and every cell they draw comes from one rule: which cells a step
-pays (:func:`paid_cells`), row by row, each row a query and the keys it is scored against.
-Prefill of ``n`` tokens is the square of ``n`` rows of ``n`` keys (:func:`prefill_cells`); a
-cached prefix of ``p`` tokens leaves out the ``p × p`` corner an earlier request paid; a decode
-step with the KV cache is a line (the new query against every cached key), without it the
-prefill over the whole context again. The costs are the cells counted, never a second formula,
-so a reader who edits the rule in the page's editor sees every readout and drawing follow it.
-The closed forms (``n² − p²``, ``t``, ``t²``) are the tests' oracle (``tests/oracle/``).
+Every number the labs show and every cell they draw comes from one rule, which cells a step pays
+(:func:`paid_cells`), and the costs are those cells counted, never a second formula, so an edit of
+the rule in the page moves every readout and drawing (decision 0054).
 """
 
 from __future__ import annotations
@@ -32,6 +27,12 @@ def paid_cells(prompt: int, step: int, mode: Mode) -> list[Row]:
     the KV cache it pays one row: the new token's query against every key so far, the earlier
     keys and values read from the cache. Recomputing keeps nothing, so it pays the prefill over
     the whole context again.
+
+    Prefill of ``n`` tokens is the square of ``n`` rows of ``n`` keys (:func:`prefill_cells`); a cached
+    prefix of ``p`` tokens leaves out the ``p × p`` corner an earlier request paid. The costs are the
+    cells counted, never a second formula, so a reader who edits the rule in the page's editor sees
+    every readout and drawing follow it. The closed forms (``n² − p²``, ``t``, ``t²``) are the tests'
+    oracle (``tests/oracle/``).
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")

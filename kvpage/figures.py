@@ -1,16 +1,8 @@
 """Figures: still pictures a chapter shows before the reader touches anything.
 
-A figure is drawn at build time, once, by the same model and the same tree format as the labs'
-pictures (:mod:`kvpage.tree`), and needs no Python in the page: ``::: figure NAME key=value``
-in a chapter (``sitegen/markdown/plugins/figures.py``) writes the tree as HTML inside a ``<figure>``.
-Its parameters are read by a lab's own controls, so a figure at the decode lab's values is
-checked against the same ranges as the lab.
-
-The words of a figure (names, what a step pays, the totals) are HTML around the drawings, not
-text inside the SVG: an SVG scales with the column, and its text would be unreadable at 360 px
-or oversized at 1280 px. Every number is the model's (:mod:`kvpage.costs`), formatted here.
-
-Pure data and the standard library only, like the rest of the model.
+A figure is drawn at build time, once, by the same model and tree format as the labs' pictures, and
+needs no Python in the page; its parameters are read by a lab's own controls (:class:`Figure`). Its
+words are HTML around the drawing (:func:`region_labels`). Pure data and the standard library only.
 """
 
 from __future__ import annotations
@@ -29,7 +21,14 @@ from kvpage.tree import THIN, Attributes, Node, el
 
 @dataclass(frozen=True)
 class Figure:
-    """A figure's parameters (read by these controls, defaults theirs) and the function that draws it."""
+    """A figure's parameters (read by these controls, defaults theirs) and the function that draws it.
+
+    A figure is drawn at build time, once, by the same model and the same tree format as the labs'
+    pictures (:mod:`kvpage.tree`), and needs no Python in the page: ``::: figure NAME key=value``
+    in a chapter (``sitegen/markdown/plugins/figures.py``) writes the tree as HTML inside a ``<figure>``.
+    Its parameters are read by a lab's own controls, so a figure at the decode lab's values is
+    checked against the same ranges as the lab.
+    """
 
     name: str
     params: tuple[Whole, ...]
@@ -93,7 +92,12 @@ KEPT_FITS = 0.4
 def region_labels(prompt: int, tokens: int, mode: Mode) -> list[Node]:
     """The regions named on the drawing, in HTML over it (placed by class, so they keep the page's
     text size at any width): "kept" in the cached cells' top-left corner, "paid now" under the last
-    row (it is the square's bottom edge) or, where the step pays the whole square, at its middle."""
+    row (it is the square's bottom edge) or, where the step pays the whole square, at its middle.
+
+    The words of a figure (names, what a step pays, the totals) are HTML around the drawings, not
+    text inside the SVG: an SVG scales with the column, and its text would be unreadable at 360 px
+    or oversized at 1280 px. Every number is the model's (:mod:`kvpage.costs`), formatted here.
+    """
     size = context_at_step(prompt, tokens)
     labels: list[Node] = []
     row = mode == "kv" and tokens > 1

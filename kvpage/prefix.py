@@ -1,16 +1,8 @@
 """Prefix matching: how much of a new request an earlier one already paid for, and why only that much.
 
-A prefix cache holds the keys and values of exact token sequences, so reuse is
-the longest run of identical tokens from the left. Similar is not identical:
-"You" and "you" share nothing.
-
-Why from the left, and why "the same text again" later does not count, follows from what each
-cached entry (one token's keys and values in one layer) is computed from (:func:`identical_entries`):
-in layer 1, the token's own text and its position; from layer 2 up, what attention mixed in, which
-is every earlier token. So after the first difference every entry from layer 2 up differs, and a
-position is reused (all its layers, :func:`reused_columns`) only before it: the shared prefix,
-derived instead of assumed (:func:`reused_count`, what the next-request lab counts;
-``tests/kvpage/test_prefix_property.py`` checks that it is :func:`shared_prefix_length` always).
+A prefix cache holds the keys and values of exact token sequences, so reuse is the longest run of
+identical tokens from the left ("You" and "you" share nothing). Why from the left follows from what
+each entry is computed from (:func:`identical_entries`): the prefix is derived (:func:`reused_count`).
 """
 
 from __future__ import annotations
@@ -68,6 +60,11 @@ def reused_count(identical: Sequence[Sequence[bool]]) -> int:
     :func:`identical_entries`; the cache finds a position by every token before it, so it stops at
     the first it does not hold). The next-request lab counts and draws this, so an edit of
     :func:`identical_entries` in the page's editor moves its readouts and its drawings together;
-    :func:`shared_prefix_length` is the same number as the chapter states it, the tests' oracle."""
+    :func:`shared_prefix_length` is the same number as the chapter states it, the tests' oracle
+    (``tests/kvpage/test_prefix_property.py`` checks that the two always agree).
+
+    So the shared prefix is derived instead of assumed: after the first difference every entry from
+    layer 2 up differs, and a position is reused (all its layers, :func:`reused_columns`) only before
+    it; "the same text again" later does not count."""
     reused = reused_columns(identical)
     return reused.index(False) if False in reused else len(reused)

@@ -1,14 +1,8 @@
 """A lossless, GPT-2-style pre-tokenizer.
 
-Real models split text into subword tokens; for a prefix cache what matters is
-only that the split is deterministic and lossless, so that "identical prefix"
-means identical text. GPT-2's pre-tokenization rules give realistic counts
-without a vocabulary file: a word with its leading space, a run of digits with
-its leading space, a run of other symbols with its leading space, and runs of
-whitespace. A space right before a word, number or symbol belongs to it, so a
-run of spaces leaves its last one to what follows (GPT-2 leaves the last
-whitespace character of any kind; we keep newlines together, which reads better
-as chips and changes no count that matters here).
+For a prefix cache what matters is only that the split is deterministic and lossless, so that
+"identical prefix" means identical text; GPT-2's pre-tokenization rules give realistic counts without
+a vocabulary file (the rules: :func:`tokenize`).
 """
 
 from __future__ import annotations
@@ -30,7 +24,18 @@ _TOKEN = re.compile(
 
 
 def tokenize(text: str) -> list[str]:
-    """Split ``text`` into tokens whose concatenation is exactly ``text``."""
+    """Split ``text`` into tokens whose concatenation is exactly ``text``.
+
+    Real models split text into subword tokens; for a prefix cache what matters is
+    only that the split is deterministic and lossless, so that "identical prefix"
+    means identical text. GPT-2's pre-tokenization rules give realistic counts
+    without a vocabulary file: a word with its leading space, a run of digits with
+    its leading space, a run of other symbols with its leading space, and runs of
+    whitespace. A space right before a word, number or symbol belongs to it, so a
+    run of spaces leaves its last one to what follows (GPT-2 leaves the last
+    whitespace character of any kind; we keep newlines together, which reads better
+    as chips and changes no count that matters here).
+    """
     tokens = _TOKEN.findall(text)
     if "".join(tokens) != text:  # pragma: no cover - the pattern covers every character
         raise AssertionError("tokenizer lost text")

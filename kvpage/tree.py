@@ -1,18 +1,7 @@
 """Pictures, tables and lists as plain JSON: the element trees a lab's view carries in ``parts``.
 
-A lab draws by returning data, never markup: a node is a text (``str``) or an element
-``[tag, {attribute: value}, *children]``. One generic pair of renderers shows a tree: at build
-time ``sitegen/labs/trees.py`` writes it as HTML for the reader who has no JavaScript (or whose Python
-has not started yet), and in the page ``static/kvpage/draw.js`` builds the same DOM from each
-reply with ``createElementNS`` and ``textContent``, never ``innerHTML``
-(``tests/e2e/test_trees.py`` holds the two to the same DOM). So a picture has one definition, in
-Python, beside the numbers it shows.
-
-Only the elements of ``TAGS`` may appear, attribute values are strings (numbers are formatted here,
-by :func:`num`, so both renderers print the same text) and no attribute may run code or load
-anything (``allowed_attribute``). Both renderers refuse anything else: reader text is only ever a
-text node or an attribute value.
-
+A lab draws by returning data, never markup, so a picture has one definition, in Python, beside the
+numbers it shows, and two renderers (build and page) that refuse anything else (:func:`check`).
 Pure data and the standard library only: this module runs in the reader's browser too.
 """
 
@@ -95,7 +84,19 @@ def num(value: float) -> str:
 
 
 def check(node: JSONValue, inside_svg: bool = False) -> None:
-    """Raise TreeError unless ``node`` is a well-formed tree (what a reply's ``parts`` must hold)."""
+    """Raise TreeError unless ``node`` is a well-formed tree (what a reply's ``parts`` must hold).
+
+    A node is a text (``str``) or an element ``[tag, {attribute: value}, *children]``. One generic
+    pair of renderers shows a tree: at build time ``sitegen/labs/trees.py`` writes it as HTML for the
+    reader who has no JavaScript (or whose Python has not started yet), and in the page
+    ``static/kvpage/draw.js`` builds the same DOM from each reply with ``createElementNS`` and
+    ``textContent``, never ``innerHTML`` (``tests/e2e/test_trees.py`` holds the two to the same DOM).
+
+    Only the elements of ``TAGS`` may appear, attribute values are strings (numbers are formatted
+    here, by :func:`num`, so both renderers print the same text) and no attribute may run code or
+    load anything (:func:`allowed_attribute`). Both renderers refuse anything else: reader text is
+    only ever a text node or an attribute value.
+    """
     if isinstance(node, str):
         return
     if not isinstance(node, list) or len(node) < 2 or not isinstance(node[0], str) or not isinstance(node[1], dict):

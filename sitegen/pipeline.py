@@ -1,24 +1,8 @@
 """The build as a pipeline: ``build()`` writes ``site/`` and ``dist/kvpage-site.zip``.
 
-The pipeline reads top to bottom as stages, each taking and returning a typed
-value: source (book, chapters and the book's other files read) → chapters
-(Markdown parsed, labs placed) → labs (every lab's starting view, through
-``kvpage.bridge.handle``, the call the page's Python answers, and every action's
-warm-up call, each in a model process stopped after the book's ``build_timeout``) → pages (HTML
-rendered with those views, formulas typeset, links and images checked) →
-runtime (Pyodide checked, wheel built, a snapshot warmed with the book's
-enabled labs; only if a page has a lab, and reused from ``.cache/runtime/``
-when its inputs are unchanged) → search (every section indexed by the pinned
-MiniSearch) → site (every file in memory) → files (written atomically).
-Each stage's code is the package named for it: source in :mod:`sitegen.book`, chapters and
-pages in :mod:`sitegen.markdown`, labs in :mod:`sitegen.labs`, runtime in :mod:`sitegen.runtime`,
-search in :mod:`sitegen.search`, site and files in :mod:`sitegen.site`.
-Content errors of the stages up to pages are collected across the whole book
-and reported together; nothing touches ``site/`` or ``dist/`` until every
-stage has succeeded.
-
-The command line that runs it (``kvpage-book build|serve``, or ``python build.py``) is
-:mod:`sitegen.cli.commands`; ``serve`` lives in :mod:`sitegen.serve.server`.
+The stages read top to bottom, each taking and returning a typed value (:func:`render`), so that
+content errors are collected across the book and reported together (decision 0062), and nothing is
+written until every stage has succeeded. The command line that runs it: :mod:`sitegen.cli.commands`.
 """
 
 from __future__ import annotations
@@ -107,7 +91,23 @@ def links_out_of_folders(options: Options) -> list[ContentError]:
 
 
 def render(options: Options, progress: Progress = SILENT) -> Rendered:
-    """The stages up to the site in memory; raise BuildError if any fails. Writes nothing."""
+    """The stages up to the site in memory; raise BuildError if any fails. Writes nothing.
+
+    The stages read top to bottom, each taking and returning a typed value: source (book, chapters
+    and the book's other files read) → chapters (Markdown parsed, labs placed) → labs (every lab's
+    starting view, through ``kvpage.bridge.handle``, the call the page's Python answers, and every
+    action's warm-up call, each in a model process stopped after the book's ``build_timeout``) →
+    pages (HTML rendered with those views, formulas typeset, links and images checked) → runtime
+    (Pyodide checked, wheel built, a snapshot warmed with the book's enabled labs; only if a page
+    has a lab, and reused from ``.cache/runtime/`` when its inputs are unchanged) → search (every
+    section indexed by the pinned MiniSearch) → site (every file in memory); :func:`build` then
+    writes the files (atomically). Each stage's code is the package named for it: source in
+    :mod:`sitegen.book`, chapters and pages in :mod:`sitegen.markdown`, labs in :mod:`sitegen.labs`,
+    runtime in :mod:`sitegen.runtime`, search in :mod:`sitegen.search`, site and files in
+    :mod:`sitegen.site`. Content errors of the stages up to pages are collected across the whole
+    book and reported together; nothing touches ``site/`` or ``dist/`` until every stage has
+    succeeded. ``serve`` lives in :mod:`sitegen.serve.server`.
+    """
     linked = links_out_of_folders(options)  # before anything in them is read, or the model imported
     if linked:
         raise BuildError(sorted_unique(linked))

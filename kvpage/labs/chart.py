@@ -1,21 +1,8 @@
 """The decode lab's running chart: cost per step and paid so far, both modes on the same axes.
 
-Both modes' whole runs are drawn faintly from the start, so the reader sees what will happen
-before pressing anything; the steps taken are drawn over them, bold, and the chosen mode with its
-points. Each mode keeps its colour whichever is chosen (the page's ``--kv`` and ``--recompute``),
-Recompute is dashed as well, and each line is named at its end: colour is never the only cue.
-The axes are fixed for the whole run (their tops are the most either mode can reach), so points
-are added in place and the gap between the line and the square grows on screen.
-
-On a linear axis that holds Recompute's square, the KV cache's per-step line (17 to 31 cells
-under 1,000) reads as flat zero. An inset draws it again on its own axis, in a corner no line
-crosses: its growth of one cell per step is the lesson, and the main axis stays linear, since a
-log axis would shrink the very gap between line and square the chart exists to show, and a
-second axis would invite reading one mode's values on the other's scale. Labels and the inset
-are placed where no line passes (checked against every segment drawn), or left out: the chart's
-words say everything either way. This module computes the chart's numbers (``chart_view``, dataclasses); the
-picture vocabulary draws them: ``chart_picture`` a panel (:func:`kvpage.pictures.panel_chart`) and
-``table_part`` the same numbers as a table (:func:`kvpage.pictures.grouped_table`).
+Both whole runs are drawn faintly from the start and the steps taken over them, on axes fixed for
+the run, so the gap between the line and the square grows on screen; colour is never the only cue.
+This module computes the numbers (:func:`chart_view`, which says why so); ``kvpage.pictures`` draws them.
 """
 
 from __future__ import annotations
@@ -115,7 +102,25 @@ def _table(prompt: int, steps: int, mode: Mode) -> Numbers:
 
 
 def chart_view(prompt: int, tokens: int, steps: int, mode: Mode) -> DecodeChart:
-    """Series, fixed axes, labels and a table of the run so far, for the page to draw."""
+    """Series, fixed axes, labels and a table of the run so far, for the page to draw.
+
+    Both modes' whole runs are drawn faintly from the start, so the reader sees what will happen
+    before pressing anything; the steps taken are drawn over them, bold, and the chosen mode with its
+    points. Each mode keeps its colour whichever is chosen (the page's ``--kv`` and ``--recompute``),
+    Recompute is dashed as well, and each line is named at its end: colour is never the only cue.
+    The axes are fixed for the whole run (their tops are the most either mode can reach), so points
+    are added in place and the gap between the line and the square grows on screen.
+
+    On a linear axis that holds Recompute's square, the KV cache's per-step line (17 to 31 cells
+    under 1,000) reads as flat zero. An inset draws it again on its own axis, in a corner no line
+    crosses: its growth of one cell per step is the lesson, and the main axis stays linear, since a
+    log axis would shrink the very gap between line and square the chart exists to show, and a
+    second axis would invite reading one mode's values on the other's scale. Labels and the inset
+    are placed where no line passes (checked against every segment drawn), or left out: the chart's
+    words say everything either way. This module computes the chart's numbers (dataclasses); the
+    picture vocabulary draws them: :func:`chart_picture` a panel (:func:`kvpage.pictures.panel_chart`)
+    and :func:`table_part` the same numbers as a table (:func:`kvpage.pictures.grouped_table`).
+    """
     step_top = max(step_cost(prompt, k, m) for m in MODES for k in (1, tokens))
     total_top = max(cumulative_cost(prompt, tokens, m) for m in MODES)
     x_ticks = sorted({1, tokens})

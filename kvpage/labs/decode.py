@@ -1,11 +1,7 @@
 """Lab · prefill once, then decode.
 
-A run is immutable: ``prompt`` tokens, ``tokens`` to generate, a mode, and how
-many steps were taken. The first three are the lab's controls; the view's state
-is only what the controls do not say, the steps taken, and whether the run is
-done (the page's Generate and Forward read it rather than count for themselves).
-Every call sends the controls and that state back and gets the next view, so the
-browser never computes a number itself.
+A run is immutable and every call sends the controls and the run's state back for the next view,
+so the browser never computes a number itself (:class:`DecodeRun`).
 """
 
 from __future__ import annotations
@@ -28,7 +24,14 @@ STEPS = Whole("steps", "Steps taken", low=0, high=TOKENS.high, default=0)
 
 @dataclass(frozen=True)
 class DecodeRun:
-    """One generation request, ``steps`` of its ``tokens`` steps taken."""
+    """One generation request, ``steps`` of its ``tokens`` steps taken.
+
+    A run is immutable: ``prompt`` tokens, ``tokens`` to generate, a mode, and how many steps were
+    taken. The first three are the lab's controls; the view's state is only what the controls do not
+    say, the steps taken, and whether the run is done (the page's Generate and Forward read it rather
+    than count for themselves). Every call sends the controls and that state back and gets the next
+    view, so the browser never computes a number itself.
+    """
 
     prompt: int
     tokens: int

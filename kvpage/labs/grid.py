@@ -1,19 +1,8 @@
 """The attention grid of a decode run: which query × key cells each step pays.
 
-Rows are queries and columns are keys, both in token order, one cell per query-key pair. Every
-cell drawn is a cell of the model's one rule, :func:`kvpage.costs.paid_cells` (this step's rows
-as ``now``, the earlier steps' rows whose query is not paid again as ``held``), and every number
-in the grid's words is those cells counted, so a reader's edit of the rule moves the drawing, its
-words and the readouts together. The grid is sent as rectangles of cells (runs of rows with the
-same keys), never cell by cell: a 191 × 191 grid is a few dozen rectangles, not 36,000 cells, and
-the page can draw it at any size.
-
-``grid_picture`` and ``slots_picture`` draw them with the picture vocabulary
-(:func:`kvpage.pictures.block_grid`, :func:`kvpage.pictures.slot_strip`), in cell units: the page
-scales the picture, so one rectangle is any number of cells. The cells take the mode's colour (the
-page's ``--kv``, ``--kv-held``, ``--recompute``), the same in the thesis figure and the chart; the
-margins carry the token positions (1, the prompt's end, the last), and the prompt's square is
-named on the grid, before any step is taken.
+Every cell drawn is a cell of the model's one rule, :func:`kvpage.costs.paid_cells`, and every number
+in its words those cells counted, so a reader's edit of the rule moves drawing, words and readouts
+together (decision 0054). What is sent and why: :func:`grid_view`; how it is drawn: :func:`grid_picture`.
 """
 
 from __future__ import annotations
@@ -222,7 +211,16 @@ def check_inside(blocks: list[Block], size: int, steps: int) -> None:
 
 
 def grid_view(prompt: int, tokens: int, steps: int, mode: Mode) -> JSONObject:
-    """Everything the page needs to draw the grid, and to say it in words."""
+    """Everything the page needs to draw the grid, and to say it in words.
+
+    Rows are queries and columns are keys, both in token order, one cell per query-key pair. Every
+    cell drawn is a cell of the model's one rule, :func:`kvpage.costs.paid_cells` (this step's rows
+    as ``now``, the earlier steps' rows whose query is not paid again as ``held``), and every number
+    in the grid's words is those cells counted, so a reader's edit of the rule moves the drawing, its
+    words and the readouts together. The grid is sent as rectangles of cells (runs of rows with the
+    same keys), never cell by cell: a 191 × 191 grid is a few dozen rectangles, not 36,000 cells, and
+    the page can draw it at any size.
+    """
     blocks = paid_blocks(prompt, steps, mode)
     size = grid_size(prompt, tokens)
     check_inside(blocks, size, steps)
@@ -242,7 +240,15 @@ def grid_view(prompt: int, tokens: int, steps: int, mode: Mode) -> JSONObject:
 
 def grid_picture(grid: JSONObject) -> list[JSONValue]:
     """The attention grid of ``grid_view``: queries down, keys across, this step's cells over earlier ones,
-    the prompt's square outlined and named (:func:`kvpage.pictures.block_grid`)."""
+    the prompt's square outlined and named (:func:`kvpage.pictures.block_grid`).
+
+    It and :func:`slots_picture` draw with the picture vocabulary (:func:`kvpage.pictures.block_grid`,
+    :func:`kvpage.pictures.slot_strip`), in cell units: the page scales the picture, so one rectangle
+    is any number of cells. The cells take the mode's colour (the page's ``--kv``, ``--kv-held``,
+    ``--recompute``), the same in the thesis figure and the chart; the margins carry the token
+    positions (1, the prompt's end, the last), and the prompt's square is named on the grid, before
+    any step is taken.
+    """
     prompt = cast(int, grid["prompt"])
     held, now = ([cast(Rect, tuple(block)) for block in cast(list[list[int]], grid[kind])] for kind in ("held", "now"))
     return block_grid(

@@ -1,10 +1,8 @@
 """The "memory" lab: what the KV cache holds, in bytes, layer by layer and token by token.
 
-A test fixture, not a chapter's lab: the lab of the added-chapter book (``tests/books/added-chapter/``),
-which holds every construct docs/authoring.md documents, so it declares one control of every kind
-(``Slider``, ``Number``, ``DecimalSlider``, ``Choice``, ``Checkbox``, ``Text``) and draws one picture
-with every word of the picture vocabulary; tests/test_added_chapter.py fails when the guide documents
-a kind or a word no lab of that book uses. Experimental: only a book that turns it on shows it.
+A test fixture: the lab of ``tests/books/added-chapter/``, which holds every construct docs/authoring.md
+documents, so it declares a control of every kind and draws with every word of the picture vocabulary
+(tests/test_added_chapter.py holds the guide to it). Experimental: only a book that turns it on shows it.
 """
 
 from __future__ import annotations
@@ -120,3 +118,6 @@ LAB = Lab(
     ),
     experimental=True,
 )
+"""The lab: one control of every kind (``Slider``, ``Number``, ``DecimalSlider``, ``Choice``, ``Checkbox``,
+``Text``) and one picture with every word of the picture vocabulary; tests/test_added_chapter.py fails
+when docs/authoring.md documents a kind or a word no lab of the added-chapter book uses."""

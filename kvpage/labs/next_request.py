@@ -1,21 +1,8 @@
 """Lab · the next request.
 
-Request 1 has been prefilled and its keys are cached; request 2 reuses the
-longest identical run of tokens from the left and pays only for the rest.
-
-The lesson is "identical, from the left": the page sets the two requests' tokens in columns,
-position k over position k, and marks the tokens after the first difference that are the same
-text in both (``same``): they are paid all the same. The cached bar is split into its reused
-part (the prefix, on the left) and its paid part. Presets set request 2 for the chapter's
-experiments from request 1, by the model (:func:`presets`); the page only copies them in.
-
-Two drawings say why and how much. *Why*: request 2's keys and values token by token and layer by
-layer (:func:`layer_kinds`, from the dependency rule of :func:`kvpage.prefix.identical_entries`):
-from layer 2 up an entry mixes in every earlier token, so after the first difference every layer
-is paid, even under the same text; only layer 1 would match there (``=``), and a token moved to
-another position does not match even there. *How much*: request 2's n × n cells as one square, the
-reused p × p corner and the paid L (:func:`square`): 10 of 14 tokens shared saves 100 of 196 cells,
-51 %, not 71 %.
+Request 1 has been prefilled and its keys are cached; request 2 reuses the longest identical run of
+tokens from the left and pays only for the rest. The lesson is "identical, from the left": the same
+text after the first difference is paid all the same (:func:`compare`, :func:`layer_kinds`).
 """
 
 from __future__ import annotations
@@ -280,7 +267,22 @@ def square(n: int, shared: int) -> list[JSONValue]:
 
 
 def compare(args: JSONObject) -> JSONObject:
-    """Costs of request 2 cold and with request 1's prefix cached, its tokens and request 1's."""
+    """Costs of request 2 cold and with request 1's prefix cached, its tokens and request 1's.
+
+    The lesson is "identical, from the left": the page sets the two requests' tokens in columns,
+    position k over position k, and marks the tokens after the first difference that are the same
+    text in both (``same``): they are paid all the same. The cached bar is split into its reused
+    part (the prefix, on the left) and its paid part. Presets set request 2 for the chapter's
+    experiments from request 1, by the model (:func:`presets`); the page only copies them in.
+
+    Two drawings say why and how much. *Why*: request 2's keys and values token by token and layer
+    by layer (:func:`layer_kinds`, from the dependency rule of :func:`kvpage.prefix.identical_entries`):
+    from layer 2 up an entry mixes in every earlier token, so after the first difference every layer
+    is paid, even under the same text; only layer 1 would match there (``=``), and a token moved to
+    another position does not match even there. *How much*: request 2's n × n cells as one square,
+    the reused p × p corner and the paid L (:func:`square`): 10 of 14 tokens shared saves 100 of 196
+    cells, 51 %, not 71 %.
+    """
     first = tokenize(REQUEST1.read(args))
     second = tokenize(REQUEST2.read(args))
     kinds = layer_kinds(first, second)

@@ -1,19 +1,8 @@
 """The "runaway" lab, a fixture for the tests: one of its buttons never returns.
 
-The page runs every lab's Python in a Web Worker and stops a call that takes longer than the
-book's ``call_timeout`` (``static/kvpage/python.js``). This lab is how the tests make such a
-call: "Loop forever" spins until the page terminates its worker, while the slider squares a
-number at once, so the tests can see the lab work before the stop and again after it, except at
-:data:`STALLS_AT`, the one value whose update spins too: a failure at a value the build's sweep
-never tried (this book's sweep is off), which the page shows with the reader's values kept. "Think
-for a second" is a slow call that returns: while it runs, the page starts its spare Python.
-"Answer with NaN" returns a view that JSON cannot carry, which the bridge refuses as a failure
-naming the action (shown in the lab). It is experimental, and only the test book
-``tests/books/runaway/`` enables it.
-
-The snapshot's warm-up calls every action (``kvpage.catalog.warm_up``), so ``loop`` takes
-``rounds``, ``think`` takes ``seconds`` and ``nan`` takes ``finite``, which the page never sends:
-the warm-up (``warm_up=`` below) spins once, returns at once and gets a number JSON can carry.
+The page stops a call that takes longer than the book's ``call_timeout``; this lab is how the tests
+make such calls (:func:`loop`, :func:`think`, :func:`nan`, :data:`STALLS_AT`). It is experimental,
+and only the test book ``tests/books/runaway/`` enables it.
 """
 
 from __future__ import annotations
@@ -26,7 +15,12 @@ from kvpage.lab import Button, Lab, Output, Slider
 
 NUMBER = Slider("n", "Number", low=1, high=12, default=3)
 STALLS_AT = 11
-"""The slider's one value whose square never comes: the update spins there until the page stops it."""
+"""The slider's one value whose square never comes: the update spins there until the page stops it.
+
+The slider squares a number at once, so the tests can see the lab work before a stop and again after
+it, except here: a failure at a value the build's sweep never tried (this book's sweep is off), which
+the page shows with the reader's values kept.
+"""
 
 
 def compute(args: JSONObject) -> JSONObject:
@@ -38,7 +32,12 @@ def compute(args: JSONObject) -> JSONObject:
 
 
 def loop(args: JSONObject) -> JSONObject:
-    """Spin ``rounds`` times, or forever when the call does not say (a click never does)."""
+    """Spin ``rounds`` times, or forever when the call does not say (a click never does).
+
+    The page runs every lab's Python in a Web Worker and stops a call that takes longer than the
+    book's ``call_timeout`` (``static/kvpage/python.js``): "Loop forever" spins until the page
+    terminates its worker.
+    """
     rounds = args.get("rounds")
     if rounds is not None and (not isinstance(rounds, int) or isinstance(rounds, bool)):
         raise LabInputError("rounds must be a whole number")
@@ -49,7 +48,10 @@ def loop(args: JSONObject) -> JSONObject:
 
 
 def think(args: JSONObject) -> JSONObject:
-    """Spin for ``seconds`` (one when the call does not say) of the clock, then answer as ``compute``."""
+    """Spin for ``seconds`` (one when the call does not say) of the clock, then answer as ``compute``.
+
+    "Think for a second" is a slow call that returns: while it runs, the page starts its spare Python.
+    """
     seconds = args.get("seconds", 1)
     if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 10:
         raise LabInputError("seconds must be a number from 0 to 10")
@@ -60,7 +62,11 @@ def think(args: JSONObject) -> JSONObject:
 
 
 def nan(args: JSONObject) -> JSONObject:
-    """``compute``'s view with a ratio of 0 / 0 in its state: NaN, unless the call says ``finite``."""
+    """``compute``'s view with a ratio of 0 / 0 in its state: NaN, unless the call says ``finite``.
+
+    "Answer with NaN" returns a view that JSON cannot carry, which the bridge refuses as a failure
+    naming the action (shown in the lab).
+    """
     ratio = 0.0 if args.get("finite") is True else math.nan
     return {**compute(args), "state": {"ratio": ratio}}
 
@@ -83,3 +89,6 @@ LAB = Lab(
     ),
     experimental=True,
 )
+"""The lab. The snapshot's warm-up calls every action (``kvpage.catalog.warm_up``), so ``loop`` takes
+``rounds``, ``think`` takes ``seconds`` and ``nan`` takes ``finite``, which the page never sends: the
+warm-up (``warm_up=`` above) spins once, returns at once and gets a number JSON can carry."""

@@ -1,9 +1,8 @@
 """The "softmax" lab: scores become shares that sum to one, sharper or flatter with the temperature.
 
-A test fixture, not a chapter's lab: it is the lab a second author adds with a chapter of their own
-(``tests/books/added-chapter/``), and it refuses input as a careful lab does (scores must be
-numbers), so it says what it accepts with ``examples=`` and the generic tests type only those.
-Experimental: only a book that turns it on shows it.
+A test fixture: the lab a second author adds with a chapter of their own (``tests/books/added-chapter/``).
+It refuses input as a careful lab does (scores must be numbers), so it says what it accepts with ``examples=``
+and the generic tests type only those. Experimental: only a book that turns it on shows it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The example lab, "square": what a cold prefill of n tokens pays, n² cells.
 
-It is the smallest complete lab, kept to be copied: this file (the model and
-its one ``LAB`` declaration) and one template, ``site_template/labs/square.html``
-(``docs/authoring.md`` walks through both). It is experimental, so no book shows
-it unless its ``book.toml`` enables it.
+It is the smallest complete lab, kept to be copied: this file (the model and its one ``LAB`` declaration)
+and one template, ``site_template/labs/square.html`` (``docs/authoring.md`` walks through both). It is
+experimental, so no book shows it unless its ``book.toml`` enables it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The "turns" lab: a conversation grows turn by turn, and the cache decides what each turn pays.
 
-A chat resends its whole history every turn. With the KV cache kept between
-turns, a turn pays only for its own new tokens (against everything before
-them); without it, the whole context is prefilled again. It exercises every
-generic control — a text box, a slider, a checkbox and buttons — with no
-script of its own, and is experimental: a book turns it on in ``book.toml``.
+A chat resends its whole history every turn: with the KV cache kept between turns, a turn pays only
+for its own new tokens (against everything before them); without it, the whole context is prefilled
+again. Every generic control, no script of its own; experimental (:data:`LAB`).
 """
 
 from __future__ import annotations
@@ -91,3 +89,5 @@ LAB = Lab(
     buttons=(Button("add", "Add a turn"), Button("restart", "Start over")),
     experimental=True,
 )
+"""The lab: it exercises every generic control (a text box, a slider, a checkbox and buttons) with no
+script of its own, and is experimental: a book turns it on in ``book.toml``."""

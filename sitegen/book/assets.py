@@ -1,23 +1,8 @@
 """The book's own files besides its chapters: images, SVG drawings, downloads.
 
-Everything under ``content/`` that is not a chapter (``*.md`` at the top), ``book.toml`` or
-hidden (a name starting with ``.``) is an asset. All of them are read here, before any
-page is rendered, so the pages stage can check every image and link against them; the
-ones a chapter refers to are then copied into the site at the same relative path (a
-chapter's page sits at the site's top as its Markdown file sits at the book's top, so
-``img/x.svg`` means the same file in both), and inlined as ``data:`` URIs in the
-single-file book. The ones nothing refers to are only warned about.
-
-Images are measured here (their width and height go into ``<img>``), and SVGs are
-checked for anything that could run code (:mod:`sitegen.book.svg`), each problem at its file
-and line.
-
-Two kinds of file are refused, at the file, and never read: a symbolic link out of the
-book's folder (:mod:`sitegen.book.inside`), and a page or a script (``.html``, ``.js``, …).
-Such a file would not be shown by a chapter but opened on its own, from the site's
-folder, where none of the pages' rules hold: no Content-Security-Policy (a page's is in
-its own ``<meta>``), no check of what it runs. Shipping it under the pages' policy would
-mean rewriting the author's file; refusing it is simpler and leaves nothing to trust.
+All are read before any page is rendered, so the pages stage can check every image and link against
+them; images are measured and SVGs checked here, each problem at its file and line. A page or a
+script is refused unread, as nothing of the pages' policy would hold for it (:func:`refusal`).
 """
 
 from __future__ import annotations
@@ -108,7 +93,15 @@ def read_asset(path: str, shown: str, data: bytes) -> tuple[Asset, list[ContentE
 
 
 def refusal(relative: PurePosixPath) -> str | None:
-    """Why a file of the book is refused by its name (a page or a script), or None."""
+    """Why a file of the book is refused by its name (a page or a script), or None.
+
+    Two kinds of file are refused, at the file, and never read: a symbolic link out of the
+    book's folder (:mod:`sitegen.book.inside`), and a page or a script (``.html``, ``.js``, …).
+    Such a file would not be shown by a chapter but opened on its own, from the site's
+    folder, where none of the pages' rules hold: no Content-Security-Policy (a page's is in
+    its own ``<meta>``), no check of what it runs. Shipping it under the pages' policy would
+    mean rewriting the author's file; refusing it is simpler and leaves nothing to trust.
+    """
     suffix = relative.suffix.lower()
     if suffix in ACTIVE or suffix in ACTIVE_SCRIPTS:
         return ACTIVE_MESSAGE.format(suffix=suffix)
@@ -119,6 +112,16 @@ def load_assets(content: Path) -> Assets:
     """Read every asset under ``content``; problems are kept on the result, none is raised.
 
     A symbolic link out of ``content`` and a page or script are refused before they are read.
+
+    Everything under ``content/`` that is not a chapter (``*.md`` at the top), ``book.toml`` or
+    hidden (a name starting with ``.``) is an asset. All of them are read here, before any
+    page is rendered, so the pages stage can check every image and link against them; the
+    ones a chapter refers to are then copied into the site at the same relative path (a
+    chapter's page sits at the site's top as its Markdown file sits at the book's top, so
+    ``img/x.svg`` means the same file in both), and inlined as ``data:`` URIs in the
+    single-file book. The ones nothing refers to are only warned about. Images are measured here
+    (their width and height go into ``<img>``), and SVGs are checked for anything that could run
+    code (:mod:`sitegen.book.svg`), each problem at its file and line.
     """
     files: dict[str, Asset] = {}
     errors: list[ContentError] = []

@@ -1,12 +1,8 @@
 """An image's size in pixels, read from its file's header: so ``<img>`` gets ``width`` and ``height``.
 
-The browser reserves an image's box from these two attributes before the file arrives, so
-nothing below it moves when it loads (CSS scales it down to the column, keeping the ratio).
-Each format's header says its size in a few bytes at a known place; reading them needs no
-imaging library. SVG, which is XML, is read by :mod:`sitegen.book.svg`.
-
-A JPEG whose EXIF orientation turns it by 90° is shown turned by every browser
-(``image-orientation: from-image``), so its width and height are swapped here as well.
+The browser reserves the box from these before the file arrives, so nothing below it moves; each
+format says its size in a few bytes at a known place, so no imaging library is needed
+(:func:`raster_size`). SVG, which is XML, is read by :mod:`sitegen.book.svg`.
 """
 
 from __future__ import annotations
@@ -68,7 +64,11 @@ STANDALONE = {0x01, *range(0xD0, 0xD9)}
 
 
 def jpeg_size(data: bytes) -> tuple[int, int]:
-    """JPEG: walk the segments to the start of frame; an EXIF orientation of 5–8 swaps the sides."""
+    """JPEG: walk the segments to the start of frame; an EXIF orientation of 5–8 swaps the sides.
+
+    A JPEG whose EXIF orientation turns it by 90° is shown turned by every browser
+    (``image-orientation: from-image``), so its width and height are swapped here as well.
+    """
     if data[:2] != b"\xff\xd8":
         raise ImageError("not a JPEG image (no SOI marker)")
     position, turned = 2, False
@@ -125,7 +125,13 @@ RASTER: dict[str, Callable[[bytes], tuple[int, int]]] = {
 
 
 def raster_size(media_type: str, data: bytes) -> tuple[int, int]:
-    """The width and height in pixels of a PNG, JPEG, GIF or WebP; ImageError if the bytes disagree."""
+    """The width and height in pixels of a PNG, JPEG, GIF or WebP; ImageError if the bytes disagree.
+
+    The browser reserves an image's box from these two attributes before the file arrives, so
+    nothing below it moves when it loads (CSS scales it down to the column, keeping the ratio).
+    Each format's header says its size in a few bytes at a known place; reading them needs no
+    imaging library. SVG, which is XML, is read by :mod:`sitegen.book.svg`.
+    """
     width, height = RASTER[media_type](data)
     if width == 0 or height == 0:
         raise ImageError(f"the image's header gives it no area ({width} × {height} pixels)")

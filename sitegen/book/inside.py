@@ -1,20 +1,8 @@
 """The build reads nothing outside the book's folder, after symbolic links (nor outside the
 templates', the static files' or the model's folder: :func:`links_out`).
 
-A book is often built where its author does not control the machine: in CI, from
-someone's pull request. A symbolic link in ``content/`` to ``/etc/passwd``, to the
-repository's ``.git/config`` or to a runner's secrets would otherwise be read like any
-file of the book and published, in ``site/``, the zip and (as a ``data:`` URI) the single
-file: the class of Jekyll's CVE-2018-17567. So every path is resolved (every link in it
-followed) and checked to lie inside the book's folder *before* the file is opened, and
-the file read is the resolved one, the very path that was checked.
-
-A link that stays inside the book is followed: ``img/logo.svg`` may point at ``art/logo.svg``,
-and a folder may point at another folder of the book. A link
-that leaves it, to a file or a folder, is refused at the link itself, whether or not a
-chapter uses it (as an SVG holding a script is): its target is never read. A folder link
-that leads back to a folder holding it would make the book infinitely deep, and is
-refused too.
+A book is often built from someone's pull request, and a link to a secret would be published
+(Jekyll's CVE-2018-17567): every path is checked before it is opened (:func:`within`, :func:`list_files`).
 """
 
 from __future__ import annotations
@@ -43,7 +31,16 @@ CIRCLE = "a symbolic link that leads back to itself, to no file: remove it"
 
 def within(root: Path, path: Path, outside: str = OUTSIDE) -> Path | str:
     """``path`` with every symbolic link followed, if that lies inside ``root`` (itself resolved); else why
-    not (``outside`` if it leaves ``root``)."""
+    not (``outside`` if it leaves ``root``).
+
+    A book is often built where its author does not control the machine: in CI, from
+    someone's pull request. A symbolic link in ``content/`` to ``/etc/passwd``, to the
+    repository's ``.git/config`` or to a runner's secrets would otherwise be read like any
+    file of the book and published, in ``site/``, the zip and (as a ``data:`` URI) the single
+    file: the class of Jekyll's CVE-2018-17567. So every path is resolved (every link in it
+    followed) and checked to lie inside the book's folder *before* the file is opened, and
+    the file read is the resolved one, the very path that was checked.
+    """
     try:
         real = path.resolve()
     except (RuntimeError, OSError):  # links in a circle: Python 3.11 raises RuntimeError, later ones OSError
@@ -66,6 +63,11 @@ def list_files(folder: Path, wanted: Callable[[PurePosixPath], bool], outside: s
 
     A link that leaves ``folder`` is refused if ``wanted`` takes its path (a folder's always):
     what it points at is not opened, not even to see whether it exists. ``outside`` says why.
+    A link that stays inside the book is followed: ``img/logo.svg`` may point at ``art/logo.svg``,
+    and a folder may point at another folder of the book. A link that leaves it, to a file or a
+    folder, is refused at the link itself, whether or not a chapter uses it (as an SVG holding a
+    script is): its target is never read. A folder link that leads back to a folder holding it
+    would make the book infinitely deep, and is refused too.
     Only links are resolved: every other entry of a folder already known to be inside is inside
     (one ``lstat`` an entry, where resolving each path would take one a component: serve lists the
     templates and the model on every rebuild).

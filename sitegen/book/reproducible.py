@@ -1,9 +1,8 @@
 """The one date every file the build makes carries, so that two builds of the same sources match.
 
-1980-01-01 is the earliest date a zip entry can record: the site's zip, the wheel
-(``SOURCE_DATE_EPOCH`` for hatchling), the compiled standard library and the clock of
-the Node process that makes Python's memory snapshot (``python_snapshot.mjs`` reads it from
-``SOURCE_DATE_EPOCH`` too) all use it. Written once, here.
+1980-01-01 is the earliest date a zip entry can record: the site's zip, the wheel (``SOURCE_DATE_EPOCH`` for
+hatchling), the compiled standard library and the clock of the Node process that makes Python's memory snapshot
+(``python_snapshot.mjs`` reads it from ``SOURCE_DATE_EPOCH`` too) all use it. Written once, here.
 """
 
 from __future__ import annotations

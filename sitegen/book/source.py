@@ -1,16 +1,8 @@
 """Stage "source": read the book and every chapter's front matter, write nothing.
 
-Front matter is a YAML mapping between ``---`` lines, read with PyYAML's safe
-loader (no tags that run code), so ``title: "Cache"`` means Cache, as every
-other tool that reads front matter would say. It is composed into nodes first
-rather than loaded straight into a dict: nodes keep their line, so every
-message names the file's line, and a field given twice is an error instead of
-YAML's silent "last one wins". Where the block ends follows the rule of
-mdit-py-plugins' front-matter plugin exactly, so the build never accepts a
-block that the Markdown stage would then read differently.
-
-Problems are collected, not raised: the next stage still renders the chapters
-that were read, so one run reports the errors of every file.
+Front matter is YAML read as every other tool would, composed into nodes so that each message names
+the file's line (:func:`parse_front_matter`). Problems are collected, not raised: the next stage
+still renders the chapters that were read, so one run reports the errors of every file (decision 0062).
 """
 
 from __future__ import annotations
@@ -155,7 +147,16 @@ class Book:
 
 
 def parse_front_matter(path: str, text: str) -> tuple[FrontMatter | None, list[ContentError]]:
-    """The front matter of ``text`` and the errors in it, each with its line."""
+    """The front matter of ``text`` and the errors in it, each with its line.
+
+    Front matter is a YAML mapping between ``---`` lines, read with PyYAML's safe loader (no tags
+    that run code), so ``title: "Cache"`` means Cache, as every other tool that reads front matter
+    would say. It is composed into nodes first rather than loaded straight into a dict: nodes keep
+    their line, so every message names the file's line, and a field given twice is an error instead
+    of YAML's silent "last one wins". Where the block ends follows the rule of mdit-py-plugins'
+    front-matter plugin exactly, so the build never accepts a block that the Markdown stage would
+    then read differently.
+    """
     lines = text.split("\n")
     if lines[0].rstrip(" \t") != "---":
         if lines[0].startswith("---"):
@@ -322,6 +323,8 @@ def load_source(content: Path) -> Source:
     """Read ``content/*.md``; every problem is kept on the result, none is raised.
 
     A chapter that is a symbolic link out of ``content`` is an error at the file, and is not read.
+    Problems are collected, not raised: the next stage still renders the chapters that were read, so
+    one run reports the errors of every file.
     """
     base = content.parent
     files = sorted(content.glob("*.md"))

@@ -1,19 +1,8 @@
 """SVG files of the book: refused when they could run code, and measured for ``<img>``.
 
-An SVG is a document that can hold scripts: ``<script>``, event-handler attributes
-(``onload=``), ``javascript:`` URLs and ``<foreignObject>`` (HTML inside the image). Shown
-through ``<img>`` a browser runs none of them, but the same file opened on its own (a
-reader following a link to it, or the site's folder browsed from disk) runs them all. So
-the build refuses such a file, at the line of each offending element, rather than ship
-it; sanitising would silently change the picture the author drew.
-
-The size is the root's ``width`` and ``height`` in absolute units (``px`` or none, ``in``,
-``cm``, ``mm``, ``pt``, ``pc``), completed from the ``viewBox`` when only one is given or
-when they are relative (``100%``, ``em``); an SVG with neither cannot have its box
-reserved, which is an error too.
-
-The parser is expat, as it comes with Python: it fetches no external entity and (expat ≥
-2.4) stops entity expansion that amplifies the input, so no file can make it hang.
+An SVG opened on its own runs the scripts it holds, so the build refuses such a file at the line of
+each offending element rather than ship it or silently change the picture (:func:`read_svg`); its size
+must be worked out for the box to be reserved (:func:`svg_size`).
 """
 
 from __future__ import annotations
@@ -48,7 +37,18 @@ def local(name: str) -> tuple[str, str]:
 
 
 def read_svg(data: bytes) -> SvgFile:
-    """Parse ``data``; every script-like construct is a problem at its line, and so is a missing size."""
+    """Parse ``data``; every script-like construct is a problem at its line, and so is a missing size.
+
+    An SVG is a document that can hold scripts: ``<script>``, event-handler attributes
+    (``onload=``), ``javascript:`` URLs and ``<foreignObject>`` (HTML inside the image). Shown
+    through ``<img>`` a browser runs none of them, but the same file opened on its own (a
+    reader following a link to it, or the site's folder browsed from disk) runs them all. So
+    the build refuses such a file, at the line of each offending element, rather than ship
+    it; sanitising would silently change the picture the author drew.
+
+    The parser is expat, as it comes with Python: it fetches no external entity and (expat ≥
+    2.4) stops entity expansion that amplifies the input, so no file can make it hang.
+    """
     found = SvgFile()
     parser = expat.ParserCreate(namespace_separator=" ")
     root: dict[str, str] | None = None
@@ -97,7 +97,13 @@ def pixels(value: str | None) -> float | None:
 
 
 def svg_size(root: dict[str, str]) -> tuple[tuple[int, int] | None, str | None]:
-    """The size the root ``<svg>`` asks for, in whole pixels, or why it asks for none."""
+    """The size the root ``<svg>`` asks for, in whole pixels, or why it asks for none.
+
+    The size is the root's ``width`` and ``height`` in absolute units (``px`` or none, ``in``,
+    ``cm``, ``mm``, ``pt``, ``pc``), completed from the ``viewBox`` when only one is given or
+    when they are relative (``100%``, ``em``); an SVG with neither cannot have its box
+    reserved, which is an error too.
+    """
     width, height = pixels(root.get("width")), pixels(root.get("height"))
     numbers = [float(number) for number in NUMBERS.findall(root.get("viewBox", ""))]
     box = (numbers[2], numbers[3]) if len(numbers) == 4 and numbers[2] > 0 and numbers[3] > 0 else None

@@ -1,10 +1,8 @@
 """The command line of ``kvpage-book`` (and ``build.py``): ``build`` and ``serve``.
 
-Only the parsing lives here, so that every option and its help text are in one
-place; :mod:`sitegen.cli.commands` turns the result into :class:`sitegen.pipeline.Options` and runs it.
-``build`` is the default command: ``python build.py --strict`` still builds.
-The top-level ``--help`` prints the help of every command, so one screen
-explains every option.
+Only the parsing lives here, so that every option and its help text are in one place;
+:mod:`sitegen.cli.commands` turns the result into :class:`sitegen.pipeline.Options` and runs it.
+``build`` is the default command, and the top-level ``--help`` explains every option on one screen.
 """
 
 from __future__ import annotations

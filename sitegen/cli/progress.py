@@ -1,9 +1,8 @@
 """Progress lines for the build's long steps, so a slow step never looks like a hang.
 
-The long steps are the in-browser runtime (Pyodide checked against its pins,
-our wheel built), the zip and the single file. Each prints what it is doing
-when it starts and how long it took when it ends. Library callers (the tests)
-get :data:`SILENT`; the command line passes a Progress on stderr.
+The long steps are the in-browser runtime (Pyodide checked against its pins, our wheel built), the zip and
+the single file. Each prints what it is doing when it starts and how long it took when it ends. Library
+callers (the tests) get :data:`SILENT`; the command line passes a Progress on stderr.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """A page's meta description, derived from the chapter itself: its lede.
 
-Search engines (and Lighthouse's SEO audit) expect ``<meta name="description">``: a sentence or
-two saying what the page is about. A chapter already opens with one, its lede, the paragraph
-before its first heading, callout or lab; the description is that paragraph as plain text, so
-an author writes nothing twice and it can never go stale. A chapter with no paragraph there
-takes its first paragraph anywhere. Long ledes are cut at a word, near what search results show.
+Search engines (and Lighthouse's SEO audit) expect ``<meta name="description">``. A chapter already
+opens with one, its lede, so an author writes nothing twice and it can never go stale; which paragraph
+and how it is cut: :func:`lede`, :func:`description`.
 """
 
 from __future__ import annotations
@@ -21,7 +19,10 @@ LIMIT = 300
 
 
 def lede(tokens: Sequence[Token]) -> str:
-    """The text of the chapter's opening paragraph (or, failing that, of its first paragraph), or ""."""
+    """The text of the chapter's opening paragraph (or, failing that, of its first paragraph), or "".
+
+    The opening paragraph is the one before the chapter's first heading, callout or lab: the lede.
+    """
     first = ""
     opening = True
     for index, token in enumerate(tokens):
@@ -36,7 +37,11 @@ def lede(tokens: Sequence[Token]) -> str:
 
 
 def description(tokens: Sequence[Token]) -> str:
-    """The chapter's lede on one line, cut at a word under ``LIMIT`` characters (ending in "…")."""
+    """The chapter's lede on one line, cut at a word under ``LIMIT`` characters (ending in "…").
+
+    A sentence or two saying what the page is about, as plain text; a long lede is cut near what
+    search results show.
+    """
     text = re.sub(r"\s+", " ", lede(tokens)).strip()
     if len(text) <= LIMIT:
         return text

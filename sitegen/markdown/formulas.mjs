@@ -1,10 +1,7 @@
 // Typesets the book's formulas with Temml (npm, pinned in package-lock.json): TeX in, MathML Core out.
-//
 // sitegen/markdown/mathml.py runs this once per build with every formula of the book: a JSON list of
 // [tex, display] on stdin, a JSON list on stdout with, for each, {"mathml": "<math>…</math>"} or
-// {"error": "what Temml could not read", "position": index into the TeX or null}. Temml runs
-// untrusted (no \href, \htmlClass, \includegraphics) and stops macro expansion after 1,000 steps,
-// so no formula can make it loop.
+// {"error": "what Temml could not read", "position": index into the TeX or null}.
 import temml from "temml";
 
 let input = "";
@@ -12,6 +9,8 @@ for await (const chunk of process.stdin) input += chunk;
 
 const answers = JSON.parse(input).map(([tex, display]) => {
   try {
+    // Temml runs untrusted (no \href, \htmlClass, \includegraphics) and stops macro expansion after
+    // 1,000 steps, so no formula can make it loop.
     const mathml = temml.renderToString(tex, {
       displayMode: display,
       throwOnError: true,

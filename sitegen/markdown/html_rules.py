@@ -1,37 +1,8 @@
 """What a chapter's raw HTML may do: mark up text, and nothing else.
 
-Markdown lets an author write HTML, and the build copies it into the page as written. The
-page's Content-Security-Policy (:mod:`sitegen.site.csp`) stops inline script, but not all that
-HTML can do: ``<script src="files/x.js">`` is a script of the site's own (``'self'``), a
-``<meta http-equiv="refresh">`` sends the reader to another site over http, from disk and
-in the single file alike, a ``<base>`` turns every link of the page elsewhere. And some
-HTML hides the rest of the page without a word: a browser reads everything after an
-unclosed ``<!--`` as a comment, after ``<textarea>``, ``<title>``, ``<style>``, ``<xmp>``,
-``<noscript>``, ``<iframe>``, ``<noembed>``, ``<noframes>`` or ``<script>`` as that element's
-text up to its end tag, and after ``<plaintext>`` as text to the end of the document: the
-chapter's later sections, its labs and the links to the next chapter are gone.
-
-So raw HTML is held to an allow-list, checked at build time and reported at its line,
-rather than a deny-list: a list of what is dangerous is never complete (a new element or
-attribute that loads or runs something would pass it), while a list of what marks up text
-only grows by a decision. The elements are those of text, lists, tables, figures, links,
-images and media; the attributes are those that describe, not act (no ``on*`` handler, no
-``style``, which the policy ignores anyway, no ``srcset`` or ``poster``, which load files
-the link checker does not see). A URL attribute may not hold a ``javascript:``,
-``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
-Refused elements are named with why, where a reason is worth more than "not allowed".
-
-HTML is read as a browser reads it, by the HTML standard's tokenizer (:mod:`sitegen.markdown.html_tokens`,
-docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md): Python's own parser ended a comment
-later than a browser, so ``<!--><script …>-->`` was a comment to the check and a script to the
-page. A construct left open at the end of a fragment (a comment, a tag) is what a browser would
-run on into the rest of the page, and a comment ended at ``--!>`` would show the page what the
-author meant to hide: both are errors. ``<!-->`` and ``<!--->`` are complete empty comments, to
-HTML and CommonMark alike, so they are accepted and what follows them is checked as the HTML it
-is; but an author who wrote one likely meant a longer comment, so each is a warning at its line
-(an error under ``--strict``), docs/decisions/0059-empty-comments-are-comments.md. And the page
-never gets the author's text: what passes is written out again from the tokens checked
-(:func:`write`), so that every reader of the page reads those tokens.
+The page's Content-Security-Policy does not stop all that an author's HTML can do, so raw HTML is
+held to an allow-list at build time, read as a browser reads it (decision 0050; ``<!-->``: decision
+0059) and written out again from the tokens checked. What and why: :func:`check_raw_html`, :data:`ELEMENTS`.
 """
 
 from __future__ import annotations
@@ -53,7 +24,18 @@ ELEMENTS = frozenset(
         *("caption", "col", "colgroup", "table", "tbody", "td", "tfoot", "th", "thead", "tr"),
     }
 )
-"""The elements raw HTML may use: text, lists, tables, figures, links, images and media."""
+"""The elements raw HTML may use: text, lists, tables, figures, links, images and media.
+
+Raw HTML is held to an allow-list, checked at build time and reported at its line,
+rather than a deny-list: a list of what is dangerous is never complete (a new element or
+attribute that loads or runs something would pass it), while a list of what marks up text
+only grows by a decision. The elements are those of text, lists, tables, figures, links,
+images and media; the attributes are those that describe, not act (no ``on*`` handler, no
+``style``, which the policy ignores anyway, no ``srcset`` or ``poster``, which load files
+the link checker does not see). A URL attribute may not hold a ``javascript:``,
+``vbscript:`` or ``data:`` URL (what a browser reads as such, tabs and newlines ignored).
+Refused elements are named with why, where a reason is worth more than "not allowed".
+"""
 GLOBAL_ATTRIBUTES = frozenset({"id", "class", "title", "lang", "dir", "translate", "hidden", "role", "tabindex"})
 """Attributes every allowed element may have, besides ``aria-*``."""
 ATTRIBUTES = {
@@ -140,6 +122,27 @@ class CheckedHtml:
 
 def check_raw_html(fragment: str) -> CheckedHtml:
     """Tokenize ``fragment`` as a browser does, check every token, and write the checked ones out.
+
+    Markdown lets an author write HTML, and the build copies it into the page as written. The
+    page's Content-Security-Policy (:mod:`sitegen.site.csp`) stops inline script, but not all that
+    HTML can do: ``<script src="files/x.js">`` is a script of the site's own (``'self'``), a
+    ``<meta http-equiv="refresh">`` sends the reader to another site over http, from disk and
+    in the single file alike, a ``<base>`` turns every link of the page elsewhere. And some
+    HTML hides the rest of the page without a word: a browser reads everything after an
+    unclosed ``<!--`` as a comment, after ``<textarea>``, ``<title>``, ``<style>``, ``<xmp>``,
+    ``<noscript>``, ``<iframe>``, ``<noembed>``, ``<noframes>`` or ``<script>`` as that element's
+    text up to its end tag, and after ``<plaintext>`` as text to the end of the document: the
+    chapter's later sections, its labs and the links to the next chapter are gone.
+
+    HTML is read as a browser reads it, by the HTML standard's tokenizer (:mod:`sitegen.markdown.html_tokens`,
+    docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md): Python's own parser ended a comment
+    later than a browser, so ``<!--><script …>-->`` was a comment to the check and a script to the
+    page. A construct left open at the end of a fragment (a comment, a tag) is what a browser would
+    run on into the rest of the page, and a comment ended at ``--!>`` would show the page what the
+    author meant to hide: both are errors. ``<!-->`` and ``<!--->`` are complete empty comments, to
+    HTML and CommonMark alike, so they are accepted and what follows them is checked as the HTML it
+    is; but an author who wrote one likely meant a longer comment, so each is a warning at its line
+    (an error under ``--strict``), docs/decisions/0059-empty-comments-are-comments.md.
 
     The page never gets the author's text itself: a start tag is written from its name and
     attributes, text with ``&``, ``<`` and ``>`` escaped, so the browser reads exactly the tokens

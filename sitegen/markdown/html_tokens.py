@@ -1,20 +1,8 @@
 """A chapter's raw HTML read as a browser reads it: the HTML standard's tokenizer, by tinyhtml5.
 
-Python's :class:`html.parser.HTMLParser` is not the standard's tokenizer: it ends a comment later
-than a browser does (``<!--><script …>-->`` is one comment to it, an empty comment and a script
-to a browser), so an allow-list checked on its reading let through what the browser then ran.
-The standard's tokenizer is a state machine with one answer for every input, and browsers
-implement it exactly; tinyhtml5 is a maintained implementation of it in Python (why this one:
-docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md). Its ``HTMLTokenizer`` is used
-alone, without its tree builder, since a fragment of raw HTML is only part of a page: what a
-passing fragment may hold never needs the tree builder's help. The one way the tree builder
-steers the tokenizer is the elements whose content is text (``<textarea>``, ``<style>``,
-``<script>``, ``<plaintext>``, …), all refused; after one, the tokenizer is switched as a
-browser's is, so that what follows is read as that element's text, not as tags.
-
-This module is the only one that talks to tinyhtml5 (untyped): it hands out typed tokens, each
-with where it starts in the fragment and its text there, and where a construct left open at the
-end starts.
+Python's own parser ends a comment later than a browser, so an allow-list checked on its reading let
+through what the browser then ran (decision 0050). This is the only module that talks to tinyhtml5
+(untyped); how its tokenizer is used alone: :func:`tokenize`.
 """
 
 from __future__ import annotations
@@ -69,7 +57,23 @@ class Tokens:
 
 
 def tokenize(fragment: str) -> Tokens:
-    """``fragment`` tokenized from the data state, as a browser reads it at that point of a page."""
+    """``fragment`` tokenized from the data state, as a browser reads it at that point of a page.
+
+    Python's :class:`html.parser.HTMLParser` is not the standard's tokenizer: it ends a comment later
+    than a browser does (``<!--><script …>-->`` is one comment to it, an empty comment and a script
+    to a browser), so an allow-list checked on its reading let through what the browser then ran.
+    The standard's tokenizer is a state machine with one answer for every input, and browsers
+    implement it exactly; tinyhtml5 is a maintained implementation of it in Python (why this one:
+    docs/decisions/0050-raw-html-read-by-the-standards-tokenizer.md). Its ``HTMLTokenizer`` is used
+    alone, without its tree builder, since a fragment of raw HTML is only part of a page: what a
+    passing fragment may hold never needs the tree builder's help. The one way the tree builder
+    steers the tokenizer is the elements whose content is text (``<textarea>``, ``<style>``,
+    ``<script>``, ``<plaintext>``, …), all refused; after one, the tokenizer is switched as a
+    browser's is, so that what follows is read as that element's text, not as tags.
+
+    The tokens are typed, each with where it starts in the fragment and its text there, and with
+    where a construct left open at the end starts.
+    """
     starts = [0, *(index + 1 for index, char in enumerate(fragment) if char == "\n")]
     tokenizer = HTMLTokenizer(fragment)
     found: list[HtmlToken] = []

@@ -1,20 +1,8 @@
 """Element ids: unique on every page, and chapter-prefixed when the book is one file.
 
-A chapter's headings get their ids from its own text (``## Set-up`` is
-``#set-up``), and a lab's controls derive theirs from its heading's, so two
-chapters may well hold the same id. On its own page that is harmless; in the
-single-file book, where every chapter is one ``<article>`` of the same
-document, it is not. :func:`id_prefixer` therefore rewrites a chapter's HTML
-for the single file: each id becomes ``SLUG--id`` and so does everything that
-refers to one (``for``, ``aria-labelledby``, ``href="#id"``, a link into
-another chapter). A slug never holds ``--``, so ids of different chapters
-cannot meet, nor meet an article's own id (its slug).
-
-This works on the rendered HTML, not on Markdown tokens, so it covers every
-source of ids alike: headings, lab templates, raw HTML an author wrote.
-
-Ids repeated within one chapter are an error on every page (see
-:func:`duplicate_ids`), reported at both source lines.
+Two chapters may hold one id (a heading's is its text, a lab control's its heading's): for the single file
+:func:`id_prefixer` makes each ``SLUG--id`` (no slug holds ``--``) and all that refers to it, in the rendered
+HTML, so headings, labs and raw HTML alike. An id twice in a chapter is an error at both lines (:func:`duplicate_ids`).
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """Links and images inside the book must land: on a page the site has, at a heading it has, or on a file of the book.
 
-This runs once every chapter is parsed, because a link may point into any of
-them; headings get their ids from mdit-py-plugins' anchors plugin (and a lab
-may set its heading's id). Links that leave the site (``https:``, ``mailto:``)
-are not followed: the build never touches the network. Images never leave it:
-the page loads nothing from outside itself, so an image is always a file of the
-book (:mod:`sitegen.book.assets`), and the check records its size for ``<img>``.
-A link or an image may not climb out of the book's folder (``../``): the site
-holds only what the book holds. Raw HTML in a chapter is held to the same
-rules: an ``<img src>`` or ``<a href>`` is checked, and the file it names ships.
+This runs once every chapter is parsed, because a link may point into any of them. The build never
+touches the network, and the page loads nothing from outside itself; what is checked and why:
+:func:`check_links`.
 """
 
 from __future__ import annotations
@@ -172,7 +166,19 @@ def used_asset(href: str, targets: Targets) -> str | None:
 
 def check_links(tokens: Sequence[Token], env: MutableMapping[str, Any], here: str, targets: Targets) -> frozenset[str]:
     """Report, at its line, every link and image of a parsed chapter that leads nowhere; return the
-    book's files they use. Each image that lands gets its file's size (``meta["size"]``) for ``<img>``."""
+    book's files they use. Each image that lands gets its file's size (``meta["size"]``) for ``<img>``.
+
+    This runs once every chapter is parsed, because a link may point into any of
+    them; headings get their ids from mdit-py-plugins' anchors plugin (and a lab
+    may set its heading's id). Links that leave the site (``https:``, ``mailto:``)
+    are not followed: the build never touches the network. Images never leave it:
+    the page loads nothing from outside itself, so an image is always a file of the
+    book (:mod:`sitegen.book.assets`), and the check records its size for ``<img>``.
+    A link or an image may not climb out of the book's folder (``../``): the site
+    holds only what the book holds. Raw HTML in a chapter is held to the same
+    rules: an ``<img src>`` or ``<a href>`` is checked, and the file it names ships
+    (:func:`check_raw_html`).
+    """
     used: set[str] = set()
     for block in tokens:
         if block.type == "html_block":

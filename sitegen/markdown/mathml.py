@@ -1,23 +1,8 @@
 """Formulas (``$…$``, ``$$…$$``) typeset at build time into MathML Core: no math JavaScript in the page.
 
-The TeX goes to Temml (npm ``temml``, pinned in ``package-lock.json``), a TeX-to-MathML
-converter written for MathML Core, the MathML that Chromium, Firefox and WebKit all render.
-Every formula of the book goes in one call of Node (``formulas.mjs``), so a book pays one
-process start however many formulas it has, and a rebuild whose formulas did not change
-(``serve``, after a prose edit) pays none: the last few batches are kept in memory.
-
-Temml refuses TeX it cannot render (an unknown command, an unclosed brace), and each refusal
-is an error at the formula's line. Why Temml rather than PyPI's latex2mathml: that one
-renders ``\\foo`` as the text "\\foo" and ``\\frac{1}{2`` as if it were closed, without a
-word, and it writes ``aligned`` environments as one line with the ``&`` showing.
-
-Temml writes some layout as ``style=""`` attributes (a display formula's ``display: block
-math``, a matrix cell's padding). The page's Content-Security-Policy refuses inline styles,
-so each distinct style becomes a class named by its hash, with a rule in the formulas'
-stylesheet (``static/formulas.css``): ``!important``, so it wins over every other rule as
-the inline style did. That stylesheet also holds Temml's own CSS for local fonts
-(``Temml-Local.css``), without its web font: the page loads nothing from outside itself,
-and a font file is one more thing to fetch for the script letters (``\\mathscr``) alone.
+Temml writes MathML Core, which Chromium, Firefox and WebKit all render, and refuses what it cannot
+render, an error at the formula's line; why it and how it is run: :func:`typeset`. Its inline styles,
+which the page's policy refuses, become classes (:func:`without_styles`).
 """
 
 from __future__ import annotations
@@ -76,7 +61,19 @@ class Typeset:
 
 @functools.lru_cache(maxsize=4)
 def typeset(formulas: tuple[Formula, ...]) -> tuple[Typeset, ...]:
-    """Every formula through Temml in one Node process; raise BuildError if Node or Temml is missing."""
+    """Every formula through Temml in one Node process; raise BuildError if Node or Temml is missing.
+
+    The TeX goes to Temml (npm ``temml``, pinned in ``package-lock.json``), a TeX-to-MathML
+    converter written for MathML Core, the MathML that Chromium, Firefox and WebKit all render.
+    Every formula of the book goes in one call of Node (``formulas.mjs``), so a book pays one
+    process start however many formulas it has, and a rebuild whose formulas did not change
+    (``serve``, after a prose edit) pays none: the last few batches are kept in memory.
+
+    Temml refuses TeX it cannot render (an unknown command, an unclosed brace), and each refusal
+    is an error at the formula's line. Why Temml rather than PyPI's latex2mathml: that one
+    renders ``\\foo`` as the text "\\foo" and ``\\frac{1}{2`` as if it were closed, without a
+    word, and it writes ``aligned`` environments as one line with the ``&`` showing.
+    """
     if not formulas:
         return ()
     if not (TEMML / "package.json").is_file():
@@ -111,7 +108,14 @@ def rule(declarations: str) -> str | None:
 
 def without_styles(mathml: str, rules: MutableMapping[str, str]) -> tuple[str, list[str]]:
     """``mathml`` with each ``style`` attribute turned into a class, its rule added to ``rules``;
-    and the styles that could not be (not plain declarations), which the caller reports."""
+    and the styles that could not be (not plain declarations), which the caller reports.
+
+    Temml writes some layout as ``style=""`` attributes (a display formula's ``display: block
+    math``, a matrix cell's padding). The page's Content-Security-Policy refuses inline styles,
+    so each distinct style becomes a class named by its hash, with a rule in the formulas'
+    stylesheet (``static/formulas.css``): ``!important``, so it wins over every other rule as
+    the inline style did.
+    """
     refused: list[str] = []
 
     def rewrite(_tag: str, attrs: Attributes) -> Attributes | None:
@@ -139,7 +143,12 @@ TEMML_FONT_RULE = re.compile(r"[^{}]*\{\s*font-family:\s*[\"']?Temml[\"']?;\s*\}
 
 @functools.lru_cache(maxsize=1)
 def temml_css() -> str:
-    """Temml-Local.css without its web font (and the rules that would use only that font)."""
+    """Temml-Local.css without its web font (and the rules that would use only that font).
+
+    The formulas' stylesheet holds Temml's own CSS for local fonts, without its web font: the page
+    loads nothing from outside itself, and a font file is one more thing to fetch for the script
+    letters (``\\mathscr``) alone.
+    """
     path = TEMML / "dist" / "Temml-Local.css"
     text = HEADER.sub("", path.read_text(encoding="utf-8"))
     text, faces = FONT_FACE.subn("", text)

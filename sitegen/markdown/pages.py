@@ -1,19 +1,8 @@
 """Stages "chapters" and "pages": every chapter's Markdown parsed, then rendered to an HTML fragment.
 
-Every chapter is parsed first (:func:`parse_chapters`), so that links and images
-can be checked against the headings and files of the whole book, the labs stage
-can compute the starting view of every lab the chapters place, and every formula
-of the book is typeset in one batch; then each is checked and rendered with those
-views (:func:`render_pages`). Nothing is raised here (but for a missing tool):
-the errors of every chapter are kept on the result, so one run lists every error
-in the book. Warnings (such as a link to a chapter not written yet, or a file of
-the book no chapter uses) are kept too, for the caller to print or, with
-``--strict``, to refuse.
-
-The Markdown is CommonMark with GFM's tables, strikethrough, task lists,
-autolinks and footnotes, plus definition lists, formulas, figures and
-highlighted code (docs/authoring.md shows each); every construct is rendered
-here, at build time, so a page reads without any script.
+Every chapter is parsed first (:func:`parse_chapters`), so that the whole book's headings, files,
+labs and formulas are known before any is checked and rendered (:func:`render_pages`); errors are
+kept on the result, not raised, so one run lists every error in the book (decision 0062).
 """
 
 from __future__ import annotations
@@ -94,7 +83,13 @@ class Page:
 
 @dataclass(frozen=True)
 class Pages:
-    """Every chapter of the book in order, with the errors and warnings rendering raised."""
+    """Every chapter of the book in order, with the errors and warnings rendering raised.
+
+    Nothing is raised here (but for a missing tool): the errors of every chapter are kept on the
+    result, so one run lists every error in the book. Warnings (such as a link to a chapter not
+    written yet, or a file of the book no chapter uses) are kept too, for the caller to print or,
+    with ``--strict``, to refuse.
+    """
 
     pages: tuple[Page, ...]
     errors: tuple[ContentError, ...] = ()
@@ -123,6 +118,11 @@ def make_markdown(
     ``experimental_labs`` are the experimental labs the book enables; the others stay off.
     ``planned`` are the chapters the book plans (book.toml's ``planned_chapters``): links to them are marked coming.
     A lab's widget is rendered by the env's ``widget``, which :func:`render_pages` gives it.
+
+    The Markdown is CommonMark with GFM's tables, strikethrough, task lists,
+    autolinks and footnotes, plus definition lists, formulas, figures and
+    highlighted code (docs/authoring.md shows each); every construct is rendered
+    here, at build time, so a page reads without any script.
     """
     md = MarkdownIt("commonmark", {"typographer": False})
     md.use(nesting_plugin)
@@ -190,7 +190,13 @@ class Chapters:
 
 def parse_chapters(source: Source, experimental_labs: Iterable[str] = (), planned: Collection[str] = ()) -> Chapters:
     """Parse every chapter; ``experimental_labs`` are the experimental labs the book's book.toml enables,
-    ``planned`` the chapters it plans."""
+    ``planned`` the chapters it plans.
+
+    Every chapter is parsed first, so that links and images can be checked against the headings and
+    files of the whole book, the labs stage can compute the starting view of every lab the chapters
+    place, and every formula of the book is typeset in one batch; then each is checked and rendered
+    with those views (:func:`render_pages`).
+    """
     urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
     md = make_markdown(urls, experimental_labs, planned)
     listed = tuple(parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters)

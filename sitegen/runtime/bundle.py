@@ -1,36 +1,8 @@
 """Stage "runtime": the in-browser runtime, Pyodide plus our wheel, checked and packed.
 
-Pyodide arrives as the npm package pinned in ``package.json``. Every file we
-take from it must match the sha256 in ``pyodide-pins.json``, so a changed
-download fails the build instead of shipping a different interpreter.
-
-The page runs Python in a Web Worker made from a Blob of JavaScript it holds
-(``static/kvpage/python.js``): a page opened from disk (file://, origin ``null``)
-has no worker URL, and can read its sibling files only as classic
-``<script src>`` (``fetch``, XHR and ``import()`` of file:// URLs are refused).
-So Pyodide's JavaScript is one more binary for the worker: ``pyodide.js`` with
-the ES module ``pyodide.asm.mjs`` after it, made a plain script (each rewrite
-asserts the exact text it replaces, so a new Pyodide fails here, loudly). Every
-binary is packed (``sitegen/runtime/packing.py``: the wasm and the snapshot with zstd, level 19, the
-others with gzip -9), and every packed file is written twice:
-
-- ``NAME.bin``: the packed file, fetched over http. The name tells no host to
-  add a ``Content-Encoding`` (``.gz`` may: then the browser would undo our gzip
-  before the page sees it), and hosts send ``.bin`` as
-  ``application/octet-stream``, as it is: what a reader downloads is the same
-  on every host, compressed or not by it.
-- ``NAME.bin.js``: the same bytes base64-encoded in a classic script, for
-  file:// and, inline, for the single-file book.
-
-The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4), and its
-unpacker worker decodes zstd with the pinned WebAssembly decoder the build puts before Pyodide's
-JavaScript (:func:`worker_code`); see docs/performance.md for why. The zip of the site leaves
-the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
-load, and an unzipped copy served over http falls back to them.
-
-Every file the page loads is named after its content (``pyodide.asm.3f2a9c1e.wasm.bin``,
-``sitegen/runtime/names.py``), so a server may let browsers keep it for a year. The loader
-config maps the names Pyodide and the loader use (``pyodide.asm.wasm``) to those files.
+Every file taken from Pyodide must match its pin, so a changed download fails the build. Its
+JavaScript becomes a plain script for a worker made from a Blob (:func:`classic_module`, decision
+0047); every binary is packed, written twice and named after its content (:class:`Runtime`).
 """
 
 from __future__ import annotations
@@ -63,7 +35,29 @@ from sitegen.runtime.snapshot import SNAPSHOT_ENV, PythonSnapshot, book_imports,
 
 @dataclass(frozen=True)
 class Runtime:
-    """The files of ``pyodide/`` in the site and what the page needs to boot."""
+    """The files of ``pyodide/`` in the site and what the page needs to boot (:func:`packed_runtime`).
+
+    Every binary is packed (``sitegen/runtime/packing.py``: the wasm and the snapshot with zstd, level
+    19, the others with gzip -9), and every packed file is written twice:
+
+    - ``NAME.bin``: the packed file, fetched over http. The name tells no host to
+      add a ``Content-Encoding`` (``.gz`` may: then the browser would undo our gzip
+      before the page sees it), and hosts send ``.bin`` as
+      ``application/octet-stream``, as it is: what a reader downloads is the same
+      on every host, compressed or not by it.
+    - ``NAME.bin.js``: the same bytes base64-encoded in a classic script, for
+      file:// and, inline, for the single-file book.
+
+    The page un-gzips with ``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4), and its
+    unpacker worker decodes zstd with the pinned WebAssembly decoder the build puts before Pyodide's
+    JavaScript (:func:`worker_code`); see docs/performance.md for why. The zip of the site leaves
+    the ``.bin`` files out (``Runtime.fetched_only``): from disk only the scripts
+    load, and an unzipped copy served over http falls back to them.
+
+    Every file the page loads is named after its content (``pyodide.asm.3f2a9c1e.wasm.bin``,
+    ``sitegen/runtime/names.py``), so a server may let browsers keep it for a year. The loader
+    config maps the names Pyodide and the loader use (``pyodide.asm.wasm``) to those files.
+    """
 
     files: dict[str, bytes]
     """Relative path in the site → content."""
@@ -95,7 +89,12 @@ def sha256(data: bytes) -> str:
 
 def read_pinned(package: Path, pins_file: Path, wanted: str, what: str = "Pyodide") -> tuple[dict[str, bytes], str]:
     """The pinned files of the npm package (``what``, for messages), each checked against its sha256,
-    once the installed version is ``wanted`` (the one ``package.json`` declares, sitegen/runtime/npm.py)."""
+    once the installed version is ``wanted`` (the one ``package.json`` declares, sitegen/runtime/npm.py).
+
+    Pyodide arrives as the npm package pinned in ``package.json``. Every file we take from it must
+    match the sha256 in ``pyodide-pins.json``, so a changed download fails the build instead of
+    shipping a different interpreter.
+    """
     if not package.is_dir():
         raise BuildError([f"{package}: {what} is not installed; run 'npm ci' (the README's build command does)"])
     pins = json.loads(pins_file.read_text(encoding="utf-8"))
@@ -141,7 +140,15 @@ LAZY_SHARED_MEMORY = (
 
 def classic_module(source: bytes) -> bytes:
     """``pyodide.asm.mjs`` as a plain script defining ``globalThis._createPyodideModule`` (no export, no
-    import.meta), its shared memory made only if it is ever used."""
+    import.meta), its shared memory made only if it is ever used.
+
+    The page runs Python in a Web Worker made from a Blob of JavaScript it holds
+    (``static/kvpage/python.js``): a page opened from disk (file://, origin ``null``) has no worker
+    URL, and can read its sibling files only as classic ``<script src>`` (``fetch``, XHR and
+    ``import()`` of file:// URLs are refused). So Pyodide's JavaScript is one more binary for the
+    worker: ``pyodide.js`` with the ES module ``pyodide.asm.mjs`` after it, made a plain script
+    (each rewrite asserts the exact text it replaces, so a new Pyodide fails here, loudly).
+    """
     text = source.decode("utf-8")
     what = "pyodide.asm.mjs"
     text = replace_once(
@@ -168,7 +175,7 @@ def strip_source_map(source: bytes, name: str) -> bytes:
 
 
 PACKED = ".bin"
-"""Suffix of a packed (gzipped or zstd) binary; see the module docstring for why not ``.gz``."""
+"""Suffix of a packed (gzipped or zstd) binary; :class:`Runtime` says why not ``.gz``."""
 
 
 def sent_size(path: str, data: bytes) -> int:
@@ -355,7 +362,8 @@ def packed_runtime(
 ) -> tuple[dict[str, bytes], Loader]:
     """The files of ``pyodide/`` for the binaries ``blobs`` (asset name → bytes, the wheel's under
     ``wheel_name``; the code's first ``decoder_size`` bytes are the zstd decoder's script), each
-    packed, named after its content and written twice, and the page's loader."""
+    packed, named after its content and written twice (:class:`Runtime` says why), and the page's loader.
+    """
     wheel_bytes = blobs[wheel_name]
     encoding = {name: ZSTD if name in ZSTD_PACKED else GZIP for name in blobs}
     packed = {name: pack(data, encoding[name], packed_cache) for name, data in blobs.items()}
@@ -365,7 +373,7 @@ def packed_runtime(
         "pyodide-lock.json": (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode("utf-8"),
         wheel_name: wheel_bytes,  # as the lock file names it, for tools that install from the lock
     }
-    # Each binary packed twice: fetched over http, and as a script for file:// (module docstring).
+    # Each binary packed twice: fetched over http, and as a script for file:// (Runtime's docstring).
     files |= {names[name]: data for name, data in packed.items()}
     files |= {
         f"{names[name]}.js": asset_script(name, MEDIA_TYPES[encoding[name]], data) for name, data in packed.items()

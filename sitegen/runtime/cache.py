@@ -1,24 +1,8 @@
 """The runtime stage, cached: a rebuild of prose reuses the Pyodide files and the wheel.
 
-Building the wheel and checking Pyodide take about a second, and they depend
-only on code, never on the book. So their result is stored in
-``.cache/runtime/`` under a key that hashes everything they read: the names of
-the labs the book may show (the snapshot holds those and nothing else, so two
-books with different ``experimental_labs`` get different runtimes), every file of
-``kvpage/`` that the book's wheel is built from (its metadata, ``kvpage/pyproject.toml``,
-too; not the other labs' modules, which the wheel leaves out, so an edit to one of those keeps
-this book's runtime), every file of ``node_modules/pyodide`` (the interpreter), every file of
-``sitegen/`` (the code that packs them, pins included), and the versions of Python and of the
-tools that build the wheel. Change any of those and the key changes, so a stale
-runtime can never be reused; change only Markdown or templates and the key
-stays, so the stage costs the time to hash (files unchanged since the last
-hash in this process are not read again).
-
-The entry is a pickle of :class:`sitegen.runtime.bundle.Runtime`, written atomically
-and read back only from this project's own cache folder. An entry that cannot
-be read is rebuilt. The newest few entries are kept. Builds of one project that
-run at once (the test suite's workers) take turns at the stage, so the second
-finds what the first built instead of building it again.
+Building the wheel and checking Pyodide take about a second and depend only on code, never on the
+book, so their result is kept in ``.cache/runtime/`` under a key that hashes everything they read
+(:func:`runtime_key`): a stale runtime is never reused (the entries: :func:`cached_runtime`).
 """
 
 from __future__ import annotations
@@ -93,7 +77,18 @@ def tool_versions() -> list[str]:
 
 
 def runtime_key(root: Path, labs: Collection[str]) -> str:
-    """The hash of everything the runtime stage reads for the labs ``labs`` (see the module's docstring)."""
+    """The hash of everything the runtime stage reads for the labs ``labs``.
+
+    That is: the names of the labs the book may show (the snapshot holds those and nothing else, so
+    two books with different ``experimental_labs`` get different runtimes), every file of
+    ``kvpage/`` that the book's wheel is built from (its metadata, ``kvpage/pyproject.toml``, too;
+    not the other labs' modules, which the wheel leaves out, so an edit to one of those keeps this
+    book's runtime), every file of ``node_modules/pyodide`` (the interpreter), every file of
+    ``sitegen/`` (the code that packs them, pins included), and the versions of Python and of the
+    tools that build the wheel. Change any of those and the key changes, so a stale runtime can
+    never be reused; change only Markdown or templates and the key stays, so the stage costs the
+    time to hash (files unchanged since the last hash in this process are not read again).
+    """
     code = Path(sitegen.__file__).resolve().parent
     inputs = [
         *((root, path) for path in model_tree(root, other_labs(labs))),
@@ -149,6 +144,11 @@ def cached_runtime(
 
     A build keeps the compiled stdlib in ``root``'s ``.cache/stdlib-pyc/`` (``compiled_stdlib.py``);
     without the cache, everything is made afresh.
+
+    The entry is a pickle of :class:`sitegen.runtime.bundle.Runtime`, written atomically and read
+    back only from this project's own cache folder. An entry that cannot be read is rebuilt. The
+    newest few entries are kept. Builds of one project that run at once (the test suite's workers)
+    take turns at the stage, so the second finds what the first built instead of building it again.
     """
     if not use_cache:
         with progress.step(BUILDING):

@@ -1,9 +1,8 @@
 """A cache folder's entries: written atomically, the newest few kept.
 
-Both build caches (``sitegen/runtime/cache.py``: built runtimes; ``compiled_stdlib.py``: the compiled
-stdlib) are folders of files named by the hash of what they were made from. An entry is written
-to a temporary file and renamed, so a build that dies midway leaves no half entry; an entry used
-or written is dated after every other, and only the newest ``keep`` are kept.
+Both build caches (``sitegen/runtime/cache.py``, ``compiled_stdlib.py``) are folders of files named by the
+hash of what they were made from. An entry is written to a temporary file and renamed, so a build that dies
+midway leaves no half entry; an entry used or written is dated after every other, and the newest ``keep`` kept.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """Pyodide's standard library compiled to ``.pyc``, kept between builds.
 
-Step 1 of the snapshot (``python_snapshot.mjs compile-stdlib``) compiles every module of the
-standard library with the page's own Python. That is about half of a runtime build (9 of 17 s
-here), yet it reads nothing of ours: only the pinned Pyodide files, the script that compiles and
-the environment it runs in. So its result is stored in ``.cache/stdlib-pyc/`` under a hash of
-exactly those, and a model edit (a new wheel, a new snapshot) does not pay for it again.
-
-Change Pyodide, the script or the environment and the key changes; ``--no-cache`` compiles again,
-like every other stage. An entry that is not a readable zip is compiled again. Entries are
-written atomically and the newest few are kept (``cache_entries.py``).
+Compiling is about half of a runtime build yet reads nothing of ours, so its result is kept under a
+hash of exactly what it reads (:func:`compiled_key`) and a model edit does not pay for it again
+(decision 0002; the entries: :func:`compiled_stdlib`).
 """
 
 from __future__ import annotations
@@ -29,7 +23,15 @@ KEEP = 2
 
 
 def compiled_key(pinned: Mapping[str, bytes], script: bytes, env: Mapping[str, str], node: str) -> str:
-    """The hash of everything the compile step reads: Pyodide's files, the script, its environment, Node."""
+    """The hash of everything the compile step reads: Pyodide's files, the script, its environment, Node.
+
+    Step 1 of the snapshot (``python_snapshot.mjs compile-stdlib``) compiles every module of the
+    standard library with the page's own Python. That is about half of a runtime build (9 of 17 s
+    here), yet it reads nothing of ours: only the pinned Pyodide files, the script that compiles and
+    the environment it runs in. So its result is stored in ``.cache/stdlib-pyc/`` under a hash of
+    exactly those, and a model edit (a new wheel, a new snapshot) does not pay for it again. Change
+    Pyodide, the script or the environment and the key changes.
+    """
     digest = hashlib.sha256()
     for name, data in sorted(pinned.items()):
         digest.update(f"{name} {hashlib.sha256(data).hexdigest()}\n".encode())
@@ -51,7 +53,9 @@ def compiled_stdlib(out: Path, key: str, cache: Path | None, compile_to: Callabl
     """Write the compiled stdlib to ``out``: copied from ``cache`` when its entry for ``key`` is
     sound, else made by ``compile_to(out)`` and stored there. True when it was reused.
 
-    ``cache`` is None for ``--no-cache``: always compile, store nothing.
+    ``cache`` is None for ``--no-cache``: always compile, store nothing, like every other stage. An
+    entry that is not a readable zip is compiled again. Entries are written atomically and the newest
+    few are kept (``cache_entries.py``).
     """
     entry = cache / f"{key}.zip" if cache is not None else None
     if entry is not None and readable(entry):

@@ -1,9 +1,8 @@
 """What the project's ``package.json`` declares: the one place each npm package's version is written.
 
-The build takes files from three npm packages (Pyodide, MiniSearch, Temml). Each version is
-written once, in ``package.json`` (npm installs it from there, ``package-lock.json`` records its
-integrity); the build's own pin files (``sitegen/*-pins.json``) hold only the sha256 of each file
-it takes, and the installed package must be the declared version.
+The build takes files from three npm packages (Pyodide, MiniSearch, Temml). Each version is written once,
+in ``package.json`` (``package-lock.json`` records its integrity); the build's pin files (``sitegen/*-pins.json``)
+hold only the sha256 of each file it takes, and the installed package must be the declared version.
 """
 
 from __future__ import annotations

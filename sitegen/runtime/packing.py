@@ -1,24 +1,8 @@
 """How the runtime's binaries are packed: gzip, or zstd for the two big ones, and the zstd decoder.
 
-The wasm and the snapshot are most of what a reader downloads before the labs are live, and zstd
-at level 19 makes them about a fifth smaller than gzip -9 (docs/performance.md, "Bytes until the
-labs are live"). Browsers decode gzip natively (``DecompressionStream``) but not zstd, so the page
-decodes those two, one after the other, in a worker of their own (the unpacker, stage "spawn"),
-with a WebAssembly build of the reference decoder: the one in the npm package ``zstddec``, pinned
-by sha256 in ``zstddec-pins.json`` like Pyodide's files. Its module
-(``dist/zstddec.mjs``) is an ES module that embeds the wasm as base64 and fetches it from a
-``data:`` URL, which the page's Content-Security-Policy refuses and a classic worker cannot import;
-so the build takes only the wasm out of it (:func:`zstd_decoder`), and the unpacker instantiates it
-and calls ``ZSTD_decompress`` itself (stage "worker"). Everything else stays gzip: Pyodide's
-JavaScript is un-gzipped on the page to make the workers, and the wheel is small.
-
-Each zstd frame records its content size and a checksum of the content (XXH64), which the decoder
-verifies: a damaged or truncated file fails to decode instead of starting a different Python, as
-gzip's CRC does for the others.
-
-Level 19 takes about a minute of one core for the two, so each result is kept in
-``.cache/packed/``, named by the sha256 of the input and everything that shapes the output (level,
-zstd and its binding's versions): a rebuild with the same wasm and snapshot reads it back.
+zstd at level 19 makes the wasm and the snapshot about a fifth smaller than gzip -9, and the page
+decodes them with a pinned WebAssembly build of the reference decoder (decision 0012). Why only its
+wasm is taken: :func:`zstd_decoder`; the checksum and the cache: :func:`pack_zstd`.
 """
 
 from __future__ import annotations
@@ -57,7 +41,16 @@ def pack_gzip(data: bytes) -> bytes:
 
 def pack_zstd(data: bytes, cache: Path | None = None) -> bytes:
     """One zstd frame of ``data`` at ``LEVEL``, with its size and checksum; read from ``cache`` (a
-    folder) if it was packed before, else packed and kept there."""
+    folder) if it was packed before, else packed and kept there.
+
+    Each zstd frame records its content size and a checksum of the content (XXH64), which the decoder
+    verifies: a damaged or truncated file fails to decode instead of starting a different Python, as
+    gzip's CRC does for the others.
+
+    Level 19 takes about a minute of one core for the two, so each result is kept in
+    ``.cache/packed/``, named by the sha256 of the input and everything that shapes the output (level,
+    zstd and its binding's versions): a rebuild with the same wasm and snapshot reads it back.
+    """
     entry = None if cache is None else cache / f"{zstd_key(data)}.zst"
     if entry is not None:
         try:
@@ -95,7 +88,20 @@ def pack(data: bytes, encoding: str, cache: Path | None = None) -> bytes:
 
 def zstd_decoder(module: bytes) -> bytes:
     """The decoder's wasm, taken out of zstddec's ``dist/zstddec.mjs`` (pinned): the base64 string
-    it assigns to ``wasm``, checked to be a module exporting what the worker calls."""
+    it assigns to ``wasm``, checked to be a module exporting what the worker calls.
+
+    The wasm and the snapshot are most of what a reader downloads before the labs are live, and zstd
+    at level 19 makes them about a fifth smaller than gzip -9 (docs/performance.md, "Bytes until the
+    labs are live"). Browsers decode gzip natively (``DecompressionStream``) but not zstd, so the page
+    decodes those two, one after the other, in a worker of their own (the unpacker, stage "spawn"),
+    with a WebAssembly build of the reference decoder: the one in the npm package ``zstddec``, pinned
+    by sha256 in ``zstddec-pins.json`` like Pyodide's files. Its module
+    (``dist/zstddec.mjs``) is an ES module that embeds the wasm as base64 and fetches it from a
+    ``data:`` URL, which the page's Content-Security-Policy refuses and a classic worker cannot import;
+    so the build takes only the wasm out of it, and the unpacker instantiates it
+    and calls ``ZSTD_decompress`` itself (stage "worker"). Everything else stays gzip: Pyodide's
+    JavaScript is un-gzipped on the page to make the workers, and the wheel is small.
+    """
     found = re.findall(rb'\bconst wasm\s*=\s*"([A-Za-z0-9+/=]+)"', module)
     if len(found) != 1:
         raise BuildError([f"{DECODER_MODULE}: expected one embedded wasm, found {len(found)}: has zstddec changed?"])

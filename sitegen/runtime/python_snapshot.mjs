@@ -1,35 +1,8 @@
-// Build-time Pyodide, run under Node by sitegen/runtime/snapshot.py: the page's Python made ahead.
-//
-//   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
-//   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --imports JSON
-//                                     --labs JSON --out FILE
-//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --wheel WHEEL --wheel-path PATH --labs JSON
-//
-// compile-stdlib  compiles every module of Pyodide's standard library with Pyodide's own Python into
-//                 unchecked hash-based .pyc files, as python -OO and with line numbers but no columns
-//                 (decision 0058): the snapshot's imports then unmarshal instead of compiling, which is
-//                 faster and leaves no compiler garbage in the memory we ship.
-// snapshot        boots Python from that zip, imports kvpage from its wheel and every stdlib module the
-//                 model's source imports (--imports), calls every action of every lab (so whatever they
-//                 import lazily is imported too), drops the docstrings and columns of all but the model's
-//                 code (decision 0058), forgets the zips' cached directories, zeroes what
-//                 the memory holds of things freed (zeroFreed), and writes Pyodide's memory snapshot.
-//                 stdout: {"modules": the stdlib files it imported, "stdlib": where Pyodide keeps the
-//                 stdlib zip, "missing": imports that failed, "failures": lab
-//                 actions that failed}; with any missing or failure it writes no snapshot.
-// check           restores the snapshot the way the page does: with the wheel and an empty stdlib zip (the
-//                 page has none), and proves it works: every lab action answers, a module that is not in
-//                 memory raises ModuleNotFoundError, and a traceback through the model shows its source
-//                 lines (read from the wheel), one through the standard library its line numbers, and
-//                 what the snapshot left out (decision 0058) is out. stdout: {"failures", "missing",
-//                 "traceback", "stdlib_traceback", "lean"}.
-//
-// Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot); this script
-// runs only on the files sitegen/runtime/pyodide-pins.json pins (sitegen/runtime/snapshot.py checks them first, and
-// package.json is the one place Pyodide's version is written). Everything that could make two
-// builds differ is pinned while it runs: the clock, the monotonic clock, the time zone, random
-// bytes, Math.random and Python's hash seed. So the snapshot is a function of its inputs, byte for
-// byte (tests/test_reproducible.py builds twice, in different zones and with different seeds).
+// Build-time Pyodide, run under Node by sitegen/runtime/snapshot.py: the page's Python made ahead (decision 0003).
+// Three commands (COMMANDS: compile-stdlib, snapshot, check), each described where it is defined. Pyodide's
+// snapshot API is private, so this runs only on the files sitegen/runtime/pyodide-pins.json pins; and all
+// that could make two builds differ is pinned while it runs (pinNondeterminism), so the snapshot is a
+// function of its inputs, byte for byte.
 
 import crypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -43,6 +16,10 @@ if (!Number.isInteger(EPOCH_S)) throw new Error("SOURCE_DATE_EPOCH is not set: r
 // (sys.executable, sys.argv): use the name a browser gets instead.
 const PROGRAM = "./this.program";
 
+// Everything that could make two builds differ is pinned while the script runs: the clock, the monotonic
+// clock, the time zone, random bytes, Math.random and Python's hash seed. So the snapshot is a function of
+// its inputs, byte for byte (tests/test_reproducible.py builds twice, in different zones and with different
+// seeds).
 function pinNondeterminism() {
   // Python's time module records the zone it starts in (time.timezone, time.tzname).
   process.env.TZ = "UTC";
@@ -138,6 +115,11 @@ with zipfile.ZipFile(source) as src, zipfile.ZipFile("/tmp/stdlib-pyc.zip", "w")
         dst.writestr(info, _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
 `;
 
+//   node python_snapshot.mjs compile-stdlib --pyodide DIR --out ZIP
+// compiles every module of Pyodide's standard library with Pyodide's own Python into unchecked
+// hash-based .pyc files, as python -OO and with line numbers but no columns (decision 0058): the
+// snapshot's imports then unmarshal instead of compiling, which is faster and leaves no compiler
+// garbage in the memory we ship.
 async function compileStdlib(options) {
   const { loadPyodide } = await pyodideModule(options.pyodide);
   const pyodide = await loadPyodide({
@@ -271,6 +253,15 @@ function zeroFreed(Module) {
   u8.fill(0, Module._emscripten_stack_get_end(), Module.stackSave());
 }
 
+//   node python_snapshot.mjs snapshot --pyodide DIR --stdlib PYC_ZIP --wheel WHEEL --wheel-path PATH --imports JSON
+//                                     --labs JSON --out FILE
+// boots Python from that zip, imports kvpage from its wheel and every stdlib module the model's source
+// imports (--imports), calls every action of every lab (so whatever they import lazily is imported
+// too), drops the docstrings and columns of all but the model's code (decision 0058), forgets the
+// zips' cached directories, zeroes what the memory holds of things freed (zeroFreed), and writes
+// Pyodide's memory snapshot. stdout: {"modules": the stdlib files it imported, "stdlib": where Pyodide
+// keeps the stdlib zip, "missing": imports that failed, "failures": lab actions that failed}; with any
+// missing or failure it writes no snapshot.
 async function makeSnapshot(options) {
   const { loadPyodide } = await pyodideModule(options.pyodide);
   const wheel = readFileSync(options.wheel);
@@ -339,6 +330,12 @@ lean = {
 json.dumps({"failures": failures, "traceback": shown, "stdlib_traceback": stdlib_shown, "missing": missing, "lean": lean})
 `;
 
+//   node python_snapshot.mjs check --pyodide DIR --snapshot FILE --wheel WHEEL --wheel-path PATH --labs JSON
+// restores the snapshot the way the page does: with the wheel and an empty stdlib zip (the page has
+// none), and proves it works: every lab action answers, a module that is not in memory raises
+// ModuleNotFoundError, and a traceback through the model shows its source lines (read from the wheel),
+// one through the standard library its line numbers, and what the snapshot left out (decision 0058) is
+// out. stdout: {"failures", "missing", "traceback", "stdlib_traceback", "lean"}.
 async function check(options) {
   const { loadPyodide } = await pyodideModule(options.pyodide);
   const wheel = readFileSync(options.wheel);
@@ -360,6 +357,9 @@ function env(options) {
   return JSON.parse(options.env);
 }
 
+// Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot, _loadSnapshot): these run only
+// on the files sitegen/runtime/pyodide-pins.json pins (sitegen/runtime/snapshot.py checks them first, and
+// package.json is the one place Pyodide's version is written).
 const COMMANDS = { "compile-stdlib": compileStdlib, snapshot: makeSnapshot, check };
 
 try {

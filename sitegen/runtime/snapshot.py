@@ -1,40 +1,8 @@
 """The page's Python, made at build time: a memory snapshot with kvpage and all it imports in it.
 
-A cold Pyodide spends seconds starting CPython and importing ~140 standard-library modules
-before kvpage answers. All of that is the same for every reader, so the build does it once, in
-Node (``python_snapshot.mjs``), and ships the resulting wasm memory; the page restores it and
-is ready. Three steps, each run by the same pinned Pyodide the page runs:
-
-1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
-   compiling, which also leaves no compiler garbage in the shipped memory), as ``python -OO``
-   would, so no stdlib docstring is in that memory (decision 0049), and with line numbers but no
-   columns in its code's line tables (decision 0058); this depends only on Pyodide, so its
-   result is kept between builds (``compiled_stdlib.py``);
-2. boot from that, import kvpage from its wheel and every standard-library module the model
-   imports, call every action of each lab the book may show (its enabled labs: a lab no book
-   enables, and what only it imports, stays out), drop the docstrings and columns left in code
-   that is not the model's (the frozen modules', the built-in modules' docstrings: 0058), zero
-   what Python freed (the free chunks of its heap, the dead stack: a megabyte of stale bytes that
-   compressed to 0.2 MB, decision 0057), snapshot;
-3. restore the snapshot as the page will, with an empty stdlib zip, and check that every lab
-   answers, that a module outside memory raises ``ModuleNotFoundError``, that a traceback
-   shows the model's source lines and one through ``json`` its line numbers, and that what 0058
-   leaves out is out, so a Pyodide that behaves differently fails the build here.
-
-The page gets no standard library besides what is in memory: every module kvpage needs is
-there, and one outside that set would raise ``ModuleNotFoundError`` with or without a zip of the
-sources of those in memory (which is all such a zip could hold). Such a zip would serve only the
-source lines of standard-library frames in a model's traceback (measured: docs/performance.md),
-so none is shipped; the model's own lines come from its wheel.
-
-The snapshot is shipped as a patch over the wasm's own data segments (which the page has anyway):
-the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left out. That
-container ("KVSNAP01") is specified in ``snapshot_format.py``.
-
-Everything here leans on private Pyodide API, so it runs only on the exact files it was written and
-tested against: ``pyodide-pins.json`` holds their sha256 (a new Pyodide in ``package.json`` fails
-the build until its files are pinned, which is the moment to re-read Pyodide's ``snapshot.ts``);
-the snapshot's embedded build id must equal the one in the ``pyodide.js`` the page loads.
+A cold Pyodide spends seconds starting CPython and importing the stdlib, the same for every reader,
+so the build does it once in Node and the page restores the memory (decision 0003). The steps and
+their checks: :class:`PythonSnapshot`; the container is ``snapshot_format.py``.
 """
 
 from __future__ import annotations
@@ -79,7 +47,40 @@ a fixed seed makes that explicit and the build reproducible.
 
 @dataclass(frozen=True)
 class PythonSnapshot:
-    """What the page needs to restore Python instead of starting it."""
+    """What the page needs to restore Python instead of starting it, made by :func:`make_python_snapshot`:
+
+    1. compile the standard library to ``.pyc`` (imports at snapshot time unmarshal instead of
+       compiling, which also leaves no compiler garbage in the shipped memory), as ``python -OO``
+       would, so no stdlib docstring is in that memory (decision 0049), and with line numbers but no
+       columns in its code's line tables (decision 0058); this depends only on Pyodide, so its
+       result is kept between builds (``compiled_stdlib.py``);
+    2. boot from that in Node (``python_snapshot.mjs``), import kvpage from its wheel and every
+       standard-library module the model imports, call every action of each lab the book may show
+       (its enabled labs: a lab no book enables, and what only it imports, stays out), drop the
+       docstrings and columns left in code that is not the model's (the frozen modules', the
+       built-in modules' docstrings: 0058), zero what Python freed (the free chunks of its heap, the
+       dead stack: a megabyte of stale bytes that compressed to 0.2 MB, decision 0057), snapshot;
+    3. restore the snapshot as the page will, with an empty stdlib zip, and check that every lab
+       answers, that a module outside memory raises ``ModuleNotFoundError``, that a traceback
+       shows the model's source lines and one through ``json`` its line numbers, and that what 0058
+       leaves out is out, so a Pyodide that behaves differently fails the build here.
+
+    The page gets no standard library besides what is in memory: every module kvpage needs is
+    there, and one outside that set would raise ``ModuleNotFoundError`` with or without a zip of the
+    sources of those in memory (which is all such a zip could hold). Such a zip would serve only the
+    source lines of standard-library frames in a model's traceback (measured: docs/performance.md),
+    so none is shipped (decision 0010); the model's own lines come from its wheel.
+
+    The snapshot is shipped as a patch over the wasm's own data segments (which the page has
+    anyway): the first 3.8 MB of memory are mostly those segments unchanged, and zero runs are left
+    out. That container ("KVSNAP01") is specified in ``snapshot_format.py``.
+
+    Everything here leans on private Pyodide API, so it runs only on the exact files it was written
+    and tested against: ``pyodide-pins.json`` holds their sha256 (a new Pyodide in ``package.json``
+    fails the build until its files are pinned, which is the moment to re-read Pyodide's
+    ``snapshot.ts``); the snapshot's embedded build id must equal the one in the ``pyodide.js`` the
+    page loads.
+    """
 
     encoded: bytes
     """The snapshot as our patch container (``snapshot_format.py``)."""
@@ -208,7 +209,8 @@ def make_python_snapshot(
     labs: Mapping[str, Lab],
     compiled_cache: Path | None = None,
 ) -> PythonSnapshot:
-    """Compile, snapshot, trim and check; see the module docstring.
+    """Compile, snapshot, trim and check, each step run by the same pinned Pyodide the page runs
+    (the steps, and why: :class:`PythonSnapshot`).
 
     ``pinned`` holds Pyodide's files, checked against their pins. ``project`` holds the model's
     source (``kvpage/``, of which the wheel holds all but the other labs' modules): the imports of

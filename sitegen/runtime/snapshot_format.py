@@ -1,4 +1,21 @@
-"""The snapshot container, "KVSNAP01": its one specification, and its Python writer and reader.
+"""The snapshot container, "KVSNAP01": its one specification (:data:`MAGIC`), its writer and reader.
+
+Most of Python's memory is the wasm's own data segments unchanged, or zeros, and the page has the
+wasm anyway, so the site ships only what differs from them (decisions 0003, 0056). The page's own
+reader is tested against this one on the same containers.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+
+import numpy as np
+
+from sitegen.errors import BuildError
+
+MAGIC = b"KVSNAP01"
+"""The container's magic; here is its one specification.
 
 The page restores Python from a memory snapshot (``sitegen/runtime/snapshot.py``). Most of that memory is
 the wasm's own data segments unchanged, or zeros, and the page has the wasm anyway, so the site
@@ -27,17 +44,6 @@ snapshot it came from) and ``snapshotImage`` in the page's stage ``static/kvpage
 ``tests/sitegen/runtime/test_snapshot_format.py`` runs the JavaScript one under Node on containers
 written here and checks both give the same bytes.
 """
-
-from __future__ import annotations
-
-import struct
-from collections.abc import Iterator
-
-import numpy as np
-
-from sitegen.errors import BuildError
-
-MAGIC = b"KVSNAP01"
 HEAD = struct.Struct("<8sIII")
 """Magic, size, heap offset, record count."""
 RECORD = struct.Struct("<II")

@@ -1,19 +1,8 @@
 """Stage "search": the book's search index, made at build time and shipped as one classic script.
 
-Search runs in the reader's browser with MiniSearch, from the npm package pinned in
-``package.json``; the files we take from it must match the sha256 in ``search-pins.json``, as
-Pyodide's do. The build indexes every chapter's sections (``sitegen.search.text``) by running
-that same MiniSearch file under Node (``search_index.mjs``), with the options of
-``search_terms.js``, which the page runs too: the index and the page's queries cut text into the
-same terms. The page then only loads the finished index (``MiniSearch.loadJS``), which is far
-quicker than indexing the book in the browser (docs/performance.md, "Search").
-
-The script, ``search/index.js``, holds MiniSearch (its license first), the terms, and the index
-with each section's text, heading and chapter: a classic script, because a page opened from disk
-may not ``fetch`` its sibling files but may load a ``<script src>``. The site's pages load it the
-first time the reader uses the search box; the single file holds it inline. Both carry the same
-index; only the links differ: ``cache.html#in-english`` in the site, ``#cache--in-english`` in
-the single file, whose ids are chapter-prefixed (``sitegen.markdown.ids``).
+The build indexes the sections with the pinned MiniSearch under Node and the terms the page uses too,
+so the page only loads the finished index, far quicker than indexing the book there (decision 0046).
+How the index is made: :func:`search_index`; what the script holds and why: :meth:`SearchIndex.script`.
 """
 
 from __future__ import annotations
@@ -76,6 +65,13 @@ class SearchIndex:
         The data is a string given to ``JSON.parse``, which a browser reads much faster than the
         same data written as a JavaScript object; every ``<`` in it is written ``\\u003c``, so the
         script can also be inline.
+
+        The script holds MiniSearch (its license first), the terms, and the index with each section's
+        text, heading and chapter: a classic script, because a page opened from disk may not ``fetch``
+        its sibling files but may load a ``<script src>``. The site's pages load it the first time the
+        reader uses the search box; the single file holds it inline. Both carry the same index; only
+        the links differ: ``cache.html#in-english`` in the site, ``#cache--in-english`` in the single
+        file, whose ids are chapter-prefixed (``sitegen.markdown.ids``).
         """
         chapters = [
             {
@@ -137,7 +133,16 @@ def run_indexer(payload: str) -> str:
 
 
 def search_index(project: Path, pages: Pages) -> SearchIndex:
-    """Every chapter's sections indexed with the pinned MiniSearch of ``project``'s ``node_modules``."""
+    """Every chapter's sections indexed with the pinned MiniSearch of ``project``'s ``node_modules``.
+
+    Search runs in the reader's browser with MiniSearch, from the npm package pinned in
+    ``package.json``; the files we take from it must match the sha256 in ``search-pins.json``, as
+    Pyodide's do. The build indexes every chapter's sections (``sitegen.search.text``) by running
+    that same MiniSearch file under Node (``search_index.mjs``), with the options of
+    ``search_terms.js``, which the page runs too: the index and the page's queries cut text into the
+    same terms. The page then only loads the finished index (``MiniSearch.loadJS``), which is far
+    quicker than indexing the book in the browser (docs/performance.md, "Search").
+    """
     library = load_library(project)
     terms = TERMS.read_text(encoding="utf-8")
     found = documents([page.sections for page in pages.pages])

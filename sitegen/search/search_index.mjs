@@ -1,5 +1,4 @@
-// Builds the book's search index at build time, for sitegen/search/index.py.
-//
+// Builds the book's search index at build time, for sitegen/search/index.py (decision 0046).
 // Reads one JSON object on stdin: {"library": the pinned MiniSearch's code (the very bytes the
 // page loads, checked by the build), "terms": sitegen/search/search_terms.js, "documents": the sections};
 // runs both as classic scripts, as the page does, indexes the sections with the terms' options and

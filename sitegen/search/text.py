@@ -1,16 +1,8 @@
 """What search finds in a chapter: its text cut into sections, one per ``##`` or ``###`` heading.
 
-A search result lands on a heading, so a section is a heading's anchor, its text, and everything
-the chapter says until the next such heading; what comes before the first one is the chapter's
-opening and lands on the chapter itself. Text is read from markdown-it's tokens, not from the
-rendered page: a callout's words and a lab's prose are there (a ``[[field]]`` as the number the
-build printed into the page), and a lab's controls, which its template draws, are not; nor is
-markup. Deeper headings (``####``, which get no anchor) stay words of their section.
-
-Every construct the Markdown may hold is read the same way, whatever plugin made it: an inline
-token's text is its ``content`` (``text``, ``code_inline``, an image's alt text, inline math) and a
-block token's is its ``content`` when it has no inline children (a code block, a fence, block
-math); raw HTML gives its text, never its tags.
+A search result lands on a heading, so a section is a heading's anchor and all the chapter says until
+the next (:func:`sections`). Text is read from markdown-it's tokens, not the rendered page, so every
+construct is read one way whatever plugin made it (:func:`inline_text`, :func:`block_text`).
 """
 
 from __future__ import annotations
@@ -95,7 +87,13 @@ def inline_text(token: Token, field_text: FieldText = no_field_text) -> str:
 
 
 def block_text(token: Token, field_text: FieldText = no_field_text) -> str:
-    """What a block-level token says on its own (inline tokens are read by their own case)."""
+    """What a block-level token says on its own (inline tokens are read by their own case).
+
+    Every construct the Markdown may hold is read the same way, whatever plugin made it: an inline
+    token's text is its ``content`` (``text``, ``code_inline``, an image's alt text, inline math) and a
+    block token's is its ``content`` when it has no inline children (a code block, a fence, block
+    math); raw HTML gives its text, never its tags.
+    """
     if token.type == "inline":
         return inline_text(token, field_text)
     if token.type in MARKUP:
@@ -111,7 +109,15 @@ def squeeze(text: str) -> str:
 
 def sections(tokens: Sequence[Token], title: str, field_text: FieldText = no_field_text) -> tuple[Section, ...]:
     """The chapter's sections in order: its opening, headed by ``title`` (so a chapter is found by
-    its title even when it opens with a heading), then one per heading with an anchor."""
+    its title even when it opens with a heading), then one per heading with an anchor.
+
+    A search result lands on a heading, so a section is a heading's anchor, its text, and everything
+    the chapter says until the next such heading; what comes before the first one is the chapter's
+    opening and lands on the chapter itself. Text is read from markdown-it's tokens, not from the
+    rendered page: a callout's words and a lab's prose are there (a ``[[field]]`` as the number the
+    build printed into the page), and a lab's controls, which its template draws, are not; nor is
+    markup. Deeper headings (``####``, which get no anchor) stay words of their section.
+    """
     found: list[Section] = []
     anchor, heading = "", title
     parts: list[str] = []

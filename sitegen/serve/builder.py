@@ -1,12 +1,8 @@
 """serve's warm builder: a child process (``build.py worker``) that renders the site on request.
 
-Each ``build`` line on its stdin renders the site into serve's private folder and answers one JSON
-line (a :class:`Report`). Staying alive keeps its imports, templates and the runtime stage (see
-:mod:`sitegen.runtime.cache`) warm, so a prose edit rebuilds in a fraction of a second. A change to
-Python code (``kvpage/``, ``sitegen/``, ``build.py``, ``pyproject.toml``) restarts it instead: the new
-process imports the new model, whose numbers the build prints into the page, and builds the new
-wheel, which the page then loads. :class:`Builder` is serve's side of that protocol,
-:func:`worker_loop` the child's.
+Staying alive keeps imports, templates and the runtime stage warm, so a prose edit rebuilds in a
+fraction of a second; a change to Python code restarts it. :class:`Builder` is serve's side of the
+protocol, :func:`worker_loop` the child's.
 """
 
 from __future__ import annotations
@@ -57,6 +53,14 @@ itself (``build.py worker``), so that it imports the code as it is at that reque
 
 class Builder:
     """The child process that builds: started on demand, restarted when the code changes.
+
+    Each ``build`` line on its stdin renders the site into serve's private folder and answers one
+    JSON line (a :class:`Report`). Staying alive keeps its imports, templates and the runtime stage
+    (see :mod:`sitegen.runtime.cache`) warm, so a prose edit rebuilds in a fraction of a second. A
+    change to Python code (``kvpage/``, ``sitegen/``, ``build.py``, ``pyproject.toml``) restarts it
+    instead: the new process imports the new model, whose numbers the build prints into the page, and
+    builds the new wheel, which the page then loads. This class is serve's side of that protocol,
+    :func:`worker_loop` the child's.
 
     With ``preload``, a standby waits beside it (``STANDBY``: those modules imported, the code not
     yet), and takes over at a restart; a new standby is started behind it. So a model edit's build

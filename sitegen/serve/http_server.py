@@ -1,39 +1,8 @@
 """serve's HTTP server: the builder's folder on 127.0.0.1, with live reload added to its pages.
 
-It adds one tag to each HTML page it sends: ``<script src="/__kvpage/reload.js" data-build=ID defer>``.
-That script (``sitegen/serve/livereload.js``) listens to ``/__kvpage/events`` (Server-Sent Events, fed by
-the :class:`Hub`) and reloads the page when a newer build is ready, or shows the errors of a failed
-one over the page. The page's Content-Security-Policy allows both (a script and a connection to
-'self'), and nothing of this is in the built site or the zip. Files are sent with
-``Cache-Control: no-cache`` and an ETag, so a reload fetches only what changed, and never a stale
-page; the runtime's content-addressed files (``sitegen/runtime/names.py``) are kept for a year, as a
-new build of the model is a new name.
-
-Every request gets an HTTP status, never a dropped connection or a traceback: a request line that
-is not HTTP is the standard library's 400 (or 414, 431, 501, 505), a blank one 400 (where the
-library closes without a word), one that says HTTP/0.9 is answered with a status line all the same
-(the library leaves it out), a request whose head stops coming for ``REQUEST_SECONDS`` 408, two
-``Host`` headers 400, a target that is not a path, has bad percent-encoding, is not UTF-8 or holds a
-control character (``%00``) is 400, and a path no file has (too long for the file system, say) is
-404. A connection that never begins a request (a browser's preconnect, an idle socket) is closed
-after ``REQUEST_SECONDS`` without one.
-
-Many connections at once are all answered: each has a thread of its own (so a slow or idle one
-holds up no other, and the timeouts free its thread), and the listening socket's backlog is
-``BACKLOG``, not the standard library's 5, which made the kernel drop most of 500 simultaneous
-connections' first packets: they were reset, or waited 30 s and more for retransmissions.
-
-And serve answers only requests whose ``Host`` is
-``127.0.0.1``, ``localhost`` or ``[::1]`` with the bound port (without a port only on port 80, where
-a browser omits it): any other is 403. Listening on 127.0.0.1 is not enough, because of DNS
-rebinding: a web page the author visits can point its own name at 127.0.0.1 and then read the
-preview as same-origin; its requests carry its own name as ``Host`` (the class of
-webpack-dev-server's CVE-2018-14732, and why Vite checks the host). A page of another origin
-(a file:// page, or another server on 127.0.0.1) sends the right ``Host``, though, and may still
-embed what serve sends, as a script, say, which runs in that page (``search/index.js`` would hand it
-the book's text): so every answer says ``Cross-Origin-Resource-Policy: same-origin``, and the browser
-gives it to serve's own pages only. Reading one with ``fetch`` is already refused, as serve sends
-no CORS header.
+Nothing of live reload is in the built site or the zip, so it is added here, as each page is sent
+(:func:`inject`). It is the author's tool, so every request gets a status rather than a traceback
+(:class:`SiteHandler`), and no other web site may read what it serves (:func:`host_allowed`).
 """
 
 from __future__ import annotations
@@ -108,7 +77,15 @@ def request_path(target: str) -> str:
 
 
 def host_allowed(host: str | None, port: int) -> bool:
-    """Whether a request's ``Host`` names this server on the loopback interface (no DNS rebinding)."""
+    """Whether a request's ``Host`` names this server on the loopback interface (no DNS rebinding).
+
+    Allowed: ``127.0.0.1``, ``localhost`` or ``[::1]`` with the bound port (without a port only on
+    port 80, where a browser omits it); serve answers any other with 403. Listening on 127.0.0.1 is
+    not enough, because of DNS rebinding: a web page the author visits can point its own name at
+    127.0.0.1 and then read the preview as same-origin; its requests carry its own name as ``Host``
+    (the class of webpack-dev-server's CVE-2018-14732, and why Vite checks the host). A page of
+    another origin that sends the right ``Host`` is kept out by ``CORP`` (:meth:`SiteHandler.end_headers`).
+    """
     found = LOOPBACK_HOST.fullmatch((host or "").strip())
     if found is None:
         return False
@@ -183,7 +160,14 @@ def reload_tag(build: str) -> bytes:
 
 
 def inject(page: bytes, build: str) -> bytes:
-    """``page`` with the reload script added at the end of its head (or at its end, if it has none)."""
+    """``page`` with the reload script added at the end of its head (or at its end, if it has none).
+
+    The tag is ``<script src="/__kvpage/reload.js" data-build=ID defer>``. That script
+    (``sitegen/serve/livereload.js``) listens to ``/__kvpage/events`` (Server-Sent Events, fed by the
+    :class:`Hub`) and reloads the page when a newer build is ready, or shows the errors of a failed
+    one over the page. The page's Content-Security-Policy allows both (a script and a connection to
+    'self'), and nothing of this is in the built site or the zip.
+    """
     tag = reload_tag(build)
     at = page.lower().find(b"</head>")
     return page + tag if at < 0 else page[:at] + tag + page[at:]
@@ -235,7 +219,21 @@ class ETags:
 
 
 class SiteHandler(http.server.BaseHTTPRequestHandler):
-    """Serves ``folder`` with the reload script and event stream added (:func:`make_handler` sets them)."""
+    """Serves ``folder`` with the reload script and event stream added (:func:`make_handler` sets them).
+
+    Files are sent with ``Cache-Control: no-cache`` and an ETag, so a reload fetches only what
+    changed, and never a stale page; the runtime's content-addressed files (``sitegen/runtime/names.py``)
+    are kept for a year, as a new build of the model is a new name.
+
+    Every request gets an HTTP status, never a dropped connection or a traceback: a request line that
+    is not HTTP is the standard library's 400 (or 414, 431, 501, 505), a blank one 400 (where the
+    library closes without a word), one that says HTTP/0.9 is answered with a status line all the
+    same (the library leaves it out), a request whose head stops coming for ``REQUEST_SECONDS`` 408,
+    two ``Host`` headers 400, a target that is not a path, has bad percent-encoding, is not UTF-8 or
+    holds a control character (``%00``) is 400, and a path no file has (too long for the file
+    system, say) is 404. A connection that never begins a request (a browser's preconnect, an idle
+    socket) is closed after ``REQUEST_SECONDS`` without one.
+    """
 
     server_version = "kvpage-serve"
     default_request_version = "HTTP/1.0"
@@ -317,7 +315,14 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         super().send_response_only(code, message)
 
     def end_headers(self) -> None:
-        """Every answer, errors and 304 included, for serve's own pages only (the module's docstring)."""
+        """Every answer, errors and 304 included, for serve's own pages only.
+
+        A page of another origin (a file:// page, or another server on 127.0.0.1) sends the right
+        ``Host``, and may still embed what serve sends, as a script, say, which runs in that page
+        (``search/index.js`` would hand it the book's text): ``Cross-Origin-Resource-Policy:
+        same-origin`` has the browser give it to serve's own pages only. Reading one with ``fetch``
+        is already refused, as serve sends no CORS header.
+        """
         self.send_header("Cross-Origin-Resource-Policy", CORP)
         super().end_headers()
 
@@ -422,7 +427,13 @@ def make_handler(folder: Path, hub: Hub) -> type[SiteHandler]:
 
 
 class Server(http.server.ThreadingHTTPServer):
-    """A thread for each connection, and a backlog for bursts (the module's docstring)."""
+    """A thread for each connection, and a backlog for bursts.
+
+    Many connections at once are all answered: each has a thread of its own (so a slow or idle one
+    holds up no other, and the timeouts free its thread), and the listening socket's backlog is
+    ``BACKLOG``, not the standard library's 5, which made the kernel drop most of 500 simultaneous
+    connections' first packets: they were reset, or waited 30 s and more for retransmissions.
+    """
 
     daemon_threads = True
     request_queue_size = BACKLOG

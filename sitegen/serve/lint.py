@@ -1,11 +1,8 @@
 """serve's lint: ruff's findings on the model (``kvpage/``, a lab file among them), as warnings at ``path:line``.
 
-``make check`` (and so ``make test``) runs ``ruff check`` and ``ruff format --check`` over the model; a lab
-that built and served cleanly still failed there, minutes into the suite (issue 46). serve now shows
-the same findings while the author writes, as warnings: lint is the author's to fix when they choose
-(``make fix`` mends most of it), so a finding never fails a build or stops serve, and without ruff, or
-if it cannot run, there are simply none. The findings are kept while no model file changes, so a
-prose edit's rebuild pays one walk of the model's file dates, not ruff.
+A lab that built and served cleanly still failed ``make check`` minutes into the suite (issue 46), so
+serve shows ruff's findings while the author writes; as warnings, since lint is the author's to fix
+when they choose (:func:`model_lint`).
 """
 
 from __future__ import annotations
@@ -28,7 +25,15 @@ _kept: dict[Path, tuple[tuple[tuple[str, int, int], ...], list[str]]] = {}
 
 
 def model_lint(root: Path) -> list[str]:
-    """ruff's findings on ``root/kvpage``, as ``path:line: message`` relative to ``root``; [] if none or no ruff."""
+    """ruff's findings on ``root/kvpage``, as ``path:line: message`` relative to ``root``; [] if none or no ruff.
+
+    ``make check`` (and so ``make test``) runs ``ruff check`` and ``ruff format --check`` over the
+    model; a lab that built and served cleanly still failed there, minutes into the suite (issue 46).
+    serve shows the same findings while the author writes, as warnings: lint is the author's to fix
+    when they choose (``make fix`` mends most of it), so a finding never fails a build or stops
+    serve, and without ruff, or if it cannot run, there are simply none. The findings are kept while
+    no model file changes, so a prose edit's rebuild pays one walk of the model's file dates, not ruff.
+    """
     model = root / "kvpage"
     if not model.is_dir() or importlib.util.find_spec("ruff") is None:
         return []

@@ -1,21 +1,8 @@
 // Live reload for `build.py serve` (sitegen/serve/http_server.py), which adds this script to the pages
-// it serves; it is never part of the built site or the zip.
-//
-// It listens to serve's event stream. When a newer build is ready it takes it in the way that
-// loses least, by what changed since the build this page shows (the status's "kind"):
-//   "model"  only kvpage/: the new wheel is swapped into the page's running Python (its workers)
-//            and every lab computed again at its current values and state, and each lab's Python
-//            disclosure shows the new files (a reader's open edit is kept: static/kvpage/disclosure.js);
-//            no reload. The new wheel's name, and the new files highlighted, are in the new build's
-//            copy of this page (its config, its disclosures), fetched for it.
-//   "css"    only stylesheets: the page's stylesheets are loaded again; no reload.
-//   "page"   anything else: the page reloads, at the same scroll position.
-// A page that missed a build (the status's "previous" is not the one it shows), a model edit that
-// changed a lab's schema or which files a disclosure shows, reloads instead; a model the page's Python cannot import keeps the old one
-// running, with the error over the page. When a build fails it shows the errors over the page (as
-// text), and takes them away once the book builds again; the page keeps what it runs (the last good
-// model). Both the script and the stream come from the page's own
-// origin, so the page's Content-Security-Policy allows them as they are.
+// it serves; it is never part of the built site or the zip. It takes in each newer build from serve's event
+// stream the way that loses least (takeIn): a new model swapped into the running Python (swapModel), new
+// styles loaded again, else a reload; a failed build's errors are shown over the page (showErrors). Both the
+// script and the stream come from the page's own origin, so its Content-Security-Policy allows them as they are.
 "use strict";
 
 // Long because: this wrapper is the script's own scope, which keeps its names off the page's
@@ -27,6 +14,8 @@
   let overlay = null;
   let busy = Promise.resolve();
 
+  // When a build fails its errors are shown over the page (as text), and taken away once the book builds
+  // again; the page keeps what it runs (the last good model).
   function showErrors(errors) {
     if (overlay === null) {
       overlay = document.createElement("div");
@@ -68,6 +57,10 @@
   const configOf = (doc) => JSON.parse(doc.getElementById(CONFIG_ID)?.textContent ?? "null");
   const shownFiles = (doc) => [...doc.querySelectorAll("figure[data-file]")].map((figure) => figure.dataset.file).join();
 
+  // The new wheel's name, and the new files highlighted, are in the new build's copy of this page (its
+  // config, its disclosures), fetched for it. A model edit that changed a lab's schema or which files a
+  // disclosure shows reloads instead (false); a model the page's Python cannot import keeps the old one
+  // running, with the error over the page.
   async function swapModel() {
     const swap = globalThis.kvpageLabs?.swapModel;
     const old = configOf(document);
@@ -116,6 +109,14 @@
     return true;
   }
 
+  // A newer build, taken in by what changed since the build this page shows (the status's "kind"):
+  //   "model"  only kvpage/: the new wheel is swapped into the page's running Python (its workers)
+  //            and every lab computed again at its current values and state, and each lab's Python
+  //            disclosure shows the new files (a reader's open edit is kept: static/kvpage/disclosure.js);
+  //            no reload.
+  //   "css"    only stylesheets: the page's stylesheets are loaded again; no reload.
+  //   "page"   anything else: the page reloads, at the same scroll position.
+  // A page that missed a build (the status's "previous" is not the one it shows) reloads instead.
   async function takeIn(status) {
     const hot = status.previous === shownBuild && (status.kind === "model" || status.kind === "css");
     try {

@@ -1,15 +1,7 @@
 """``build.py serve``: the book on 127.0.0.1, rebuilt as it changes, the open page reloaded.
 
-Three parts, standard library only, each in its own module; this one glues them:
-
-- **A warm builder** (:mod:`sitegen.serve.builder`): a child process (``build.py worker``) that
-  renders the site into a private folder on each request, and stays alive so a prose edit rebuilds
-  in a fraction of a second; a change to Python code restarts it.
-- **A watcher** (:mod:`sitegen.serve.watcher`): it polls the sizes and modification times of the
-  watched files ten times a second, and says how the open page takes a change.
-- **A server** (:mod:`sitegen.serve.http_server`): it serves the builder's folder, adds the live-reload
-  script (``sitegen/serve/livereload.js``) to each page, and tells the open pages of each build over
-  Server-Sent Events.
+Three parts, standard library only, each in its own module, so that each reads on its own: a warm
+builder, a watcher and a server; this one glues them (:func:`serve` says what each does).
 """
 
 from __future__ import annotations
@@ -115,7 +107,19 @@ def stop_on_sigterm(_signal: int, _frame: FrameType | None) -> None:
 
 
 def serve(config: Config) -> int:
-    """Serve until interrupted (Ctrl-C or SIGTERM); returns the exit status."""
+    """Serve until interrupted (Ctrl-C or SIGTERM); returns the exit status.
+
+    Three parts, standard library only, each in its own module; this glues them:
+
+    - **A warm builder** (:mod:`sitegen.serve.builder`): a child process (``build.py worker``) that
+      renders the site into a private folder on each request, and stays alive so a prose edit rebuilds
+      in a fraction of a second; a change to Python code restarts it.
+    - **A watcher** (:mod:`sitegen.serve.watcher`): it polls the sizes and modification times of the
+      watched files ten times a second, and says how the open page takes a change.
+    - **A server** (:mod:`sitegen.serve.http_server`): it serves the builder's folder, adds the live-reload
+      script (``sitegen/serve/livereload.js``) to each page, and tells the open pages of each build over
+      Server-Sent Events.
+    """
     folder = Path(tempfile.mkdtemp(prefix="kvpage-serve-"))
     out = folder / "site"
     hub = Hub()

@@ -1,15 +1,8 @@
 """The page's Content-Security-Policy: only its own files, plus what wasm needs.
 
-Delivered as a ``<meta>`` (a static site controls no headers, and a file://
-page has none). ``'self'`` covers the site's own scripts and styles;
-``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly without allowing
-JavaScript ``eval``. ``connect-src 'self'`` is for the loader's own ``fetch`` of the
-runtime's binaries over http; the answers to Pyodide's requests are made in memory
-(``new Response(bytes)``), which needs no source. ``worker-src blob:`` is for Python's
-worker, which the page makes from JavaScript it holds (a Blob: file:// and the single
-file have no worker URL); a worker made from a Blob runs under this same policy.
-Nothing else may be a worker, and scripts still come from ``'self'`` alone. Inline
-code (the single-file page) is allowed by hash only.
+Delivered as a ``<meta>``, as a static site controls no headers and a file:// page has none; inline
+code is allowed by hash only, and a worker only from a Blob, as Python's is (decisions 0018, 0047).
+Why each source: :func:`policy`.
 """
 
 from __future__ import annotations
@@ -26,7 +19,18 @@ def source_hash(code: str) -> str:
 
 
 def policy(inline_scripts: Iterable[str] = (), inline_styles: Iterable[str] = ()) -> str:
-    """The policy for a page whose only inline code is ``inline_scripts`` and ``inline_styles``."""
+    """The policy for a page whose only inline code is ``inline_scripts`` and ``inline_styles``.
+
+    Delivered as a ``<meta>`` (a static site controls no headers, and a file:// page has none).
+    ``'self'`` covers the site's own scripts and styles; ``'wasm-unsafe-eval'`` lets Pyodide compile
+    its WebAssembly without allowing JavaScript ``eval``. ``connect-src 'self'`` is for the loader's
+    own ``fetch`` of the runtime's binaries over http; the answers to Pyodide's requests are made in
+    memory (``new Response(bytes)``), which needs no source. ``worker-src blob:`` is for Python's
+    worker, which the page makes from JavaScript it holds (a Blob: file:// and the single file have
+    no worker URL); a worker made from a Blob runs under this same policy. Nothing else may be a
+    worker, and scripts still come from ``'self'`` alone. Inline code (the single-file page) is
+    allowed by hash only.
+    """
     scripts = " ".join(["'self'", "'wasm-unsafe-eval'", *map(source_hash, inline_scripts)])
     styles = " ".join(["'self'", *map(source_hash, inline_styles)])
     return "; ".join(

@@ -1,29 +1,8 @@
 """Stage "files": put the in-memory site, its zip and the single file on disk, whole or not at all.
 
-Each is first written in full next to its target (a hidden sibling folder ``.site-new-*``, hidden
-sibling files ``.kvpage-site.zip-*`` and ``.kvpage.html-*``); a build that fails while writing
-removes them and leaves the previous ``site/`` and ``dist/`` exactly as they were. The site's folder
-holds one file more than the site: its **manifest** (:data:`MANIFEST`), the list of the files the build
-wrote there, by which the next build knows the folder for one it may replace
-(:mod:`sitegen.site.targets`). An output this build does not make (the single file of an earlier
-``--single-file`` build) is removed in the same swap, so no output of an older build stays beside it.
-
-Then the swap, which takes several renames and so could be cut by a kill between two of them
-(issue 34). Before the first, a **journal** (``.site-publish.json`` beside ``site/``) names every
-staged path and its target, and is put in place by a rename of its own: from that rename on the
-build is committed. The folder is swapped by one ``renameat2(RENAME_EXCHANGE)`` (Linux, through
-ctypes: there is no moment without ``site/``, and ``site/`` stays a real folder, as GitHub Pages'
-``upload-pages-artifact`` needs), then each file by one ``os.replace`` (or removed, if this build
-makes none), then the journal is removed.
-Every build, ``serve``'s too, first finishes a journal a killed build left (rolls it forward: the
-folder swap is recognised as done by the new folder's inode being at ``site/``) and then removes
-every leftover of killed builds (staged folders and files, the old site). So a reader of the output
-folders finds the site, the zip and the single file of one build whenever there is no journal
-beside ``site/``, and after any kill the next build completes what was committed or leaves
-everything as it was. All of it runs under an exclusive ``flock`` of ``site/``'s parent folder, so
-two builds (``serve``'s and a command line's) never remove each other's staged files. Where
-``renameat2`` is missing, the exchange is three renames (``site/`` absent for an instant); the
-journal still rolls it forward.
+Each output is staged beside its target, then swapped in under a journal, so a reader finds the
+outputs of one build and a kill at any point is completed or undone by the next build (issue 34,
+decision 0051). How: :func:`publish`; after a kill: :func:`recover`.
 """
 
 from __future__ import annotations
@@ -204,7 +183,11 @@ def leftovers(out: Path, targets: Collection[Path]) -> list[Path]:
 def recover(out: Path, targets: Collection[Path]) -> None:
     """Finish a swap a killed build committed, then remove every leftover of killed builds.
 
-    Every build runs this before anything else (``build()``, serve's builds, and :func:`publish`).
+    Every build runs this before anything else (``build()``, serve's builds, and :func:`publish`): it
+    rolls forward a journal a killed build left (the folder swap is recognised as done by the new
+    folder's inode being at ``site/``) and then removes every leftover of killed builds (staged
+    folders and files, the old site). So after any kill the next build completes what was committed
+    or leaves everything as it was.
     Where ``out``'s parent folder does not exist there is nothing to finish, and it is not made:
     a build that then fails writes nothing at all.
     """
@@ -227,8 +210,26 @@ def publish(site: Site, out: Path, files: Mapping[Path, bytes | None]) -> None:
     """Replace the folder ``out`` with ``site`` and each of ``files`` (the zip, the single file); a file
     given as None is removed (an output this build does not make).
 
-    Everything is staged beside its target first; then the journal commits the swap and the renames
-    carry it out (the module's docstring says why a kill at any point cannot split them).
+    Each is first written in full next to its target (a hidden sibling folder ``.site-new-*``, hidden
+    sibling files ``.kvpage-site.zip-*`` and ``.kvpage.html-*``); a build that fails while writing
+    removes them and leaves the previous ``site/`` and ``dist/`` exactly as they were. The site's folder
+    holds one file more than the site: its **manifest** (:data:`MANIFEST`), the list of the files the build
+    wrote there, by which the next build knows the folder for one it may replace
+    (:mod:`sitegen.site.targets`). An output this build does not make (the single file of an earlier
+    ``--single-file`` build) is removed in the same swap, so no output of an older build stays beside it.
+
+    Then the swap, which takes several renames and so could be cut by a kill between two of them
+    (issue 34). Before the first, a **journal** (``.site-publish.json`` beside ``site/``) names every
+    staged path and its target, and is put in place by a rename of its own: from that rename on the
+    build is committed. The folder is swapped by one ``renameat2(RENAME_EXCHANGE)`` (Linux, through
+    ctypes: there is no moment without ``site/``, and ``site/`` stays a real folder, as GitHub Pages'
+    ``upload-pages-artifact`` needs), then each file by one ``os.replace`` (or removed, if this build
+    makes none), then the journal is removed. Every build first finishes a journal a killed build left
+    (:func:`recover`). So a reader of the output folders finds the site, the zip and the single file
+    of one build whenever there is no journal beside ``site/``. All of it runs under an exclusive
+    ``flock`` of ``site/``'s parent folder, so two builds (``serve``'s and a command line's) never
+    remove each other's staged files. Where ``renameat2`` is missing, the exchange is three renames
+    (``site/`` absent for an instant); the journal still rolls it forward.
     """
     with locked(out):
         _recover(out, files)

@@ -1,16 +1,8 @@
 """The names the page's HTML and its script share: every ``data-*`` attribute that wires a lab or search.
 
-The templates and the Markdown plugin print these; ``static/kvpage/`` and the labs' own scripts
-find elements by them. They are listed once, here, each with what it means, and
-``tests/sitegen/site/test_page_contract.py`` holds the templates, the plugin and the scripts to exactly
-this list (a name one side uses and the other does not is a dead attribute or a broken wire). The
-other half of the contract is typed in Python and read by name: the page's config
-(``sitegen.site.assemble.PageConfig``, with ``sitegen.runtime.bundle.Loader``) and each lab's schema
-(``kvpage.lab.Lab.schema``); the same test holds the script to their keys.
-
-Not listed: the attributes inside a lab's pictures, tables and lists (``data-value``, …), which the
-model draws (``kvpage/labs/``) and only CSS and the tests read (``data-kind`` is listed: the
-next-request lab's script reads it); and serve's own.
+They are listed once, here, each with what it means (:data:`ATTRIBUTES`, which says what is not
+listed), and ``tests/sitegen/site/test_page_contract.py`` holds the templates, the plugin and the
+scripts to exactly this list: a name one side uses and the other does not is a broken wire.
 """
 
 from __future__ import annotations
@@ -50,6 +42,19 @@ ATTRIBUTES: dict[str, str] = {
     ),
     "data-chip-info": "next-request: the line that tells a hovered or focused chip's index, for its list (data-part)",
 }
+"""Each name and what it means.
+
+The templates and the Markdown plugin print these; ``static/kvpage/`` and the labs' own scripts find
+elements by them. ``tests/sitegen/site/test_page_contract.py`` holds the templates, the plugin and the
+scripts to exactly this list (a name one side uses and the other does not is a dead attribute or a
+broken wire). The other half of the contract is typed in Python and read by name: the page's config
+(``sitegen.site.assemble.PageConfig``, with ``sitegen.runtime.bundle.Loader``) and each lab's schema
+(``kvpage.lab.Lab.schema``); the same test holds the script to their keys.
+
+Not listed: the attributes inside a lab's pictures, tables and lists (``data-value``, …), which the
+model draws (``kvpage/labs/``) and only CSS and the tests read (``data-kind`` is listed: the
+next-request lab's script reads it); and serve's own.
+"""
 ROLES = (
     "runtime",
     "error",

@@ -1,25 +1,8 @@
 """The page's own script, ``static/kvpage.js``: its ES modules bundled by esbuild into one classic script.
 
-The source is one ES module per stage in ``site_template/static/kvpage/``, each importing what it
-uses by name, so that each concern reads on its own, ``make check`` type-checks (tsc) and lints
-(ESLint) them, and the loader can be replaced without touching the rest (``bench/run.py``). The
-page still loads one classic script with one request, from a server, from disk and inline in the
-single file: esbuild (pinned in ``package.json``, like the other npm tools the build runs) bundles
-``boot.js`` and its imports into one IIFE. Python's worker is a second entry, ``worker.js``: its
-bundle is a classic script too, whose text the page runs as each worker's code (stage "spawn"),
-after Pyodide's JavaScript in one Blob; it shares nothing with the page but ``protocol.js``, the
-messages between them. What the Python owns (the tree vocabulary, the output kinds, the config's
-id) and the worker's text reach the page through ``contract.js``, whose names esbuild defines here;
-``swap.py`` reaches the worker as text (esbuild's text loader).
-
-What only the editor of a lab's "Python" disclosure needs (``reader.js``, and ``reader.py``, the
-Python side of a reader's Run, which it sends to the worker as text) is a third entry, its own
-classic script, ``static/reader.HASH.js`` (named after its content like the runtime's files,
-``sitegen/runtime/names.py``): the page loads it the first time a reader presses Edit (stage
-"disclosure", ``disclosure.js``), so nothing of it is downloaded or parsed before the labs are
-live. The page's config names it (``reader``); the single file holds its text in a
-``<script type="text/plain">`` data block (``READER_ID``), which the page runs as an inline script
-allowed by its hash in the policy, like the file's other scripts (``sitegen/site/assemble.py``).
+One ES module per stage reads on its own and is type-checked and linted, yet the page loads one
+classic script with one request, from a server, from disk and inline (decision 0032). The entries
+(the page's, Python's worker's, the editor's) and why each: :func:`bundled_scripts`.
 """
 
 from __future__ import annotations
@@ -185,7 +168,29 @@ def reader_path(files: Iterable[str]) -> str:
 def bundled_scripts(folder: Path) -> PageScripts:
     """The modules in ``folder`` (a template's ``static/kvpage``) bundled into ``kvpage.js`` and the editor's script.
 
-    A source file in ``folder`` that no bundle imports fails the build: nothing there is dead."""
+    A source file in ``folder`` that no bundle imports fails the build: nothing there is dead.
+
+    The source is one ES module per stage in ``site_template/static/kvpage/``, each importing what it
+    uses by name, so that each concern reads on its own, ``make check`` type-checks (tsc) and lints
+    (ESLint) them, and the loader can be replaced without touching the rest (``bench/run.py``). The
+    page still loads one classic script with one request, from a server, from disk and inline in the
+    single file: esbuild (pinned in ``package.json``, like the other npm tools the build runs) bundles
+    ``boot.js`` and its imports into one IIFE. Python's worker is a second entry, ``worker.js``: its
+    bundle is a classic script too, whose text the page runs as each worker's code (stage "spawn"),
+    after Pyodide's JavaScript in one Blob; it shares nothing with the page but ``protocol.js``, the
+    messages between them. What the Python owns (the tree vocabulary, the output kinds, the config's
+    id) and the worker's text reach the page through ``contract.js``, whose names esbuild defines here;
+    ``swap.py`` reaches the worker as text (esbuild's text loader).
+
+    What only the editor of a lab's "Python" disclosure needs (``reader.js``, and ``reader.py``, the
+    Python side of a reader's Run, which it sends to the worker as text) is a third entry, its own
+    classic script, ``static/reader.HASH.js`` (named after its content like the runtime's files,
+    ``sitegen/runtime/names.py``): the page loads it the first time a reader presses Edit (stage
+    "disclosure", ``disclosure.js``), so nothing of it is downloaded or parsed before the labs are
+    live. The page's config names it (``reader``); the single file holds its text in a
+    ``<script type="text/plain">`` data block (``READER_ID``), which the page runs as an inline script
+    allowed by its hash in the policy, like the file's other scripts (``sitegen/site/assemble.py``).
+    """
     worker = worker_script(folder)
     defines = {**contract(), "KVPAGE_WORKER_SCRIPT": json.dumps(worker.text)}
     page = bundle(folder, ENTRY, defines, HEADER.format(entries=f"{{{ENTRY},{WORKER_ENTRY}}}"))

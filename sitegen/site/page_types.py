@@ -1,10 +1,8 @@
 """The page config's types and each lab's schema's, written as TypeScript for the page's script.
 
-The config is built from :class:`sitegen.site.assemble.PageConfig` and :class:`sitegen.runtime.bundle.Loader`,
-a lab's schema from the TypedDicts of :mod:`kvpage.schema`: this writes those same declarations into
-``site_template/static/kvpage/config.d.ts``, which tsc checks the page's modules against, so a field one
-side has and the other does not read fails ``make check``. ``make check`` runs this with ``--check``:
-the file must be what this writes (decision 0061).
+:class:`sitegen.site.assemble.PageConfig`, :class:`sitegen.runtime.bundle.Loader` and the TypedDicts of
+:mod:`kvpage.schema` written into ``site_template/static/kvpage/config.d.ts``, which tsc checks the page
+against, so a field one side lacks fails ``make check``; ``--check`` there: the file is current (decision 0061).
 """
 
 from __future__ import annotations

@@ -1,27 +1,8 @@
 """Where a build may write: ``--out`` and ``--dist`` checked before anything is written.
 
-A build replaces its ``--out`` folder whole (:mod:`sitegen.site.output` swaps a new folder in and
-removes the old one) and replaces or removes its two files in ``--dist``. Pointed at the wrong
-folder, that deletes what it holds: ``--out content`` would replace the book with the site, ``--out .``
-the whole project. So before a build writes anything (before it even finishes a killed build's
-swap) both folders are checked, and a build refused says why, in the build's usual errors.
-
-Refused, for ``--out`` and ``--dist`` alike:
-
-- the project itself, or a folder holding it (``--out .``, ``--out ..``);
-- a folder the build reads (the book, the templates, the model), a folder inside one, or one
-  holding one (``--out content``, ``--out content/site``, ``--dist tests/books``);
-- something that is not a folder;
-- a folder that holds anything the build did not write. The site's folder says what the build wrote
-  there in its manifest (:data:`sitegen.site.output.MANIFEST`); a folder with no manifest is the
-  site of a build from before manifests if it holds that build's ``index.html`` and
-  ``search/index.js`` (every build since search, 2a8804e, writes both, the index with
-  :data:`EARLIER_INDEX` in it), and else only if it is empty. ``--dist`` holds the
-  zip, the single file and their staged copies (``.kvpage-site.zip-*``), and, when the site's folder
-  is in it, that folder and what its swap leaves beside it.
-
-And ``--dist`` inside ``--out`` (the site's swap would take the zip with it), or ``--out`` deeper
-inside ``--dist`` than one level (the folder between would hold something no build wrote).
+A build replaces its ``--out`` folder whole and replaces or removes its files in ``--dist``, so
+pointed at the wrong folder (``--out content``, ``--out .``) it would delete what that holds. Both
+are checked first and a refusal says why (decision 0051; what is refused: :func:`refusals`).
 """
 
 from __future__ import annotations
@@ -60,6 +41,29 @@ def refusals(out: Path, dist: Path, dist_files: Collection[Path], read: Collecti
 
     ``read`` are the folders the build reads (the book, templates, model); ``project`` is the project's
     folder, which holds them and ``out``'s default.
+
+    A build replaces its ``--out`` folder whole (:mod:`sitegen.site.output` swaps a new folder in and
+    removes the old one) and replaces or removes its two files in ``--dist``. Pointed at the wrong
+    folder, that deletes what it holds: ``--out content`` would replace the book with the site, ``--out .``
+    the whole project. So before a build writes anything (before it even finishes a killed build's
+    swap) both folders are checked, and a build refused says why, in the build's usual errors.
+
+    Refused, for ``--out`` and ``--dist`` alike:
+
+    - the project itself, or a folder holding it (``--out .``, ``--out ..``);
+    - a folder the build reads (the book, the templates, the model), a folder inside one, or one
+      holding one (``--out content``, ``--out content/site``, ``--dist tests/books``);
+    - something that is not a folder;
+    - a folder that holds anything the build did not write. The site's folder says what the build wrote
+      there in its manifest (:data:`sitegen.site.output.MANIFEST`); a folder with no manifest is the
+      site of a build from before manifests if it holds that build's ``index.html`` and
+      ``search/index.js`` (every build since search, 2a8804e, writes both, the index with
+      :data:`EARLIER_INDEX` in it), and else only if it is empty. ``--dist`` holds the
+      zip, the single file and their staged copies (``.kvpage-site.zip-*``), and, when the site's folder
+      is in it, that folder and what its swap leaves beside it.
+
+    And ``--dist`` inside ``--out`` (the site's swap would take the zip with it), or ``--out`` deeper
+    inside ``--dist`` than one level (the folder between would hold something no build wrote).
     """
     out, dist, project = out.resolve(), dist.resolve(), project.resolve()
     problems: list[str] = []

@@ -1,9 +1,8 @@
 """The Jinja2 templates: strict, autoescaped, and loaded from ``site_template/``.
 
-A template that fails (an undefined variable under ``StrictUndefined``, a
-missing include, a syntax error) is reported like a content error, at the
-template file and line where it happened: the innermost frame of Jinja's
-traceback that belongs to a template file, not the page that started it.
+A template that fails (an undefined variable under ``StrictUndefined``, a missing include, a syntax error)
+is reported like a content error, at the template file and line where it happened: the innermost frame
+of Jinja's traceback that belongs to a template file, not the page that started it.
 """
 
 from __future__ import annotations

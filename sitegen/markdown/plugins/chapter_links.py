@@ -1,14 +1,8 @@
 """``[text](chapter:slug)``: links between chapters of the book.
 
-A link to a chapter the book has becomes a relative link to its page (its
-``#anchor`` is checked with every other link, see :mod:`sitegen.markdown.links`). A link
-to one it does not have yet renders as plain text (never a dead link) and is
-reported as a warning, which ``--strict`` turns into an error. A chapter the
-book's ``planned_chapters`` names is one the author knows is still to come: its
-links render as their text, exactly as written (a chapter's text is the author's,
-never added to), in a ``span.chapter-planned`` whose title says the chapter is
-coming, with no warning, so that a warning every build repeats does not bury the
-new ones.
+A link to a chapter the book has becomes a relative link to its page; one to a chapter not written
+yet is never a dead link but its text, with a warning unless the book plans that chapter, so that a
+warning every build repeats does not bury the new ones (:func:`chapter_links_plugin`).
 """
 
 from __future__ import annotations
@@ -29,7 +23,18 @@ COMING = "A chapter still to come in this book"
 
 def chapter_links_plugin(md: MarkdownIt, pages: Mapping[str, str], planned: Collection[str] = ()) -> None:
     """Resolve ``chapter:SLUG`` links against ``pages`` (slug → relative URL); a link to a slug in
-    ``planned`` (a chapter not written yet) becomes its text in a ``span.chapter-planned`` titled :data:`COMING`."""
+    ``planned`` (a chapter not written yet) becomes its text in a ``span.chapter-planned`` titled :data:`COMING`.
+
+    A link to a chapter the book has becomes a relative link to its page (its
+    ``#anchor`` is checked with every other link, see :mod:`sitegen.markdown.links`). A link
+    to one it does not have yet renders as plain text (never a dead link) and is
+    reported as a warning, which ``--strict`` turns into an error. A chapter the
+    book's ``planned_chapters`` names is one the author knows is still to come: its
+    links render as their text, exactly as written (a chapter's text is the author's,
+    never added to), in a ``span.chapter-planned`` whose title says the chapter is
+    coming, with no warning, so that a warning every build repeats does not bury the
+    new ones.
+    """
 
     def resolve(state: StateCore) -> None:
         for block in state.tokens:

@@ -1,15 +1,8 @@
 """Code blocks, highlighted at build time by Pygments: the page needs no script to show them.
 
-A fenced block names its language on its first line (```` ```python ````); Pygments
-finds the lexer by that name or alias and the block's tokens become ``<span class=…>``
-with Pygments' short class names (``k`` keyword, ``s`` string, ``c`` comment…), which
-``kvpage.css`` colours for light and dark. Only classes: the page's Content-Security-Policy
-allows no ``style=""``. A language Pygments does not know renders as plain text, with a
-warning at the block's line (a typo such as ``pyhton`` would otherwise go unnoticed); a
-block with no language, or an indented one, is plain text.
-
-Every block scrolls sideways inside itself rather than widening the page, and is a tab stop
-(``tabindex="0"``), so a keyboard can scroll it too.
+Only classes, as the page's Content-Security-Policy allows no ``style=""``; an unknown language is
+plain text with a warning, as a typo would otherwise go unnoticed. How a block is written:
+:func:`code_plugin`.
 """
 
 from __future__ import annotations
@@ -49,7 +42,19 @@ def lexer_for(name: str) -> Lexer | None:
 
 
 def code_plugin(md: MarkdownIt) -> None:
-    """Highlight fenced code by its language; every block scrolls in itself and takes the focus."""
+    """Highlight fenced code by its language; every block scrolls in itself and takes the focus.
+
+    A fenced block names its language on its first line (```` ```python ````); Pygments
+    finds the lexer by that name or alias and the block's tokens become ``<span class=…>``
+    with Pygments' short class names (``k`` keyword, ``s`` string, ``c`` comment…), which
+    ``kvpage.css`` colours for light and dark. Only classes: the page's Content-Security-Policy
+    allows no ``style=""``. A language Pygments does not know renders as plain text, with a
+    warning at the block's line (a typo such as ``pyhton`` would otherwise go unnoticed); a
+    block with no language, or an indented one, is plain text.
+
+    Every block scrolls sideways inside itself rather than widening the page, and is a tab stop
+    (``tabindex="0"``), so a keyboard can scroll it too.
+    """
 
     def find_lexers(state: StateCore) -> None:
         for token in state.tokens:

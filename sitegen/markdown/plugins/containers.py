@@ -1,16 +1,8 @@
 """``::: name`` containers that report what markdown-it lets pass silently.
 
-mdit-py-plugins' container plugin closes a container that is never closed at
-the end of the document (or of the block around it) without a word, and it
-leaves a ``::: typo`` or a stray ``:::`` in the text as a paragraph. Here:
-
-- :func:`container` registers a container and reports it when it is not
-  closed. The plugin's rule sets ``state.line`` one past the closing line when
-  it found one, and to the end of the enclosing block when it did not; that
-  is the one reliable sign (the close token's ``markup`` is not: it can hold
-  the opening fence when the container is the last line).
-- :func:`unknown_containers_plugin`, used after every known container, turns
-  any other ``::: name`` and any ``:::`` that closes nothing into errors.
+mdit-py-plugins' container plugin closes a container never closed without a word, and leaves a
+``::: typo`` or a stray ``:::`` in the text as a paragraph: :func:`container` reports the first,
+:func:`unknown_containers_plugin` (used after every known container) the others.
 """
 
 from __future__ import annotations
@@ -48,7 +40,14 @@ def container(
     validate: Callable[[str, str], bool] | None = None,
     on_open: OnOpen | None = None,
 ) -> None:
-    """The container ``name``; an unclosed one is an error, ``on_open`` checks each opening."""
+    """The container ``name``; an unclosed one is an error, ``on_open`` checks each opening.
+
+    mdit-py-plugins' container plugin closes a container that is never closed at the end of the
+    document (or of the block around it) without a word. Its rule sets ``state.line`` one past the
+    closing line when it found one, and to the end of the enclosing block when it did not; that is the
+    one reliable sign (the close token's ``markup`` is not: it can hold the opening fence when the
+    container is the last line).
+    """
     container_plugin(md, name, validate=validate, render=render)
     rule_name = f"container_{name}"
     rules = dict(zip(md.block.ruler.get_active_rules(), md.block.ruler.getRules(""), strict=True))

@@ -1,11 +1,7 @@
 """``::: figure NAME key=value``: a still picture drawn by the model at build time, with its caption.
 
-The figure itself is the model's (``kvpage.figures``: an element tree, written here as HTML by
-``sitegen.labs.trees``, so the page shows it with no script and before Python starts); the words
-inside the container are its caption, in Markdown, so the author writes what it says and the
-model draws what it shows. A core rule checks each figure once, after parsing: its name, its
-parameters (by the controls the figure reads them with) and that it has a caption, which is
-also the figure's accessible name.
+The author writes what a figure says (its caption, also its accessible name) and the model draws
+what it shows, with no script in the page (:func:`figures_plugin`).
 """
 
 from __future__ import annotations
@@ -26,7 +22,15 @@ from sitegen.markdown.plugins.env import report
 
 
 def figures_plugin(md: MarkdownIt, figures: Mapping[str, Figure] = FIGURES) -> None:
-    """Add the ``figure`` container, rendered as ``<figure>`` (the model's drawing, then ``<figcaption>``)."""
+    """Add the ``figure`` container, rendered as ``<figure>`` (the model's drawing, then ``<figcaption>``).
+
+    The figure itself is the model's (``kvpage.figures``: an element tree, written here as HTML by
+    ``sitegen.labs.trees``, so the page shows it with no script and before Python starts); the words
+    inside the container are its caption, in Markdown, so the author writes what it says and the
+    model draws what it shows. A core rule checks each figure once, after parsing: its name, its
+    parameters (by the controls the figure reads them with) and that it has a caption, which is
+    also the figure's accessible name.
+    """
 
     def resolve(state: StateCore) -> None:
         for index, token in enumerate(state.tokens):

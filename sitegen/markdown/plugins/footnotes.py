@@ -1,11 +1,7 @@
 """Footnotes (``[^1]`` and ``[^1]: …``), by mdit-py-plugins' footnote plugin, as GFM has them.
 
-The plugin numbers the notes and lists them at the end of the chapter, each with a link
-back to where it was cited. Two additions: that link is named for what it does ("Back to
-reference 1") rather than read out as an arrow, and the plugin's two silences are
-reported: a reference whose note is never written, which it leaves in the text as ``[^1]``,
-is an error at its line; a note that no text refers to, which it leaves out of the page, is a
-warning at the note's line (an error under ``--strict``), since the author wrote it to be read.
+Two additions: the link back is named for what it does, and the plugin's two silences (a reference
+without its note, a note nothing refers to) are reported at their line (:func:`footnotes_plugin`).
 """
 
 from __future__ import annotations
@@ -31,7 +27,15 @@ UNUSED = (
 
 
 def footnotes_plugin(md: MarkdownIt) -> None:
-    """GFM footnotes; a named back link; a reference without its note is an error."""
+    """GFM footnotes; a named back link; a reference without its note is an error.
+
+    The plugin numbers the notes and lists them at the end of the chapter, each with a link
+    back to where it was cited. Two additions: that link is named for what it does ("Back to
+    reference 1") rather than read out as an arrow, and the plugin's two silences are
+    reported: a reference whose note is never written, which it leaves in the text as ``[^1]``,
+    is an error at its line; a note that no text refers to, which it leaves out of the page, is a
+    warning at the note's line (an error under ``--strict``), since the author wrote it to be read.
+    """
     md.use(footnote_plugin, inline=False)
 
     def render_back(

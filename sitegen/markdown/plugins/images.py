@@ -1,16 +1,8 @@
 """Images: alt text required, the file's size written in, and a figure when a caption is given.
 
-``![KV cache layout](img/layout.svg)`` is an image; its alt text is what a reader who
-cannot see it gets instead, so an image without one is an error at its line. An image
-that only decorates says so: ``![""](img/rule.svg)`` (two quote marks) writes ``alt=""``,
-which tells screen readers to skip it.
-
-An image alone in its paragraph, with a title, is a figure, the title its caption:
-``![KV cache layout](img/layout.svg "The cache grows by one row per token.")`` becomes
-``<figure><img …><figcaption>The cache grows…</figcaption></figure>``.
-
-``width`` and ``height`` come from the image file (:mod:`sitegen.markdown.links` checks the path
-and hangs the size on the token), so the page keeps the image's box while it loads.
+An image's alt text is what a reader who cannot see it gets, so an image without one is an error at
+its line, and one that only decorates says so; the size keeps its box while it loads. How each is
+written: :func:`images_plugin`, :func:`figure_image`.
 """
 
 from __future__ import annotations
@@ -31,7 +23,12 @@ DECORATIVE = '""'
 
 
 def figure_image(inline: Token) -> Token | None:
-    """The image an inline token holds alone (whitespace aside), if it has a title: a figure's."""
+    """The image an inline token holds alone (whitespace aside), if it has a title: a figure's.
+
+    An image alone in its paragraph, with a title, is a figure, the title its caption:
+    ``![KV cache layout](img/layout.svg "The cache grows by one row per token.")`` becomes
+    ``<figure><img …><figcaption>The cache grows…</figcaption></figure>``.
+    """
     children = [child for child in inline.children or () if not (child.type == "text" and not child.content.strip())]
     if len(children) == 1 and children[0].type == "image" and str(children[0].attrs.get("title", "")).strip():
         return children[0]
@@ -39,7 +36,16 @@ def figure_image(inline: Token) -> Token | None:
 
 
 def images_plugin(md: MarkdownIt) -> None:
-    """Require alt text, turn a lone titled image into a figure, write each image's size."""
+    """Require alt text, turn a lone titled image into a figure, write each image's size.
+
+    ``![KV cache layout](img/layout.svg)`` is an image; its alt text is what a reader who
+    cannot see it gets instead, so an image without one is an error at its line. An image
+    that only decorates says so: ``![""](img/rule.svg)`` (two quote marks) writes ``alt=""``,
+    which tells screen readers to skip it.
+
+    ``width`` and ``height`` come from the image file (:mod:`sitegen.markdown.links` checks the path
+    and hangs the size on the token), so the page keeps the image's box while it loads.
+    """
 
     def check(state: StateCore) -> None:
         tokens = state.tokens

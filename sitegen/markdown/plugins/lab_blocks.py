@@ -1,12 +1,7 @@
 """``::: lab NAME key=value`` blocks and ``[[field]]`` live numbers in their prose.
 
-The plugin only parses. A core rule checks every lab after parsing (unknown lab,
-bad parameter, no heading, unknown field) and hangs its :class:`Placement` (the
-lab, its starting values, its line) on the tokens and in the env's ``placements``.
-The labs stage (``sitegen.labs.stage.starting_views``) computes the starting views; the
-pages stage renders with them in the env's ``labs`` (by ``Placement.key``), and
-the renderers here print the region, each ``[[field]]``'s starting text and, through
-the env's ``widget``, the lab's template (:class:`sitegen.markdown.plugins.env.ChapterEnv`).
+The plugin only parses and checks; the labs stage computes the starting views and the pages stage
+renders with them, so a lab is computed once (decision 0063; the steps: :func:`labs_plugin`).
 """
 
 from __future__ import annotations
@@ -48,6 +43,14 @@ def labs_plugin(md: MarkdownIt, kinds: Mapping[str, Lab], off: Collection[str] =
 
     ``off`` names labs that exist but this book has not enabled (experimental
     ones): using one is an error that says how to turn it on.
+
+    The plugin only parses. A core rule checks every lab after parsing (unknown lab,
+    bad parameter, no heading, unknown field) and hangs its :class:`Placement` (the
+    lab, its starting values, its line) on the tokens and in the env's ``placements``.
+    The labs stage (``sitegen.labs.stage.starting_views``) computes the starting views; the
+    pages stage renders with them in the env's ``labs`` (by ``Placement.key``), and
+    the renderers here print the region, each ``[[field]]``'s starting text and, through
+    the env's ``widget``, the lab's template (:class:`sitegen.markdown.plugins.env.ChapterEnv`).
     """
 
     def resolve(state: StateCore) -> None:

@@ -1,11 +1,7 @@
 """Inline tokens learn their line: markdown-it maps blocks to lines, not inline tokens.
 
-A paragraph's inline source keeps its line breaks, so the number of newlines
-before the point where a link starts is how many lines into the paragraph it
-is. The rules that make links, images, inline formulas and inline HTML are
-wrapped to record that on the token they make, so a broken link, an image
-without alt text or bad TeX in the fifth line of a paragraph is reported at
-that line.
+So that a broken link, an image without alt text or bad TeX in the fifth line of a paragraph is
+reported at that line, the rules that make them are wrapped to record it (:func:`inline_lines_plugin`).
 """
 
 from __future__ import annotations
@@ -52,6 +48,12 @@ def inline_lines_plugin(md: MarkdownIt) -> None:
     """Record on each link, image and inline formula the line it starts on, relative to its block.
 
     Use it after the plugins that add those rules (mdit-py-plugins' dollarmath).
+
+    A paragraph's inline source keeps its line breaks, so the number of newlines before the point
+    where a link starts is how many lines into the paragraph it is. The rules that make links,
+    images, inline formulas and inline HTML are wrapped to record that on the token they make, so a
+    broken link, an image without alt text or bad TeX in the fifth line of a paragraph is reported
+    at that line.
     """
     rules = dict(zip(md.inline.ruler.get_active_rules(), md.inline.ruler.getRules(""), strict=True))
     for name, kind in WRAPPED.items():

@@ -1,18 +1,8 @@
 """Blocks nested past markdown-it's limit are an error at their line, never silently dropped.
 
-markdown-it stops parsing blocks ``maxNesting`` levels in (a level is an open
-token: a container, a quote, a list and each of its items) and throws away the
-rest of the block around it, which for a list item is the rest of the chapter,
-labs and all. The CommonMark preset's limit, 20, is reached by a list nested
-ten deep. Here the block parser may go :data:`BLOCK_LIMIT` levels in, the limit
-of markdown-it's own default preset, so every nesting a book plausibly holds
-renders; it stays well within Python's recursion limit (each container level
-costs the parser about three frames: 400 nested containers overflow the default
-1,000). Whatever still goes past it is reported at the first line dropped.
-
-Inline parsing keeps the preset's 20: past it markdown-it keeps the text as
-text (nothing is lost), and every level costs time on a line of brackets
-(docs/refusals.md).
+markdown-it throws away the rest of a block nested past its limit, for a list item the rest of the
+chapter, so the block parser here may go deeper and reports what still goes past
+(:class:`NestingBlock`, why this limit: :data:`BLOCK_LIMIT`).
 """
 
 from __future__ import annotations
@@ -25,7 +15,19 @@ from markdown_it.token import Token
 from sitegen.markdown.plugins.env import report
 
 BLOCK_LIMIT = 100
-"""How many levels deep blocks may nest (markdown-it's default preset's ``maxNesting``)."""
+"""How many levels deep blocks may nest (markdown-it's default preset's ``maxNesting``).
+
+markdown-it stops parsing blocks ``maxNesting`` levels in (a level is an open token: a container, a
+quote, a list and each of its items) and throws away the rest of the block around it, which for a
+list item is the rest of the chapter, labs and all. The CommonMark preset's limit, 20, is reached by
+a list nested ten deep. This limit, that of markdown-it's own default preset, lets every nesting a
+book plausibly holds render; it stays well within Python's recursion limit (each container level
+costs the parser about three frames: 400 nested containers overflow the default 1,000). Whatever
+still goes past it is reported at the first line dropped.
+
+Inline parsing keeps the preset's 20: past it markdown-it keeps the text as text (nothing is lost),
+and every level costs time on a line of brackets (docs/refusals.md).
+"""
 
 
 class NestingBlock(ParserBlock):

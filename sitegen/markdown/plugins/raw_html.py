@@ -1,27 +1,8 @@
 """Raw HTML in a chapter is held to :mod:`sitegen.markdown.html_rules`'s rules, each problem at its
-line, and the page gets it as checked.
+line, and the page gets it as checked (decision 0050).
 
-Markdown hands raw HTML over as ``html_block`` tokens (whole lines, with their line) and
-``html_inline`` tokens inside a paragraph (whose line :mod:`sitegen.markdown.plugins.lines` records);
-each is checked on its own, right after inline parsing (later core rules make HTML tokens of
-their own, a task list's checkbox by mdit-py-plugins' tasklists, which are not the author's),
-and its text replaced by what the check wrote out from the tokens it read: the renderer copies
-a token's text into the page, so the page holds the checked tokens and nothing else, and the
-later readers of the page's HTML (links, ids, search) read them too.
-
-Checking each fragment on its own is checking the page, because every fragment must end as it
-began, in the tokenizer's data state: a comment, a tag or an element of text left open at its end
-is an error, and what is written out is closed by construction (text escaped, tags whole). So a
-comment opened in one fragment cannot run on into Markdown's HTML or the next fragment; it is an
-error where it opens. Elements may span fragments (``<details>`` in one block, Markdown, then
-``</details>``): the tree builder only nests them, and each is one the allow-list checked. But
-each must close in its chapter, and close only what the chapter opened: one left open would hold
-the rest of the chapter (collapsed, hidden, or a link, which a browser carries on into the next
-chapter of the single file), and a stray ``</article>`` would close the page's own.
-
-One thing only the Markdown parser sees: a block opened by ``<pre>`` (or ``<script>``,
-``<style>``, ``<textarea>``, refused anyway) runs, for CommonMark, until the line that closes
-it, so an unclosed one takes the rest of the chapter as its HTML.
+Each fragment is checked on its own and must end as it began, so checking the fragments is checking
+the page: :func:`raw_html_plugin` says why, :class:`Opened` what may span fragments.
 """
 
 from __future__ import annotations
@@ -52,7 +33,26 @@ CLOSES_NOTHING = (
 
 def raw_html_plugin(md: MarkdownIt) -> None:
     """Report every problem of a chapter's raw HTML at its line, and give the page the checked HTML
-    (use it after ``inline_lines_plugin``)."""
+    (use it after ``inline_lines_plugin``).
+
+    Markdown hands raw HTML over as ``html_block`` tokens (whole lines, with their line) and
+    ``html_inline`` tokens inside a paragraph (whose line :mod:`sitegen.markdown.plugins.lines` records);
+    each is checked on its own, right after inline parsing (later core rules make HTML tokens of
+    their own, a task list's checkbox by mdit-py-plugins' tasklists, which are not the author's),
+    and its text replaced by what the check wrote out from the tokens it read: the renderer copies
+    a token's text into the page, so the page holds the checked tokens and nothing else, and the
+    later readers of the page's HTML (links, ids, search) read them too.
+
+    Checking each fragment on its own is checking the page, because every fragment must end as it
+    began, in the tokenizer's data state: a comment, a tag or an element of text left open at its end
+    is an error, and what is written out is closed by construction (text escaped, tags whole). So a
+    comment opened in one fragment cannot run on into Markdown's HTML or the next fragment; it is an
+    error where it opens.
+
+    One thing only the Markdown parser sees: a block opened by ``<pre>`` (or ``<script>``,
+    ``<style>``, ``<textarea>``, refused anyway) runs, for CommonMark, until the line that closes
+    it, so an unclosed one takes the rest of the chapter as its HTML.
+    """
 
     def check(state: StateCore) -> None:
         path = chapter(state.env).path
@@ -88,7 +88,14 @@ def raw_html_plugin(md: MarkdownIt) -> None:
 
 
 class Opened:
-    """The elements a chapter's raw HTML has opened and not yet closed, across its fragments, in order."""
+    """The elements a chapter's raw HTML has opened and not yet closed, across its fragments, in order.
+
+    Elements may span fragments (``<details>`` in one block, Markdown, then ``</details>``): the tree
+    builder only nests them, and each is one the allow-list checked. But each must close in its
+    chapter, and close only what the chapter opened: one left open would hold the rest of the
+    chapter (collapsed, hidden, or a link, which a browser carries on into the next chapter of the
+    single file), and a stray ``</article>`` would close the page's own.
+    """
 
     def __init__(self) -> None:
         self.stack: list[tuple[str, int]] = []

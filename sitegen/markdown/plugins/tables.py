@@ -1,16 +1,8 @@
 """GFM tables (markdown-it's own ``table`` rule) made to fit the page: aligned by class, scrolling in a labelled box.
 
-markdown-it writes a column's alignment (``|---:|``) as ``style="text-align:right"``; the
-page's Content-Security-Policy allows no inline style, so it becomes a class
-(``align-right``), which ``kvpage.css`` styles.
-
-A table wider than the column scrolls inside its own box, never the page. The box is a
-region a keyboard can reach (``tabindex="0"``: arrow keys then scroll it), and a region
-needs a name: the table's caption, if it has one, else the heading the table sits under.
-
-A caption is written as Pandoc writes one: a paragraph right before or right after the
-table that starts with ``Table:``. It becomes the table's ``<caption>`` (Markdown in it
-included) and names the region.
+The page's Content-Security-Policy allows no inline style, so alignment becomes a class, and a wide
+table scrolls in a named region of its own, never the page; the caption is written as Pandoc writes
+one (:data:`ALIGN`, :func:`tables_plugin`, :func:`as_caption`).
 """
 
 from __future__ import annotations
@@ -28,6 +20,12 @@ from sitegen.markdown.toc import plain_text
 
 CAPTION = "Table:"
 ALIGN = "text-align:"
+"""What markdown-it writes for a column's alignment.
+
+markdown-it writes a column's alignment (``|---:|``) as ``style="text-align:right"``; the
+page's Content-Security-Policy allows no inline style, so it becomes a class
+(``align-right``), which ``kvpage.css`` styles.
+"""
 CELLS = ("th_open", "td_open")
 
 
@@ -45,7 +43,12 @@ def caption_at(tokens: Sequence[Token], start: int, level: int) -> bool:
 
 
 def as_caption(paragraph: list[Token], ident: str) -> list[Token]:
-    """The three tokens of a ``Table: …`` paragraph as a ``<caption id=…>`` without the prefix."""
+    """The three tokens of a ``Table: …`` paragraph as a ``<caption id=…>`` without the prefix.
+
+    A caption is written as Pandoc writes one: a paragraph right before or right after the
+    table that starts with ``Table:``. It becomes the table's ``<caption>`` (Markdown in it
+    included) and names the region.
+    """
     opening, inline, _closing = paragraph
     inline.content = inline.content[len(CAPTION) :].lstrip()
     first = inline.children[0] if inline.children else None
@@ -58,7 +61,12 @@ def as_caption(paragraph: list[Token], ident: str) -> list[Token]:
 
 
 def tables_plugin(md: MarkdownIt) -> None:
-    """Enable GFM tables: alignment as classes, a caption from ``Table: …``, a scrolling, named region."""
+    """Enable GFM tables: alignment as classes, a caption from ``Table: …``, a scrolling, named region.
+
+    A table wider than the column scrolls inside its own box, never the page. The box is a
+    region a keyboard can reach (``tabindex="0"``: arrow keys then scroll it), and a region
+    needs a name: the table's caption, if it has one, else the heading the table sits under.
+    """
     md.enable("table")
 
     def arrange(state: StateCore) -> None:
