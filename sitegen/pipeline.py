@@ -41,7 +41,7 @@ from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.cache import cached_runtime, hot_runtime
 from sitegen.search.index import SearchIndex, search_index
 from sitegen.site.assemble import Download, Site, assemble_single_file, assemble_site, static_names
-from sitegen.site.output import publish, recover, zip_bytes
+from sitegen.site.output import Output, publish, recover, zip_bytes
 from sitegen.site.targets import Read, refusals
 from sitegen.site.templates import Templates, make_templates
 
@@ -187,7 +187,7 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
             Site({name: data for name, data in site.files.items() if name not in fetched_only}), ZIP_TOP
         )
     # An output this build does not make is removed in the same swap (an older build's single file)
-    files: dict[Path, bytes | None] = {options.dist / zip_name: archive, options.dist / SINGLE_FILE: None}
+    files: dict[Path, Output | None] = {options.dist / zip_name: archive, options.dist / SINGLE_FILE: None}
     if options.publish_zip:
         download = Download(zip_name, archive)
         site = assemble_site(
@@ -195,9 +195,10 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
         )
     if options.single_file:
         with progress.step(f"assembling the single-file book {SINGLE_FILE}"):
-            files[options.dist / SINGLE_FILE] = assemble_single_file(
+            single = assemble_single_file(
                 rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates
             )
+        files[options.dist / SINGLE_FILE] = single.write  # a chapter at a time, into its staged file
     publish(site, options.out, files)
     for warning in tallied(rendered.warnings):
         print(f"warning: {warning}", file=sys.stderr)

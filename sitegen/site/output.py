@@ -40,7 +40,7 @@ import zipfile
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
+from typing import IO, cast
 
 from sitegen.book.reproducible import ZIP_DATE
 from sitegen.site.assemble import Site
@@ -48,6 +48,9 @@ from sitegen.site.assemble import Site
 RENAME_EXCHANGE = 2
 """``renameat2``'s flag that swaps two paths in one step (linux/fs.h)."""
 AT_FDCWD = -100
+Output = bytes | Callable[[IO[bytes]], None]
+"""A file to publish: its bytes, or what writes them into the staged file (the zip and the single file
+of a large book are never held whole, issue 49)."""
 MANIFEST = ".kvpage-build.json"
 """The file in the site's folder that lists what the build wrote there (``{"files": [...]}``), and only that."""
 
@@ -89,13 +92,16 @@ def stage_folder(files: dict[str, bytes], out: Path) -> Path:
     return fresh
 
 
-def stage_file(data: bytes, target: Path) -> Path:
-    """``data`` written into a new hidden sibling of ``target`` (removed again on failure)."""
+def stage_file(data: Output, target: Path) -> Path:
+    """``data`` (or what it writes) written into a new hidden sibling of ``target`` (removed again on failure)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False) as handle:
         staged = Path(handle.name)
         try:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                data(handle)
         except BaseException:
             handle.close()
             staged.unlink(missing_ok=True)
@@ -223,9 +229,10 @@ def _recover(out: Path, targets: Collection[Path]) -> None:
             path.unlink(missing_ok=True)
 
 
-def publish(site: Site, out: Path, files: Mapping[Path, bytes | None]) -> None:
+def publish(site: Site, out: Path, files: Mapping[Path, Output | None]) -> None:
     """Replace the folder ``out`` with ``site`` and each of ``files`` (the zip, the single file); a file
-    given as None is removed (an output this build does not make).
+    given as None is removed (an output this build does not make). A file given as a function is written
+    by it, straight into its staged file.
 
     Everything is staged beside its target first; then the journal commits the swap and the renames
     carry it out (the module's docstring says why a kill at any point cannot split them).
@@ -251,10 +258,15 @@ def publish(site: Site, out: Path, files: Mapping[Path, bytes | None]) -> None:
 def zip_bytes(site: Site, top: str) -> bytes:
     """The site as a zip with one top folder, sorted entries and fixed dates (reproducible)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+    write_zip(site, top, buffer)
+    return buffer.getvalue()
+
+
+def write_zip(site: Site, top: str, handle: IO[bytes]) -> None:
+    """:func:`zip_bytes`'s bytes, written into ``handle`` (a staged file) as they are made."""
+    with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for name, data in sorted(site.files.items()):
             info = zipfile.ZipInfo(f"{top}/{name}", date_time=ZIP_DATE)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
-    return buffer.getvalue()
