@@ -6,6 +6,7 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import functools
 import io
@@ -205,13 +206,28 @@ def assemble_site(
     return Site(files=dict(sorted(files.items())))
 
 
-def inline_script(code: bytes, name: str) -> str:
-    """``code`` as the text of an inline <script>; refuse what would end the element early."""
-    text = code.decode("utf-8")
-    lowered = text.lower()
-    if "</script" in lowered or "<!--" in lowered:
+ENDS_SCRIPT = re.compile(rb"</script|<!--", re.IGNORECASE)
+"""What would end an inline ``<script>`` early (or start its escaped state): ``str.lower``'s check on the text,
+made on its bytes (no other character lowers to these ASCII letters)."""
+
+
+def inline_script(code: bytes, name: str) -> bytes:
+    """``code``, UTF-8, as the text of an inline <script>; refuse what would end the element early.
+
+    Checked on the bytes, a megabyte at a time: a runtime's script is tens of them, and as text a copy
+    (issue 49)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for at in range(0, len(code), 1 << 20):
+            decoder.decode(code[at : at + (1 << 20)])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as error:
+        raise BuildError(
+            [f"{name}: is not UTF-8 ({error.reason}) and cannot be inlined in the single-file page"]
+        ) from None
+    if ENDS_SCRIPT.search(code):
         raise BuildError([f"{name}: contains '</script' or '<!--' and cannot be inlined in the single-file page"])
-    return text
+    return code
 
 
 def asset_inliner(assets: Mapping[str, Asset]) -> Rewrite:
