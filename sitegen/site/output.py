@@ -31,7 +31,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import fcntl
-import io
 import json
 import os
 import shutil
@@ -255,15 +254,9 @@ def publish(site: Site, out: Path, files: Mapping[Path, Output | None]) -> None:
         shutil.rmtree(fresh, ignore_errors=True)  # the old site, exchanged to the staged name
 
 
-def zip_bytes(site: Site, top: str) -> bytes:
-    """The site as a zip with one top folder, sorted entries and fixed dates (reproducible)."""
-    buffer = io.BytesIO()
-    write_zip(site, top, buffer)
-    return buffer.getvalue()
-
-
 def write_zip(site: Site, top: str, handle: IO[bytes]) -> None:
-    """:func:`zip_bytes`'s bytes, written into ``handle`` (a staged file) as they are made."""
+    """The site as a zip with one top folder, sorted entries and fixed dates (reproducible), written
+    into ``handle`` (a staged file) as it is made."""
     with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for name, data in sorted(site.files.items()):
             info = zipfile.ZipInfo(f"{top}/{name}", date_time=ZIP_DATE)
