@@ -18,6 +18,9 @@ from sitegen import pipeline
 from sitegen.errors import BuildError
 from sitegen.site.assemble import assemble_single_file
 from sitegen.site.templates import make_templates
+from tests.conftest import ROOT
+
+BOOK = ROOT / "tests" / "books" / "same-headings" / "content"
 
 
 def written(book: Path, target: Path) -> int:
@@ -57,3 +60,19 @@ def test_a_template_that_does_not_print_each_chapter_is_refused(rendered: pipeli
         f"{folder.name}/single.html: must print each chapter's body and each script once: "
         "{{ page.body | safe }}, {{ code | safe }}"
     ]
+
+
+def test_a_clash_in_the_single_file_writes_nothing(tmp_path: Path) -> None:
+    """The single file is written only while publishing, so its checks run before: a slug that is an id
+    of the template fails the build, and neither the site nor dist/ appears."""
+    book = tmp_path / "content"
+    shutil.copytree(BOOK, book)
+    chapter = book / "02-two.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("slug: two", "slug: kvpage-search"), "utf-8")
+    out = tmp_path / "out"
+    options = pipeline.Options(content=book, out=out / "site", dist=out / "dist", single_file=True)
+    with pytest.raises(BuildError) as raised:
+        pipeline.build(options)
+    assert [error.path for error in raised.value.errors] == ["content/02-two.md"]
+    assert "slug 'kvpage-search' is also the id of an element" in str(raised.value.errors[0])
+    assert not out.exists()
