@@ -7,9 +7,11 @@ written until every stage has succeeded. The command line that runs it: :mod:`si
 
 from __future__ import annotations
 
+import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from sitegen.book.assets import load_assets
 from sitegen.book.inside import links_out
@@ -25,7 +27,7 @@ from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.cache import cached_runtime, hot_runtime
 from sitegen.search.index import SearchIndex, search_index
 from sitegen.site.assemble import Download, Site, assemble_single_file, assemble_site, static_names
-from sitegen.site.output import publish, recover, zip_bytes
+from sitegen.site.output import Output, publish, recover, write_zip
 from sitegen.site.targets import Read, refusals
 from sitegen.site.templates import Templates, make_templates
 
@@ -180,24 +182,30 @@ def build(options: Options, progress: Progress = SILENT) -> Site:
     rendered = render(options, progress)
     site = rendered.site
     zip_name = f"{ZIP_TOP}.zip"
-    with progress.step(f"zipping the site into {zip_name}"):
-        # Read only over http (sitegen/runtime/bundle.py): from disk the page loads their scripts.
-        fetched_only = set(rendered.runtime.fetched_only if rendered.runtime else ())
-        archive = zip_bytes(
-            Site({name: data for name, data in site.files.items() if name not in fetched_only}), ZIP_TOP
-        )
+    # Read only over http (sitegen/runtime/bundle.py): from disk the page loads their scripts.
+    fetched_only = set(rendered.runtime.fetched_only if rendered.runtime else ())
+    zipped = Site({name: data for name, data in site.files.items() if name not in fetched_only})
+
+    def write_archive(handle: IO[bytes]) -> None:
+        with progress.step(f"zipping the site into {zip_name}"):
+            write_zip(zipped, ZIP_TOP, handle)
+
     # An output this build does not make is removed in the same swap (an older build's single file)
-    files: dict[Path, bytes | None] = {options.dist / zip_name: archive, options.dist / SINGLE_FILE: None}
-    if options.publish_zip:
-        download = Download(zip_name, archive)
+    files: dict[Path, Output | None] = {options.dist / zip_name: write_archive, options.dist / SINGLE_FILE: None}
+    if options.publish_zip:  # the zip is one of the site's files: made first, in memory
+        archive = io.BytesIO()
+        write_archive(archive)
+        download = Download(zip_name, archive.getvalue())
+        files[options.dist / zip_name] = download.data
         site = assemble_site(
             rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates, download
         )
     if options.single_file:
         with progress.step(f"assembling the single-file book {SINGLE_FILE}"):
-            files[options.dist / SINGLE_FILE] = assemble_single_file(
+            single = assemble_single_file(
                 rendered.pages, rendered.runtime, rendered.search, rendered.book, rendered.templates
             )
+        files[options.dist / SINGLE_FILE] = single.write  # a chapter at a time, into its staged file
     publish(site, options.out, files)
     for warning in tallied(rendered.warnings):
         print(f"warning: {warning}", file=sys.stderr)

@@ -188,6 +188,15 @@ def rewrite_tags(fragment: str, tags: Iterable[Tag], rewrite: Rewrite) -> tuple[
     return "".join([*parts, fragment[done:]]), ids
 
 
+def rewritten_ids(tags: Iterable[Tag], rewrite: Rewrite) -> list[str]:
+    """The ids of ``tags`` once rewritten, as :func:`rewrite_tags` finds them, without the new HTML."""
+    ids: list[str] = []
+    for _, _, tag, attrs in tags:
+        changed = rewrite(tag, attrs)
+        ids += ids_of([(0, "", tag, attrs if changed is None else changed)])
+    return ids
+
+
 def in_turn(*rewrites: Rewrite) -> Rewrite:
     """One rewrite that applies ``rewrites`` one after the other, each to what the last made: the same
     as as many :func:`rewrite_attributes`, in one walk."""
@@ -310,15 +319,13 @@ def template_line(folder: Path, value: str) -> str:
 
 
 def single_file_clashes(
-    page: str, chapters: Mapping[str, ChapterSource], templates: Path, known: Sequence[tuple[str, Sequence[str]]] = ()
+    ids: Iterable[str], chapters: Mapping[str, ChapterSource], templates: Path
 ) -> list[ContentError]:
-    """Ids the single-file ``page`` holds twice, once chapters' ids are prefixed: only a slug that
-    is also an id of the template can do that (or a template that repeats one of its own).
-
-    ``known`` are the chapters' HTML as the page holds them, in order, each with its ids
-    (:func:`rewrite_tags`): they are not read again (:func:`ids_around`)."""
+    """Ids the single-file book holds twice, of its ``ids`` (:func:`ids_around`), once chapters' ids are
+    prefixed: only a slug that is also an id of the template can do that (or a template that repeats
+    one of its own)."""
     errors: list[ContentError] = []
-    for value, count in sorted(Counter(ids_around(page, known)).items()):
+    for value, count in sorted(Counter(ids).items()):
         if count == 1:
             continue
         where = template_line(templates, value)
@@ -331,21 +338,24 @@ def single_file_clashes(
     return errors
 
 
-def ids_around(page: str, known: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
-    """The ids of ``page``, which holds each ``known`` fragment in order, whose ids are given: only
-    what lies between them is read. A fragment is taken as known only where the parser stands between
-    two tags outside a script (as :func:`marked_tags` skips a run); elsewhere it is read."""
+Known = tuple[Callable[[], str], Sequence[str]]
+"""A chapter of the single file: what makes its HTML, and the ids that HTML holds (:func:`rewrite_tags`)."""
+
+
+def ids_around(around: Sequence[str], known: Sequence[Known]) -> list[str]:
+    """The ids of the page ``around[0]``, the first ``known`` chapter, ``around[1]``, … ``around[-1]``
+    (one more text than chapters): only the texts between the chapters are read. A chapter's ids are
+    taken as given where the parser stands between two tags outside a script (as :func:`marked_tags`
+    skips a run); elsewhere its HTML is made and read, so the page is never held whole."""
     ids: list[str] = []
-    parser, done = _StartTags(), 0
-    for fragment, fragment_ids in known:
-        at = page.find(fragment, done)
-        if at < 0:
-            break
-        parser.read(page[done:at])
-        done = at
+    parser = _StartTags()
+    for text, (made, made_ids) in zip(around, known, strict=False):
+        parser.read(text)
         if _clean(parser):
-            ids += [*ids_of(parser.tags), *fragment_ids]
-            parser, done = _StartTags(base=at + len(fragment)), at + len(fragment)
-    parser.read(page[done:])
+            ids += [*ids_of(parser.tags), *made_ids]
+            parser = _StartTags()
+        else:
+            parser.read(made())
+    parser.read(around[-1])
     parser.close()
     return [*ids, *ids_of(parser.tags)]

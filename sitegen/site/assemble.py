@@ -6,13 +6,17 @@ reaches disk, so a failure anywhere leaves the previous build untouched.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
+import functools
+import io
 import json
 import posixpath
+import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import unquote, urlsplit
 
 from kvpage.lab import Lab
@@ -24,12 +28,15 @@ from sitegen.errors import BuildError, ContentError
 from sitegen.labs.declarations import lab_script
 from sitegen.markdown.ids import (
     Attributes,
+    Known,
     Rewrite,
     id_prefixer,
+    ids_around,
     in_turn,
     prefix_toc,
     referring_tags,
     rewrite_tags,
+    rewritten_ids,
     single_file_clashes,
 )
 from sitegen.markdown.pages import INDEX, Page, Pages
@@ -199,13 +206,28 @@ def assemble_site(
     return Site(files=dict(sorted(files.items())))
 
 
-def inline_script(code: bytes, name: str) -> str:
-    """``code`` as the text of an inline <script>; refuse what would end the element early."""
-    text = code.decode("utf-8")
-    lowered = text.lower()
-    if "</script" in lowered or "<!--" in lowered:
+ENDS_SCRIPT = re.compile(rb"</script|<!--", re.IGNORECASE)
+"""What would end an inline ``<script>`` early (or start its escaped state): ``str.lower``'s check on the text,
+made on its bytes (no other character lowers to these ASCII letters)."""
+
+
+def inline_script(code: bytes, name: str) -> bytes:
+    """``code``, UTF-8, as the text of an inline <script>; refuse what would end the element early.
+
+    Checked on the bytes, a megabyte at a time: a runtime's script is tens of them, and as text a copy
+    (issue 49)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for at in range(0, len(code), 1 << 20):
+            decoder.decode(code[at : at + (1 << 20)])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as error:
+        raise BuildError(
+            [f"{name}: is not UTF-8 ({error.reason}) and cannot be inlined in the single-file page"]
+        ) from None
+    if ENDS_SCRIPT.search(code):
         raise BuildError([f"{name}: contains '</script' or '<!--' and cannot be inlined in the single-file page"])
-    return text
+    return code
 
 
 def asset_inliner(assets: Mapping[str, Asset]) -> Rewrite:
@@ -229,9 +251,92 @@ def asset_inliner(assets: Mapping[str, Asset]) -> Rewrite:
     return rewrite
 
 
+MARK = "\x00kvpage-piece-{}\x00"
+"""What the single file's template is given in place of the n-th large piece (a chapter's body, an
+inline script): a NUL never reaches the template's output otherwise (the book's text, its scripts
+and styles cannot hold one)."""
+MARKS = re.compile("\x00kvpage-piece-([0-9]+)\x00")
+
+Piece = int | bytes
+"""A large piece of the single file: a chapter (its index), or an inline script's text as UTF-8."""
+
+
+@dataclass(frozen=True)
+class SingleFile:
+    """The single-file book in pieces, never held whole: the template's text around the large pieces
+    (``around``, one more than ``pieces``), the inline scripts as the bytes the site holds anyway, and
+    the chapters, each rewritten (ids prefixed, the book's files inline) only while it is written.
+    A book of 500 chapters is 120 MB of HTML, which as one string took 600 MB more (issue 49)."""
+
+    around: tuple[str, ...]
+    pieces: tuple[Piece, ...]
+    pages: tuple[Page, ...]
+    slugs: Mapping[str, str]
+    """Each chapter's page (``cache.html``) → its slug."""
+    assets: Mapping[str, Asset]
+
+    def chapter(self, index: int) -> str:
+        """The ``index``-th chapter's body as the single file holds it: one walk of the tags its page kept."""
+        page = self.pages[index]
+        tags = referring_tags(page.body) if page.tags is None else page.tags
+        rewrite = in_turn(id_prefixer(self.slugs[page.url], self.slugs), asset_inliner(self.assets))
+        return rewrite_tags(page.body, tags, rewrite)[0]
+
+    def text(self, piece: Piece) -> str:
+        return piece.decode("utf-8") if isinstance(piece, bytes) else self.chapter(piece)
+
+    def known(self, piece: Piece) -> Known:
+        """What :func:`sitegen.markdown.ids.ids_around` needs of ``piece``: what makes its text, and its ids,
+        a chapter's from its tags alone (inlining a file changes no id), a script's none."""
+        if isinstance(piece, bytes):
+            return functools.partial(self.text, piece), []
+        page = self.pages[piece]
+        tags = referring_tags(page.body) if page.tags is None else page.tags
+        return functools.partial(self.chapter, piece), rewritten_ids(
+            tags, id_prefixer(self.slugs[page.url], self.slugs)
+        )
+
+    def write(self, handle: IO[bytes]) -> None:
+        """The file's bytes into ``handle``, a piece at a time."""
+        for index, text in enumerate(self.around):
+            handle.write(text.encode("utf-8"))
+            if index < len(self.pieces):
+                piece = self.pieces[index]
+                handle.write(piece if isinstance(piece, bytes) else self.chapter(piece).encode("utf-8"))
+
+    def data(self) -> bytes:
+        """The whole file's bytes at once (tests; a build writes it with :meth:`write`)."""
+        buffer = io.BytesIO()
+        self.write(buffer)
+        return buffer.getvalue()
+
+
+def inline_scripts(
+    pages: Pages, runtime: Runtime | None, search: SearchIndex, book: Book, templates: Templates
+) -> tuple[list[tuple[str, bytes]], tuple[str, bytes] | None, str]:
+    """The single file's inline scripts in the order they run (name, code), the editor's (or None),
+    and the page's config ("" if no lab)."""
+    static = templates.folder / "static"
+    scripts = [
+        (SEARCH_INDEX, search.script(single_file=True)),
+        (SEARCH_SCRIPT, (templates.folder / SEARCH_SCRIPT).read_bytes()),
+    ]
+    uses = [use for page in pages.pages for use in page.labs]
+    if runtime is None or not uses:
+        return scripts, None, ""
+    # The page's own scripts first, then the binaries in the order the worker needs them: the
+    # loader takes each as soon as its script has run, while the browser still reads the rest.
+    static_code = static_files(static)
+    scripts += [(src, static_code[src]) for src in page_scripts((use.kind.name for use in uses), static_code)]
+    scripts += [(path, runtime.files[path]) for path in runtime.scripts]
+    path = reader_path(static_code)
+    config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, path, inline=True)
+    return scripts, ((path, static_code[path]) if path else None), config
+
+
 def assemble_single_file(
     pages: Pages, runtime: Runtime | None, search: SearchIndex, book: Book, templates: Templates
-) -> bytes:
+) -> SingleFile:
     """One HTML file holding the whole book: styles, runtime and scripts inline, nothing to fetch.
 
     Each chapter is an ``<article id=SLUG>`` whose ids are prefixed with its slug
@@ -242,60 +347,58 @@ def assemble_single_file(
     the first Edit (``sitegen/site/page_script.py``); the CSP allows exactly these inline
     scripts and styles by hash. Search comes first, its index inline too, so the box works while the
     runtime still loads.
+
+    The template is given a mark (:data:`MARK`) for each chapter's body and each script, which the
+    written file replaces (:class:`SingleFile`); the clash check reads the text around them. Every
+    error is raised here, before anything is written.
     """
-    static = templates.folder / "static"
-    css = "\n".join([(static / "kvpage.css").read_text(encoding="utf-8"), *pages.stylesheets.values()])
-    scripts = [
-        inline_script(search.script(single_file=True), SEARCH_INDEX),
-        inline_script((templates.folder / SEARCH_SCRIPT).read_bytes(), SEARCH_SCRIPT),
+    css = "\n".join(
+        [(templates.folder / "static" / "kvpage.css").read_text(encoding="utf-8"), *pages.stylesheets.values()]
+    )
+    scripts, reader, config = inline_scripts(pages, runtime, search, book, templates)
+    code = [*scripts, *([reader] if reader else [])]
+    # Checked and hashed one at a time, so no script is held as text for longer.
+    csp = policy(inline_scripts=(inline_script(data, name) for name, data in code), inline_styles=[css])
+    slugs = {page.url: page.source.meta.slug for page in pages.pages}
+    chapters = len(pages.pages)
+    marked = [
+        replace(page, body=MARK.format(index), toc=prefix_toc(page.toc, slugs[page.url]), tags=None)
+        for index, page in enumerate(pages.pages)
     ]
-    config = reader = ""
-    uses = [use for page in pages.pages for use in page.labs]
-    if runtime is not None and uses:
-        # The page's own scripts first, then the binaries in the order the worker needs them: the
-        # loader takes each as soon as its script has run, while the browser still reads the rest.
-        static_code = static_files(static)
-        names = page_scripts((use.kind.name for use in uses), static_code)
-        scripts += [inline_script(static_code[src], src) for src in names]
-        scripts += [inline_script(runtime.files[path], path) for path in runtime.scripts]
-        path = reader_path(static_code)
-        reader = inline_script(static_code[path], path) if path else ""
-        config = page_config({use.kind.name: use.kind for use in uses}.values(), book, runtime, path, inline=True)
-    chapters, known = single_file_chapters(pages)
     try:
         html = templates.render(
             "single.html",
             book=book,
-            pages=chapters,
+            pages=marked,
             css=css,
-            scripts=scripts,
+            scripts=[MARK.format(chapters + index) for index in range(len(scripts))],
             config_id=CONFIG_ID,
             page_config=config,
             reader_id=READER_ID,
-            reader_script=reader,
+            reader_script=MARK.format(len(code) + chapters - 1) if reader else "",
             search_index="",
-            csp=policy(inline_scripts=[*scripts, *([reader] if reader else [])], inline_styles=[css]),
+            csp=csp,
         )
     except TemplateFailed as failed:
         raise BuildError([failed.error]) from None
-    clashes = single_file_clashes(
-        html, {page.source.meta.slug: page.source for page in pages.pages}, templates.folder, known
-    )
+    everything: list[Piece] = [*range(chapters), *(data for _, data in code)]
+    around, order = split_at_marks(html, len(everything), templates)
+    single = SingleFile(around, tuple(everything[n] for n in order), tuple(pages.pages), slugs, pages.assets)
+    ids = ids_around(single.around, [single.known(piece) for piece in single.pieces])
+    clashes = single_file_clashes(ids, {page.source.meta.slug: page.source for page in pages.pages}, templates.folder)
     if clashes:
         raise BuildError(clashes)
-    return html.encode("utf-8")
+    return single
 
 
-def single_file_chapters(pages: Pages) -> tuple[list[Page], list[tuple[str, list[str]]]]:
-    """Each chapter as the single file holds it (ids prefixed, the book's files inline, one walk of the
-    tags its page kept), and each new body with its ids, so that the clash check reads them no more."""
-    slugs = {page.url: page.source.meta.slug for page in pages.pages}
-    chapters: list[Page] = []
-    known: list[tuple[str, list[str]]] = []
-    for page, slug in zip(pages.pages, slugs.values(), strict=True):
-        tags = referring_tags(page.body) if page.tags is None else page.tags
-        rewrite = in_turn(id_prefixer(slug, slugs), asset_inliner(pages.assets))
-        body, ids = rewrite_tags(page.body, tags, rewrite)
-        chapters.append(replace(page, body=body, toc=prefix_toc(page.toc, slug), tags=None))
-        known.append((body, ids))
-    return chapters, known
+def split_at_marks(html: str, pieces: int, templates: Templates) -> tuple[tuple[str, ...], list[int]]:
+    """The template's output split at the marks: the text around them (one more than the marks), and
+    the piece each mark stands for. A template that prints a chapter's body or a script other than
+    once is refused."""
+    parts = MARKS.split(html)
+    order = [int(number) for number in parts[1::2]]
+    if sorted(order) != list(range(pieces)):
+        where = f"{templates.folder.name}/single.html"
+        message = "must print each chapter's body and each script once: {{ page.body | safe }}, {{ code | safe }}"
+        raise BuildError([ContentError(where, 0, message)])
+    return tuple(parts[0::2]), order

@@ -12,13 +12,13 @@ import hashlib
 from collections.abc import Iterable
 
 
-def source_hash(code: str) -> str:
-    """The CSP source expression that allows exactly this inline script or style."""
-    digest = hashlib.sha256(code.encode("utf-8")).digest()
+def source_hash(code: str | bytes) -> str:
+    """The CSP source expression that allows exactly this inline script or style (as text, or UTF-8)."""
+    digest = hashlib.sha256(code.encode("utf-8") if isinstance(code, str) else code).digest()
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def policy(inline_scripts: Iterable[str] = (), inline_styles: Iterable[str] = ()) -> str:
+def policy(inline_scripts: Iterable[str | bytes] = (), inline_styles: Iterable[str] = ()) -> str:
     """The policy for a page whose only inline code is ``inline_scripts`` and ``inline_styles``.
 
     Delivered as a ``<meta>`` (a static site controls no headers, and a file:// page has none).

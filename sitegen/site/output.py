@@ -10,7 +10,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import fcntl
-import io
 import json
 import os
 import shutil
@@ -19,7 +18,7 @@ import zipfile
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
+from typing import IO, cast
 
 from sitegen.book.reproducible import ZIP_DATE
 from sitegen.site.assemble import Site
@@ -27,6 +26,9 @@ from sitegen.site.assemble import Site
 RENAME_EXCHANGE = 2
 """``renameat2``'s flag that swaps two paths in one step (linux/fs.h)."""
 AT_FDCWD = -100
+Output = bytes | Callable[[IO[bytes]], None]
+"""A file to publish: its bytes, or what writes them into the staged file (the zip and the single file
+of a large book are never held whole, issue 49)."""
 MANIFEST = ".kvpage-build.json"
 """The file in the site's folder that lists what the build wrote there (``{"files": [...]}``), and only that."""
 
@@ -68,13 +70,16 @@ def stage_folder(files: dict[str, bytes], out: Path) -> Path:
     return fresh
 
 
-def stage_file(data: bytes, target: Path) -> Path:
-    """``data`` written into a new hidden sibling of ``target`` (removed again on failure)."""
+def stage_file(data: Output, target: Path) -> Path:
+    """``data`` (or what it writes) written into a new hidden sibling of ``target`` (removed again on failure)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False) as handle:
         staged = Path(handle.name)
         try:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                data(handle)
         except BaseException:
             handle.close()
             staged.unlink(missing_ok=True)
@@ -206,9 +211,10 @@ def _recover(out: Path, targets: Collection[Path]) -> None:
             path.unlink(missing_ok=True)
 
 
-def publish(site: Site, out: Path, files: Mapping[Path, bytes | None]) -> None:
+def publish(site: Site, out: Path, files: Mapping[Path, Output | None]) -> None:
     """Replace the folder ``out`` with ``site`` and each of ``files`` (the zip, the single file); a file
-    given as None is removed (an output this build does not make).
+    given as None is removed (an output this build does not make). A file given as a function is written
+    by it, straight into its staged file.
 
     Each is first written in full next to its target (a hidden sibling folder ``.site-new-*``, hidden
     sibling files ``.kvpage-site.zip-*`` and ``.kvpage.html-*``); a build that fails while writing
@@ -249,13 +255,12 @@ def publish(site: Site, out: Path, files: Mapping[Path, bytes | None]) -> None:
         shutil.rmtree(fresh, ignore_errors=True)  # the old site, exchanged to the staged name
 
 
-def zip_bytes(site: Site, top: str) -> bytes:
-    """The site as a zip with one top folder, sorted entries and fixed dates (reproducible)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+def write_zip(site: Site, top: str, handle: IO[bytes]) -> None:
+    """The site as a zip with one top folder, sorted entries and fixed dates (reproducible), written
+    into ``handle`` (a staged file) as it is made."""
+    with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for name, data in sorted(site.files.items()):
             info = zipfile.ZipInfo(f"{top}/{name}", date_time=ZIP_DATE)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
-    return buffer.getvalue()

@@ -113,12 +113,12 @@ def test_a_slug_that_is_an_id_of_the_template_names_both_places(tmp_path: Path) 
     (tmp_path / "single.html").write_text('<html>\n<script id="kvpage-config"></script>\n', encoding="utf-8")
     chapter = ChapterSource("content/x.md", "", FrontMatter(1, "P", "T", "kvpage-config", {"slug": 5}))
     page = '<script id="kvpage-config"></script><article id="kvpage-config"></article><p id="a"></p>'
-    assert [str(error) for error in single_file_clashes(page, {"kvpage-config": chapter}, tmp_path)] == [
+    assert [str(error) for error in single_file_clashes(element_ids(page), {"kvpage-config": chapter}, tmp_path)] == [
         f"content/x.md:5: slug 'kvpage-config' is also the id of an element at {tmp_path.name}/single.html:2, "
         "which the single-file book holds too"
     ]
     twice = '<script id="kvpage-config"></script><p id="kvpage-config"></p>'
-    assert [str(error) for error in single_file_clashes(twice, {}, tmp_path)] == [
+    assert [str(error) for error in single_file_clashes(element_ids(twice), {}, tmp_path)] == [
         f"{tmp_path.name}/single.html:2: id 'kvpage-config' is used 2 times in the single-file book"
     ]
     assert template_line(tmp_path, "nowhere") == tmp_path.name
@@ -152,11 +152,20 @@ def test_the_tags_that_refer_are_found_as_a_whole_parse_finds_them(fragment: str
 
 
 def test_a_single_file_check_reads_the_chapters_it_knows_no_more() -> None:
-    page = f'<main id="top"><article id="cache">{HIGHLIGHTED}<p id="cache--a"></article></main><p id="top">'
-    known = [(f'{HIGHLIGHTED}<p id="cache--a">', ["cache--a"])]
-    assert ids_around(page, known) == element_ids(page) == ["top", "cache", "cache--a", "top"]
-    script = f"<script>{known[0][0]}</script>"
-    assert ids_around(script, known) == element_ids(script) == []
+    chapter = f'{HIGHLIGHTED}<p id="cache--a">'
+    made: list[str] = []
+
+    def make() -> str:
+        made.append(chapter)
+        return chapter
+
+    around = ['<main id="top"><article id="cache">', '</article></main><p id="top">']
+    page = chapter.join(around)
+    assert ids_around(around, [(make, ["cache--a"])]) == element_ids(page) == ["top", "cache", "cache--a", "top"]
+    assert made == []  # known between two tags: not made, not read
+    script = ["<script>", "</script>"]
+    assert ids_around(script, [(make, ["cache--a"])]) == element_ids(chapter.join(script)) == []
+    assert made == [chapter]  # inside a script: read as the page holds it
 
 
 def test_highlighted_code_is_not_parsed_tag_by_tag() -> None:
