@@ -1,7 +1,8 @@
-"""Stage "site": every output file as bytes in memory, keyed by its path.
+"""Stage "site": every site file as bytes in memory, keyed by its path, and the single file as pieces.
 
-Nothing is written here; the whole site exists in memory before the first byte
-reaches disk, so a failure anywhere leaves the previous build untouched.
+Nothing is written here: every check has passed before the first byte reaches disk, so a failure
+leaves the previous build untouched; the single file's chapters are rewritten as it is written
+(decision 0064).
 """
 
 from __future__ import annotations
