@@ -52,7 +52,7 @@ test-site:
 # unused function, class, variable or attribute; 100 would catch only unreachable code), its
 # exceptions each named with who uses them in tests/vulture_whitelist.py. The JavaScript: tsc over the
 # page's JSDoc-annotated modules under --strict, against config.d.ts, which must be what
-# sitegen/site/page_types.py writes from the Python that builds the config (decision 0061), and ESLint.
+# sitegen/site/page_types.py writes from the Python that builds the config (decision 0060), and ESLint.
 check:
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)

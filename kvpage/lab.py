@@ -1,6 +1,6 @@
 """A lab, declared once (``LAB = Lab(...)`` in ``kvpage/labs/NAME.py``): its controls, readouts, buttons
 and actions in one value that the bridge dispatches on, the build reads a chapter's ``key=value``
-with (:meth:`Lab.parse_params`, decision 0062) and the page gets as JSON (:meth:`Lab.schema`), so a
+with (:meth:`Lab.parse_params`, decision 0061) and the page gets as JSON (:meth:`Lab.schema`), so a
 range typed once cannot disagree. Pure data and the standard library: it runs in the browser too.
 """
 
@@ -407,7 +407,7 @@ def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
 
 class ParamsRefused(ValueError):
     """A chapter's ``key=value`` words that a lab's controls refuse, every problem at once (the build
-    reports each at the lab's line: decision 0062)."""
+    reports each at the lab's line: decision 0061)."""
 
     def __init__(self, problems: list[str]) -> None:
         super().__init__("; ".join(problems))

@@ -2,7 +2,7 @@
 
 ``sitegen/site/page_types.py`` writes these, with the page's config, as TypeScript for the page's
 script (``site_template/static/kvpage/config.d.ts``), so the Python that builds a schema and the
-JavaScript that reads it are checked against the same fields (decision 0061).
+JavaScript that reads it are checked against the same fields (decision 0060).
 """
 
 from __future__ import annotations

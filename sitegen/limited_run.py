@@ -1,6 +1,6 @@
 """A tool the build runs (Node for Temml and the snapshot, esbuild) under a time limit. One place turns
 a tool that will not start, or a run that does not finish, into the ``BuildError`` that stops the build
-(decision 0062); the model's own calls have theirs in :mod:`sitegen.labs.calls`.
+(decision 0061); the model's own calls have theirs in :mod:`sitegen.labs.calls`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The build as a pipeline: ``build()`` writes ``site/`` and ``dist/kvpage-site.zip``.
 
 The stages read top to bottom, each taking and returning a typed value (:func:`render`), so that
-content errors are collected across the book and reported together (decision 0062), and nothing is
+content errors are collected across the book and reported together (decision 0061), and nothing is
 written until every stage has succeeded. The command line that runs it: :mod:`sitegen.cli.commands`.
 """
 

@@ -1,7 +1,7 @@
 """The picture vocabulary: one set of words, each picture a lab's *part*, for the chapter's labs and any
 book's; docs/authoring.md ("Drawing a picture") says how each stays readable (sized by the page, in
 its colours, its words for screen readers). Built from dataclasses and serialized once, as the tree
-the view carries (decision 0062). Pure data and the standard library: it runs in the browser too.
+the view carries (decision 0061). Pure data and the standard library: it runs in the browser too.
 """
 
 from kvpage.pictures.basic import (

@@ -1,7 +1,7 @@
 """A run's chart, panel by panel (the decode lab's two): every series drawn whole and faintly from the
 start, the steps taken over it, on axes fixed for the run, each line named at its end (colour is never
 the only cue), notes and an inset placed where no line passes. Built from a :class:`RunChart`, not
-from JSON read back through casts (decision 0062).
+from JSON read back through casts (decision 0061).
 """
 
 from __future__ import annotations

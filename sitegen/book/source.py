@@ -2,7 +2,7 @@
 
 Front matter is YAML read as every other tool would, composed into nodes so that each message names
 the file's line (:func:`parse_front_matter`). Problems are collected, not raised: the next stage
-still renders the chapters that were read, so one run reports the errors of every file (decision 0062).
+still renders the chapters that were read, so one run reports the errors of every file (decision 0061).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """One call of a lab's action under the build's time limit: the only place that catches a call that
 did not finish (or a model process that died) and words it, at the line the author fixes. The three
-callers (starting view, warm-up, sweep) each copied this; decision 0062 says why problems are values.
+callers (starting view, warm-up, sweep) each copied this; decision 0061 says why problems are values.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The checks of the labs' declarations themselves, at their ``LAB =`` line, and the labs' own
 scripts (``static/labs/NAME.js``): what would otherwise build and fail only in the reader's browser.
-Problems are returned as ``ContentError`` values (decision 0062).
+Problems are returned as ``ContentError`` values (decision 0061).
 """
 
 from __future__ import annotations

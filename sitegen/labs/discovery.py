@@ -1,6 +1,6 @@
 """Which labs there are: every ``kvpage/labs/NAME.py``'s ``LAB``, imported once per process (after
 the import has been timed in a child), those a book enables, and the modules a book leaves out.
-Problems are returned as ``ContentError`` values (decision 0062).
+Problems are returned as ``ContentError`` values (decision 0061).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A model that cannot be imported, said as every other mistake is: at its ``path:line``
 (``kvpage/labs/x.py:37:31: SyntaxError: ...``, its source line and a caret), not as thirty lines of the
-build's traceback; a ContentError like every problem (decision 0062). Standard library only, and no
+build's traceback; a ContentError like every problem (decision 0061). Standard library only, and no
 import of kvpage: ``build.py`` uses it when importing kvpage fails.
 """
 

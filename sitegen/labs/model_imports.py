@@ -1,7 +1,7 @@
 """What the model imports, read from its source: the page's Python is a snapshot holding only the
 standard-library modules it imported (docs/performance.md), so the build reads every ``import`` of
 ``kvpage/``, inside functions too, refuses third-party ones at their line (ContentErrors, decision
-0062) and has the snapshot import every standard-library one (:mod:`sitegen.runtime.snapshot`).
+0061) and has the snapshot import every standard-library one (:mod:`sitegen.runtime.snapshot`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where in the model a lab's failure is: its ``LAB =`` line, the frame that raised, its call's
 arguments. Below both callers (the labs stage, :mod:`sitegen.labs.stage`, and the snapshot's warm-up,
-:mod:`sitegen.labs.warm_up`), so imports go one way; how failures are reported: decision 0062.
+:mod:`sitegen.labs.warm_up`), so imports go one way; how failures are reported: decision 0061.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Stage "labs": every placement's starting view through ``kvpage.bridge.handle``, the very JSON call
 the page's Python answers, then every action's warm-up and the sweep, all in one model process under
 the book's ``build_timeout`` (:mod:`sitegen.labs.calls`). Each failure is a ``ContentError`` at the
-chapter's line, and at the model's when the model is at fault (decision 0062).
+chapter's line, and at the model's when the model is at fault (decision 0061).
 """
 
 from __future__ import annotations

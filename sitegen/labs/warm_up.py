@@ -1,6 +1,6 @@
 """The snapshot's warm-up failures (every action called in the page's own Pyodide before its memory
 is saved, ``python_snapshot.mjs``) and the modules it could not import, as ContentErrors at the lab's
-``LAB =`` line or the import's (decision 0062): what fails there would fail in the reader's browser.
+``LAB =`` line or the import's (decision 0061): what fails there would fail in the reader's browser.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every chapter is parsed first (:func:`parse_chapters`), so that the whole book's headings, files,
 labs and formulas are known before any is checked and rendered (:func:`render_pages`); errors are
-kept on the result, not raised, so one run lists every error in the book (decision 0062).
+kept on the result, not raised, so one run lists every error in the book (decision 0061).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Nothing is written here: every check has passed before the first byte reaches disk, so a failure
 leaves the previous build untouched; the single file's chapters are rewritten as it is written
-(decision 0064).
+(decision 0063).
 """
 
 from __future__ import annotations

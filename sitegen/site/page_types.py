@@ -2,7 +2,7 @@
 
 :class:`sitegen.site.assemble.PageConfig`, :class:`sitegen.runtime.bundle.Loader` and the TypedDicts of
 :mod:`kvpage.schema` written into ``site_template/static/kvpage/config.d.ts``, which tsc checks the page
-against, so a field one side lacks fails ``make check``; ``--check`` there: the file is current (decision 0061).
+against, so a field one side lacks fails ``make check``; ``--check`` there: the file is current (decision 0060).
 """
 
 from __future__ import annotations

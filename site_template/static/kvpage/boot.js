@@ -1,5 +1,5 @@
 // Stage "boot", the page's entry module: read the page's config, wire the labs, start Python's first
-// worker; the labs go live when it is ready (decision 0061; measured: docs/performance.md).
+// worker; the labs go live when it is ready (decision 0060; measured: docs/performance.md).
 
 import "./draw.js";
 import { CONFIG_ID } from "./contract.js";

@@ -1,6 +1,6 @@
 // Stage "controls": a lab's controls on the page, read and set as the schema's kinds say (numbers for
 // sliders and number boxes, on or off for a checkbox, the checked option of a choice, a text box's
-// text). The templates printed them from the same schema (decision 0061).
+// text). The templates printed them from the same schema (decision 0060).
 
 import { textLength } from "./contract.js";
 

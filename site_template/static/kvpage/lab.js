@@ -1,7 +1,7 @@
 // Stage "lab": one lab on the page, wired from its schema: its controls call Python through its call
 // queue (calls.js), each reply's view is drawn over what the build printed (texts only if changed,
 // trees by draw.js), the summary is announced once an answer is settled, and a failure leaves the
-// controls and state where the reader had them. A lab's own script gets handle() (decision 0061).
+// controls and state where the reader had them. A lab's own script gets handle() (decision 0060).
 
 import { TEXT_KINDS } from "./contract.js";
 import { CallQueue } from "./calls.js";

@@ -1,7 +1,7 @@
 // Stage "labs": every lab of the page wired from its schema in the page's config (lab.js), the URL's
 // fragment kept to their state (url.js) and every fragment the reader follows applied to them (links.js).
 // A lab that needs more registers a script of its own: kvpageLabs.register(NAME, {start(section, lab)}),
-// run once before Python is live (decision 0061).
+// run once before Python is live (decision 0060).
 
 import { decodeId, formatFragment, linkKeys, linkNote, parseFragment, quoted, readLab, unknownLabs } from "./links.js";
 import { WiredLab } from "./lab.js";

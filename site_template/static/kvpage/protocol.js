@@ -1,7 +1,7 @@
 // Every message between the page and its workers, typed by direction: Python's worker's (ToPython,
 // FromPython) and the unpacker's (ToUnpacker, FromUnpacker), each a union on `type`, so tsc refuses a
 // field one side sends and the other does not read. Each side sends only through the functions below,
-// and one listener a worker reads what it says (decision 0061).
+// and one listener a worker reads what it says (decision 0060).
 
 /** The page config's "python" (config.d.ts, from sitegen.runtime.bundle.Loader). @typedef {Loader} Runtime */
 

@@ -1,7 +1,7 @@
 // Stage "worker", Python's side: restores Python from the snapshot the page lends it (the wasm, the
 // snapshot, the wheel, stage "image"; Pyodide's requests answered by stage "hooks") and answers calls
 // as strings. Relies on private Pyodide API, for the pinned files only (sitegen/runtime/pyodide-pins.json).
-// Its messages: ToPython in, FromPython out (protocol.js, decision 0061).
+// Its messages: ToPython in, FromPython out (protocol.js, decision 0060).
 
 import { snapshotImage } from "./image.js";
 import { interceptPyodide } from "./hooks.js";

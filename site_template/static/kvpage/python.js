@@ -1,7 +1,7 @@
 // Stage "python": the page's Python workers and every lab call through them, each within the book's
 // call_timeout (a worker that overruns is terminated: no SharedArrayBuffer to interrupt it), a spare
 // started beside a slow call, and a reader's Run in a fresh Python of its own (decision 0052). Every
-// message a worker says comes here once, through spawn.js's listener (decision 0061).
+// message a worker says comes here once, through spawn.js's listener (decision 0060).
 
 import { toPython } from "./protocol.js";
 import { awaitedElsewhere } from "./settled.js";

@@ -1,5 +1,5 @@
 // Stage "says": what a lab says in words: its runtime line, its note (a link's problems) and its error;
-// and setText, which rewrites a text only if it changed (decision 0061).
+// and setText, which rewrites a text only if it changed (decision 0060).
 
 /**
  * `element`'s text set to `text` only if it differs: a live region rewritten with the same words is

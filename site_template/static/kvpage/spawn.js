@@ -2,7 +2,7 @@
 // URL a worker could load; a classic worker, as a module worker's script needs CORS), and the binaries
 // unpacked and lent to each in turn. Its interface, which bench/stock_spawn.js has too: pythonWorker(config,
 // listener), whose listener hears every message the worker says (the one listener on it), and
-// replaceWheel(python, wheel) for `serve` (decision 0061; why a classic worker from a Blob: 0047).
+// replaceWheel(python, wheel) for `serve` (decision 0060; why a classic worker from a Blob: 0047).
 
 import { openAssets } from "./assets.js";
 import { WORKER_SCRIPT } from "./contract.js";

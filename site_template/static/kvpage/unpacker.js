@@ -1,6 +1,6 @@
 // Stage "worker", the unpacker: decodes the zstd binaries off the page as they arrive, with the
 // build's decoder (sitegen/runtime/packing.py), and keeps what was unpacked in Cache Storage for the
-// next visit. Its messages: ToUnpacker in, FromUnpacker out (protocol.js, decision 0061).
+// next visit. Its messages: ToUnpacker in, FromUnpacker out (protocol.js, decision 0060).
 
 import { fromPage, toPage } from "./protocol.js";
 

@@ -1,7 +1,7 @@
 // Stage "unpacking": the page's side of the unpacker (unpacker.js), the one worker that decodes the
 // zstd binaries as they arrive while Python's worker sets itself up (decision 0013), made once the code
 // is in if any comes packed, and ended after the last unless it keeps them in Cache Storage (decision
-// 0025). One listener hears all it says, each answer going to the job that waits for it (decision 0061).
+// 0025). One listener hears all it says, each answer going to the job that waits for it (decision 0060).
 
 import { fromWorker, toUnpacker } from "./protocol.js";
 import { awaitedElsewhere } from "./settled.js";

@@ -1,7 +1,7 @@
 """The per-chapter ``env`` the plugins share, typed: where we are, what went wrong, the labs placed, and
 at render time the labs' starting views and the widget that prints them. markdown-it wants a
 MutableMapping it may write its own keys into (references, footnotes), so it is one, with our fields
-as attributes (decision 0062).
+as attributes (decision 0061).
 """
 
 from __future__ import annotations

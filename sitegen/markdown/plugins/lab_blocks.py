@@ -1,7 +1,7 @@
 """``::: lab NAME key=value`` blocks and ``[[field]]`` live numbers in their prose.
 
 The plugin only parses and checks; the labs stage computes the starting views and the pages stage
-renders with them, so a lab is computed once (decision 0063; the steps: :func:`labs_plugin`).
+renders with them, so a lab is computed once (decision 0062; the steps: :func:`labs_plugin`).
 """
 
 from __future__ import annotations

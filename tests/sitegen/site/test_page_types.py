@@ -1,6 +1,6 @@
 """The page config's and lab schema's TypeScript (``config.d.ts``) is the Python's, written by
 ``sitegen/site/page_types.py``: ``make check`` fails when it is not current, and tsc checks the page
-against it, so a field one side has and the other does not read is refused (decision 0061)."""
+against it, so a field one side has and the other does not read is refused (decision 0060)."""
 
 from __future__ import annotations
 
