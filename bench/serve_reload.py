@@ -43,12 +43,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kvpage.costs import MODE_NAMES, context_at_step  # noqa: E402
+from kvpage.jsonvalue import count  # noqa: E402
 from kvpage.labs import decode as decode_lab  # noqa: E402
 from tests.project_copy import project_copy  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 DECODE = "Lab · prefill once, then decode"
-COLD, WARM = '"cache cold"', 'f"no cache kept · {held} tokens recomputed"'
+COLD, WARM = '"cache cold"', 'f"no cache kept · {count(recomputed)} tokens recomputed"'
 """Two strings of the model that the decode lab shows, in Recompute mode: before Forward and after."""
 SETTLED_MS = 120_000
 CHANGED_MS = 180_000
@@ -116,14 +117,14 @@ def model_edit(page: Page, model: Path, current: str, version: str) -> float:
     page.evaluate(SEEN, [decode.element_handle(), shown(new_cold)])
     saved = time.time()
     model.write_text(text.replace(old_cold, new_cold, 1).replace(old_warm, new_warm, 1), encoding="utf-8")
-    expect(decode.get_by_text(shown(new_cold))).to_be_visible(timeout=CHANGED_MS)
+    expect(decode.get_by_text(shown(new_cold), exact=True)).to_be_visible(timeout=CHANGED_MS)
     seconds = since(saved, page, "bench:model-shown", time.time() - saved)
     if page.evaluate("window.__benchNotReloaded") is not True:
         raise SystemExit("bench: the page reloaded on a model edit")
     expect(decode.get_by_role("radio", name=MODE_NAMES["recompute"])).to_be_checked()
     decode.get_by_role("button", name="Forward").click()  # the new Python answers, with the new label
-    held = str(context_at_step(decode_lab.PROMPT.default, 1))
-    expect(decode.get_by_text(shown(new_warm).replace("{held}", held))).to_be_visible()
+    held = count(context_at_step(decode_lab.PROMPT.default, 1))  # the rows step 1 pays again, recomputing
+    expect(decode.get_by_text(shown(new_warm).replace("{count(recomputed)}", held), exact=True)).to_be_visible()
     return seconds
 
 
@@ -131,7 +132,7 @@ def labels(version: str) -> tuple[str, str]:
     """The model's two strings at ``version`` ("" is the model as committed)."""
     if not version:
         return COLD, WARM
-    return f'"cache cold {version}"', f'f"no cache kept {version} · {{held}} tokens recomputed"'
+    return f'"cache cold {version}"', f'f"no cache kept {version} · {{count(recomputed)}} tokens recomputed"'
 
 
 def shown(label: str) -> str:
