@@ -3,7 +3,7 @@
 A test fixture, not a chapter's lab: the lab of the added-chapter book (``tests/books/added-chapter/``),
 which holds every construct docs/authoring.md documents, so it declares one control of every kind
 (``Slider``, ``Number``, ``DecimalSlider``, ``Choice``, ``Checkbox``, ``Text``) and draws one picture
-with every word of the picture vocabulary; tests/test_added_chapter.py fails when the guide documents
+with every word of the picture vocabulary; tests/test_added_book.py fails when the guide documents
 a kind or a word no lab of that book uses. Experimental: only a book that turns it on shows it.
 """
 
