@@ -77,6 +77,10 @@ def book_fixtures(book: str, http: str, folder: str) -> tuple[Any, Any]:
 
 http_site, unzipped_site = book_fixtures("built", "http_site", "unzipped_site")
 """The real chapter's book (tests/conftest.py's ``built``)."""
+added_chapter_http, added_chapter_unzipped = book_fixtures(
+    "added_chapter", "added_chapter_http", "added_chapter_unzipped"
+)
+"""The book with a second author's chapters added (tests/conftest.py's ``added_chapter``)."""
 
 
 @dataclass(frozen=True)

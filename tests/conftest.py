@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import pickle
+import shutil
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,9 +28,11 @@ pytest_plugins = ["tests.browser_fixtures"]
 
 BOOK_ENVIRONMENT = "KVPAGE_CONTENT"
 """The environment variable that points the tests at another book's folder: the book's own tests
-(``pytest -m book``) hold for any book that builds, and tests/test_added_chapter.py runs them on the
-book with a second author's chapter added (docs/authoring.md, "3. The chapter, and the tests")."""
+(``pytest -m book``) hold for any book that builds (docs/authoring.md, "3. The chapter, and the tests")."""
 CONTENT = Path(os.environ.get(BOOK_ENVIRONMENT) or ROOT / "content").resolve()
+ADDED_CHAPTERS = ROOT / "tests" / "books" / "added-chapter" / "content"
+"""A second author's chapters, each with a lab of its own, and the ``book.toml`` that turns those labs
+on: content only, added to content/ as the book ``added-chapter`` (:func:`book_under_test`)."""
 KITCHEN_SINK = ROOT / "tests" / "books" / "kitchen-sink" / "content"
 """A book whose one chapter uses every construct of the Markdown, the book's own files and a lab."""
 TWO_CHAPTERS = ROOT / "tests" / "books" / "two-chapters" / "content"
@@ -128,6 +131,60 @@ def rendered() -> pipeline.Rendered:
     """The book rendered by the real pipeline in memory (nothing written), once per test process:
     for tests of what a stage made (pages, runtime) rather than of the files on disk."""
     return pipeline.render(pipeline.Options(content=CONTENT))
+
+
+CONTENT_BOOK, ADDED_BOOK = "content", "added-chapter"
+BOOKS = (CONTENT_BOOK, ADDED_BOOK)
+"""The books the book's own tests (marked ``book``) run on: content/, and content/ with the chapters of
+ADDED_CHAPTERS added ("Attention" with the ``softmax`` lab, and "Memory", which holds every construct
+docs/authoring.md documents and the ``memory`` lab; tests/test_added_book.py holds that book to the
+guide). Those tests read the book they check from the book, never a list of its chapters or labs, so
+a correct chapter added by a second author must pass them as the first author's does."""
+
+
+@dataclass(frozen=True)
+class BookUnderTest:
+    """One of BOOKS: its name, its folder, its build, and the names of the session fixtures that serve
+    that build over http and hold its unzipped zip (tests/browser_fixtures.py's ``book_fixtures``)."""
+
+    name: str
+    content: Path
+    built: Built
+    http: str
+    folder: str
+
+
+EVERY_BOOK = pytest.mark.parametrize("book_under_test", BOOKS, indirect=True)
+"""The mark of a test that reads the whole book (its index, its single file, every chapter or lab):
+it runs once on each of BOOKS. A test of the chapter's own page or labs (the seed's sentences, the
+decode lab) takes ``built`` instead: a chapter added after it leaves its page as it was."""
+
+
+@pytest.fixture(scope="session")
+def added_chapter_content(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """content/ of this checkout with ADDED_CHAPTERS copied over it (its ``book.toml`` replacing
+    content's), in a folder of this test process, named ``content`` as an author's is."""
+    book = shutil.copytree(ROOT / "content", tmp_path_factory.mktemp(ADDED_BOOK) / "content")
+    shutil.copytree(ADDED_CHAPTERS, book, dirs_exist_ok=True)
+    return book
+
+
+@pytest.fixture(scope="session")
+def added_chapter(tmp_path_factory: pytest.TempPathFactory, added_chapter_content: Path) -> Built:
+    """The added-chapter book built as ``built`` is, once per run (:func:`shared_book`)."""
+    return shared_book(tmp_path_factory, ADDED_BOOK, added_chapter_content, publish_zip=True)
+
+
+@pytest.fixture(scope="session")
+def book_under_test(request: pytest.FixtureRequest) -> BookUnderTest:
+    """The book a test marked ``EVERY_BOOK`` runs on (``request.param``, one of BOOKS); content/ for a
+    test that asks for it unmarked. Only a choice between builds made once per run, so pytest may
+    switch between the books as often as the order of the tests makes it."""
+    if getattr(request, "param", CONTENT_BOOK) == CONTENT_BOOK:
+        return BookUnderTest(CONTENT_BOOK, CONTENT, request.getfixturevalue("built"), "http_site", "unzipped_site")
+    content = request.getfixturevalue("added_chapter_content")
+    built = request.getfixturevalue("added_chapter")
+    return BookUnderTest(ADDED_BOOK, content, built, "added_chapter_http", "added_chapter_unzipped")
 
 
 RUNAWAY_BOOK = ROOT / "tests" / "books" / "runaway" / "content"

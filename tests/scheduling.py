@@ -29,7 +29,6 @@ WAYS = ("single-file", "http", "file")
 """How a browser test's parameters name the way (``WAYS`` of ``tests/browser_fixtures.py``); "single-file" before
 "file", which it ends with."""
 LONGEST = (
-    "tests/test_added_chapter.py",  # one test: a build and the book's tests, in a pytest of its own
     "tests/e2e/test_lab_visuals.py",
     "tests/e2e/test_labs.py",
     "tests/browsers/test_firefox.py::file",

@@ -1,9 +1,10 @@
 """The added-chapter book (tests/books/added-chapter/) uses everything docs/authoring.md and its pages document.
 
-tests/test_added_chapter.py runs the book's own tests on content/ with that book added, so what the
-book holds is what those tests are known to pass on. An author writes from the guide; whatever the
-guide documents must be in that book, or a correct chapter using it may fail the suite as the three
-of issue 46 did. What the guide documents is read from the guide's own structure, never listed here:
+The book's own tests that read the whole book run on content/ with that book added too
+(tests/conftest.py's BOOKS), so what the book holds is what those tests are known to pass on. An
+author writes from the guide; whatever the guide documents must be in that book, or a correct
+chapter using it may fail the suite as the three of issue 46 did. What the guide documents is read
+from the guide's own structure, never listed here:
 
 - its Markdown constructs: every ```markdown example, parsed by the build's own Markdown (every
   plugin), as the kinds of tokens it makes;

@@ -1,4 +1,9 @@
-"""The whole pipeline on the real chapter: every seed sentence and figure is on the page."""
+"""The whole pipeline on the real chapter: every seed sentence and figure is on the page.
+
+What the whole book decides (its index, its single file, its zip, the files it ships) is checked on
+each of tests/conftest.py's BOOKS (``EVERY_BOOK``): content/, and content/ with a second author's
+chapters added; the chapter's own page (``built``'s ``cache.html``) is the same in both.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +29,16 @@ from sitegen.runtime.names import content_name
 from sitegen.site.csp import source_hash
 from sitegen.site.page_script import READER_ID, READER_SCRIPT
 from tests.chapter_labs import lab_params
-from tests.conftest import CONTENT, ROOT, Built, book_chapters, index_link_name, page_configs
+from tests.conftest import (
+    CONTENT,
+    EVERY_BOOK,
+    ROOT,
+    BookUnderTest,
+    Built,
+    book_chapters,
+    index_link_name,
+    page_configs,
+)
 from tests.pagetext import WORD, Elements, headings, meta_description, prose_runs, visible_text
 
 pytestmark = pytest.mark.book
@@ -98,17 +112,21 @@ def test_controls_start_disabled_until_python_runs(chapter: str) -> None:
     assert "starting values" in chapter and "needs JavaScript" in chapter  # what a page without script says
 
 
+@EVERY_BOOK
 def test_the_page_says_each_lab_once_its_schema_and_the_books_time_limit_in_one_config(
-    built: Built, chapter: str
+    book_under_test: BookUnderTest,
 ) -> None:
+    built = book_under_test.built
+    chapter = built.files["cache.html"].decode("utf-8")
     (config,) = page_configs(chapter)
     kinds = {lab.name: lab for lab in all_labs().values() if f'data-lab="{lab.name}"' in chapter}
     assert config["labs"] == {name: lab.schema() for name, lab in kinds.items()}
-    book, _ = load_book(CONTENT / "book.toml", "book.toml")
+    book, _ = load_book(book_under_test.content / "book.toml", "book.toml")
     assert book is not None and config["call_timeout"] == book.call_timeout
     assert config["inline"] is False
     # The single file holds every chapter: its labs are those of every chapter's page, whatever the book.
-    pages = [page_configs(built.files[page_url(source)].decode("utf-8")) for source in book_chapters(CONTENT)]
+    chapters = book_chapters(book_under_test.content)
+    pages = [page_configs(built.files[page_url(source)].decode("utf-8")) for source in chapters]
     every = {name: schema for configs in pages for found in configs for name, schema in found["labs"].items()}
     (single,) = page_configs(built.single.read_text(encoding="utf-8"))
     assert single["inline"] is True and single["labs"] == every
@@ -163,13 +181,17 @@ def test_the_link_to_the_planned_harness_chapter_is_its_text_as_the_seed_has_it(
     assert "chapter:harness" not in chapter
 
 
-def test_front_matter_makes_the_headline_and_title(chapter: str) -> None:
+@EVERY_BOOK
+def test_front_matter_makes_the_headline_and_title(book_under_test: BookUnderTest) -> None:
+    chapter = book_under_test.built.files["cache.html"].decode("utf-8")
     assert re.search(r'<p class="kicker">03 · The model</p>\s*<h1>Cache</h1>', chapter)
-    book, _ = load_book(CONTENT / "book.toml", "book.toml")
+    book, _ = load_book(book_under_test.content / "book.toml", "book.toml")
     assert book is not None and f"<title>Cache · 03 · The model · {escape(book.title)}</title>" in chapter
 
 
-def test_site_layout(built: Built) -> None:
+@EVERY_BOOK
+def test_site_layout(book_under_test: BookUnderTest) -> None:
+    built = book_under_test.built
     names = set(built.files)
     assert {"index.html", "cache.html", "static/kvpage.js", "static/kvpage.css"} <= names
     assert "pyodide/pyodide-lock.json" in names
@@ -186,12 +208,14 @@ def test_site_layout(built: Built) -> None:
     assert all((built.site / name).read_bytes() == data for name, data in built.files.items())
 
 
+@EVERY_BOOK
 def test_the_editor_is_a_script_of_its_own_named_in_the_config_and_inline_but_not_run_in_the_single_file(
-    built: Built,
+    book_under_test: BookUnderTest,
 ) -> None:
     """The editor of the Python disclosures (issue 37) is loaded on the first Edit: a file named after its
     content that the chapter's config names and no page loads by itself; in the single file a data block
     the CSP allows by its hash, so the page may run it then (sitegen/site/page_script.py)."""
+    built = book_under_test.built
     chapter = built.files["cache.html"].decode("utf-8")
     (config,) = page_configs(chapter)
     reader = built.files[config["reader"]]
@@ -206,7 +230,9 @@ def test_the_editor_is_a_script_of_its_own_named_in_the_config_and_inline_but_no
     assert inline["inline"] is True and inline["reader"] == config["reader"]
 
 
-def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(built: Built) -> None:
+@EVERY_BOOK
+def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(book_under_test: BookUnderTest) -> None:
+    built = book_under_test.built
     with zipfile.ZipFile(built.zip) as archive:
         zipped = {name.split("/", 1)[1]: archive.read(name) for name in archive.namelist()}
     packed = {name for name in built.files if name.endswith(".bin")}
@@ -215,9 +241,10 @@ def test_the_zip_holds_the_site_but_the_binaries_only_a_served_page_fetches(buil
     assert zipped["cache.html"] == built.files["cache.html"]
 
 
-def test_index_lists_every_chapter_in_order(built: Built) -> None:
-    index = built.files["index.html"].decode("utf-8")
-    chapters = book_chapters()
+@EVERY_BOOK
+def test_index_lists_every_chapter_in_order(book_under_test: BookUnderTest) -> None:
+    index = book_under_test.built.files["index.html"].decode("utf-8")
+    chapters = book_chapters(book_under_test.content)
     assert re.findall(r'<li><a href="([^"]+)">', index) == [page_url(chapter) for chapter in chapters]
     text = visible_text(index)
     assert all(index_link_name(chapter) in text for chapter in chapters)
@@ -235,10 +262,18 @@ def lede_and_labs(page: str) -> tuple[str, list[str]]:
     return lede, labs
 
 
-@pytest.mark.parametrize("book", ["built", "two_chapters"])
-def test_index_shows_each_chapters_number_title_lede_and_labs(book: str, request: pytest.FixtureRequest) -> None:
-    made: Built = request.getfixturevalue(book)
-    content = CONTENT if book == "built" else BOOK
+@EVERY_BOOK
+def test_index_shows_each_chapters_number_title_lede_and_labs(book_under_test: BookUnderTest) -> None:
+    index_shows_each_chapter(book_under_test.built, book_under_test.content)
+
+
+def test_the_two_chapter_books_index_shows_each_chapters_number_title_lede_and_labs(two_chapters: Built) -> None:
+    index_shows_each_chapter(two_chapters, BOOK)
+
+
+def index_shows_each_chapter(made: Built, content: Path) -> None:
+    """The index of the book in ``content`` built as ``made``: the book's title, then each chapter's
+    number and title, lede and labs, in order, each lab linked at its heading."""
     index = made.files["index.html"].decode("utf-8")
     text = visible_text(index)
     title, _ = load_book(content / "book.toml", "book.toml")
@@ -320,8 +355,10 @@ def test_chapter_has_a_table_of_contents_of_its_headings(chapter: str) -> None:
         assert f'id="{anchor}"' in chapter
 
 
-def test_the_published_site_links_its_zip_and_the_zip_does_not(built: Built) -> None:
+@EVERY_BOOK
+def test_the_published_site_links_its_zip_and_the_zip_does_not(book_under_test: BookUnderTest) -> None:
     """On GitHub Pages the index offers the zip; inside the unzipped copy there is nothing to download."""
+    built = book_under_test.built
     index = built.files["index.html"].decode("utf-8")
     assert re.search(r'<a href="kvpage-site\.zip" download>Download the book</a> \(\d+\.\d MB, zip\)', index)
     assert built.files["kvpage-site.zip"] == built.zip.read_bytes()
@@ -340,16 +377,21 @@ def test_without_publish_zip_the_site_has_no_zip_and_no_link(tmp_path: Path) -> 
     assert "Download the book" not in site.files["index.html"].decode("utf-8")
 
 
-def test_nothing_built_holds_serves_reload_script(built: Built) -> None:
+@EVERY_BOOK
+def test_nothing_built_holds_serves_reload_script(book_under_test: BookUnderTest) -> None:
     """serve adds its script to the pages it serves; the site, the zip and the single file never hold it."""
+    built = book_under_test.built
     assert all(b"__kvpage" not in data for data in built.files.values())
     assert b"__kvpage" not in built.zip.read_bytes()
     assert b"__kvpage" not in built.single.read_bytes()
 
 
-def test_the_harness_link_resolves_once_the_book_has_that_chapter(tmp_path: Path) -> None:
+@EVERY_BOOK
+def test_the_harness_link_resolves_once_the_book_has_that_chapter(
+    book_under_test: BookUnderTest, tmp_path: Path
+) -> None:
     content = tmp_path / "content"
-    shutil.copytree(CONTENT, content)
+    shutil.copytree(book_under_test.content, content)
     last = book_chapters(content)[-1]
     number = last.meta.number + 1
     harness = (
@@ -379,8 +421,10 @@ def test_a_two_chapter_book_builds_strictly_and_its_first_chapter_has_only_the_s
     assert re.search(r'<p class="kicker">02 · Basics</p>\s*<h1>The square</h1>', second), "quotes are YAML's"
 
 
-def test_the_example_lab_is_not_in_the_published_book(built: Built) -> None:
-    assert not any(b'data-lab="square"' in data for name, data in built.files.items() if name.endswith(".html"))
+@EVERY_BOOK
+def test_the_example_lab_is_not_in_the_published_book(book_under_test: BookUnderTest) -> None:
+    files = book_under_test.built.files
+    assert not any(b'data-lab="square"' in data for name, data in files.items() if name.endswith(".html"))
 
 
 def test_long_steps_show_progress_unless_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

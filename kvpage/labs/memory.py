@@ -2,7 +2,7 @@
 
 A test fixture: the lab of ``tests/books/added-chapter/``, which holds every construct docs/authoring.md
 documents, so it declares a control of every kind and draws with every word of the picture vocabulary
-(tests/test_added_chapter.py holds the guide to it). Experimental: only a book that turns it on shows it.
+(tests/test_added_book.py holds the guide to it). Experimental: only a book that turns it on shows it.
 """
 
 from __future__ import annotations
@@ -119,5 +119,5 @@ LAB = Lab(
     experimental=True,
 )
 """The lab: one control of every kind (``Slider``, ``Number``, ``DecimalSlider``, ``Choice``, ``Checkbox``,
-``Text``) and one picture with every word of the picture vocabulary; tests/test_added_chapter.py fails
+``Text``) and one picture with every word of the picture vocabulary; tests/test_added_book.py fails
 when docs/authoring.md documents a kind or a word no lab of the added-chapter book uses."""

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, Request, expect
 
 from tests.browser_fixtures import WAYS, QuietHandler, Server, Where, opened_way, serve, way_of
-from tests.conftest import Built, unzipped
+from tests.conftest import ADDED_BOOK, CONTENT_BOOK, BookUnderTest, Built, unzipped
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCHER = Path(__file__).with_name("chromium.py")
@@ -100,13 +100,26 @@ prefixed. Whether the whole chapter, around its labs, fits 360 px is checked on 
 
 
 @pytest.fixture(params=WAYS)
-def site_url(request: pytest.FixtureRequest, built: Built) -> Where:
+def site_url(request: pytest.FixtureRequest, book_under_test: BookUnderTest) -> Where:
     """The chapter served over http (at the root, or under a sub-path as on GitHub Pages),
-    opened from the unzipped zip, or the single-file book."""
+    opened from the unzipped zip, or the single-file book: of content/, or of the book a test
+    parametrized by book (:func:`in_books`) is given."""
+    book = book_under_test
     if request.param == "http-subpath":
+        assert book.name == CONTENT_BOOK, "the sub-path is content/'s alone: what it can break is a URL, not a chapter"
         subpath = lambda: request.getfixturevalue("subpath_site")  # noqa: E731 - read only if asked for
-        return opened_way("http", built, "cache.html", subpath, lambda: request.getfixturevalue("unzipped_site"))
-    return way_of(request, built, "cache.html", "http_site", "unzipped_site")
+        return opened_way("http", book.built, "cache.html", subpath, lambda: request.getfixturevalue(book.folder))
+    return way_of(request, book.built, "cache.html", book.http, book.folder)
+
+
+def in_books(ways: list[str], added: list[str]) -> pytest.MarkDecorator:
+    """Parametrize a test by book and way: content/ opened each of ``ways`` (the test ids as they
+    were, ``[chromium-http]``), the added-chapter book (tests/conftest.py's BOOKS) each of
+    ``added`` (``[chromium-added-chapter-single-file]``): the ways where a chapter more can change
+    what the test sees (the single file holds every chapter in one page, with its ids prefixed)."""
+    cases = [pytest.param(CONTENT_BOOK, way, id=way) for way in ways]
+    cases += [pytest.param(ADDED_BOOK, way, id=f"{ADDED_BOOK}-{way}") for way in added]
+    return pytest.mark.parametrize(("book_under_test", "site_url"), cases, indirect=True)
 
 
 @contextlib.contextmanager

@@ -2,9 +2,12 @@
 
 Nothing here names a chapter or a lab: the labs are read from the book by the build's own stages
 (source, chapters, labs; nothing rendered), so a chapter with a new lab is checked the moment it
-is added. For each chapter that has labs, opened the four ways of ``WAYS_AND_SUBPATH`` (http,
-under a sub-path, the unzipped zip over file://, the single file) with the network, console and
-CSP audit: every lab's controls wake up and no lab shows an error; then each control is moved in
+is added. Run on content/ and on the book with a second author's chapters added
+(tests/conftest.py's BOOKS). For each chapter that has labs, opened the four ways of
+``WAYS_AND_SUBPATH`` (http, under a sub-path, the unzipped zip over file://, the single file), the
+added-chapter book over http and as its single file (which holds every chapter's labs in one page;
+the unzipped folder and the sub-path are the same pages as http's, reached another way), with the
+network, console and CSP audit: every lab's controls wake up and no lab shows an error; then each control is moved in
 turn (a slider or number box one notch, another radio option, the text box given the first of
 its declared ``examples`` that differs, or edited if it declares none, a checkbox flipped), and,
 while some readout still shows the build's text, each enabled button that calls the model is pressed.
@@ -34,10 +37,10 @@ from sitegen.labs.stage import starting_views
 from sitegen.markdown.ids import prefixed
 from sitegen.markdown.pages import parse_chapters
 from tests.browser_fixtures import Where
-from tests.conftest import CONTENT
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH
+from tests.conftest import BookUnderTest
+from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH, in_books
 
-pytestmark = [pytest.mark.e2e, pytest.mark.book, pytest.mark.parametrize("site_url", WAYS_AND_SUBPATH, indirect=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.book, in_books(WAYS_AND_SUBPATH, ["http", "single-file"])]
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ class Chapter:
     labs: tuple[LabUse, ...]
 
 
-def chapters_with_labs(content: Path = CONTENT) -> list[Chapter]:
+def chapters_with_labs(content: Path) -> list[Chapter]:
     """The book's chapters that place labs, read by the build's first stages (no page rendered)."""
     book, errors = load_book(content / "book.toml", "book.toml")
     assert book is not None, errors
@@ -68,8 +71,8 @@ def chapters_with_labs(content: Path = CONTENT) -> list[Chapter]:
 
 
 @pytest.fixture(scope="module")
-def chapters() -> list[Chapter]:
-    return chapters_with_labs()
+def chapters(book_under_test: BookUnderTest) -> list[Chapter]:
+    return chapters_with_labs(book_under_test.content)
 
 
 # ---- the page as the model sees it ---------------------------------------------------------------

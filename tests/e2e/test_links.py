@@ -2,9 +2,12 @@
 lab, and a hostile or stale fragment is ignored field by field.
 
 The round trip runs every way (served, from the unzipped zip, the single file); the rest on the two
-documents (tests/browser_fixtures.py, DOCUMENTS, says why). Expected numbers are the page's own (what the first
-page showed) or the model's, run in CPython (tests/browsers/flows.py, which the Firefox and WebKit
-suites perform too).
+documents (tests/browser_fixtures.py, DOCUMENTS, says why). The round trip and the hostile link also
+run on the single file of the book with a second author's chapters added (tests/conftest.py's
+BOOKS): one page holding every chapter's labs, their ids prefixed, where a link must still reach the
+lab it names and no other; a chapter's own page is the same there as in content/. Expected numbers
+are the page's own (what the first page showed) or the model's, run in CPython
+(tests/browsers/flows.py, which the Firefox and WebKit suites perform too).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from tests.browser_fixtures import DOCUMENTS, WAYS, Server, Where
 from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
 from tests.chapter_labs import DECODE, NEXT, chapter_run, lab_params, next_readout, one_letter_changed
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS, audit_page
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page, in_books
 
 pytestmark = [pytest.mark.e2e, pytest.mark.book]
 
@@ -48,7 +51,7 @@ def expect_readouts(region: Locator, shown: dict[str, str]) -> None:
         expect(region.get_by_label(label)).to_have_text(text)
 
 
-@pytest.mark.parametrize("site_url", WAYS, indirect=True)
+@in_books(WAYS, ["single-file"])
 def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
     audited: tuple[Page, str], browser: Browser, site_url: Where
 ) -> None:
@@ -98,7 +101,7 @@ def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
     context.close()
 
 
-@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
+@in_books(DOCUMENTS, ["single-file"])
 def test_a_hostile_or_stale_link_is_ignored_field_by_field_with_a_quiet_note(audited: tuple[Page, str]) -> None:
     page, url = audited
     page.goto(url + HOSTILE_FRAGMENT)
