@@ -13,7 +13,7 @@ from typing import cast
 
 from kvpage.costs import MODE_NAMES, Mode, context_at_step, cumulative_cost, step_cost
 from kvpage.jsonvalue import JSONValue, count, times
-from kvpage.lab import Whole
+from kvpage.lab import Whole, read_words
 from kvpage.labs.decode import PROMPT, TOKENS
 from kvpage.labs.grid import paid_blocks
 from kvpage.tree import THIN, Attributes, Node, el
@@ -36,22 +36,9 @@ class Figure:
 
     def parse(self, words: list[str]) -> tuple[dict[str, int], list[str]]:
         """``key=value`` words read by this figure's controls: the values, and the authors' messages."""
+        given, errors = read_words(words, self.params, "figure", self.name)
+        values = {name: value for name, value in given.items() if isinstance(value, int)}
         controls = {control.name: control for control in self.params}
-        values: dict[str, int] = {}
-        errors: list[str] = []
-        for word in words:
-            key, equals, text = word.partition("=")
-            if not equals:
-                errors.append(f"figure parameter {word!r} is not key=value")
-            elif key not in controls:
-                errors.append(f"figure {self.name!r} has no parameter {key!r}; expected {', '.join(controls)}")
-            elif key in values:
-                errors.append(f"figure parameter {key!r} is given twice")
-            else:
-                try:
-                    values[key] = controls[key].parse(text)
-                except ValueError as error:
-                    errors.append(str(error))
         return {name: values.get(name, control.default) for name, control in controls.items()}, errors
 
 

@@ -405,6 +405,33 @@ def example_refusals(control: Control) -> list[tuple[JSONValue, str]]:
     return found
 
 
+def read_words(
+    words: Sequence[str], controls: Sequence[Control | Whole], kind: str, name: str
+) -> tuple[dict[str, JSONValue], list[str]]:
+    """A chapter's ``key=value`` words, each read by its control (a lab's and a figure's alike, so the
+    build and the page share ranges): the values given, a refused one as None (so that a repeat is
+    still a repeat), and every unknown, repeated or bad one as a problem, in the chapter's words."""
+    values: dict[str, JSONValue] = {}
+    problems: list[str] = []
+    by_name = {control.name: control for control in controls}
+    for word in words:
+        key, equals, text = word.partition("=")
+        if not equals:
+            problems.append(f"{kind} parameter {word!r} is not key=value")
+        elif key not in by_name:
+            expected = ", ".join(sorted(by_name)) or "none"
+            problems.append(f"{kind} {name!r} has no parameter {key!r}; expected {expected}")
+        elif key in values:
+            problems.append(f"{kind} parameter {key!r} is given twice")
+        else:
+            try:
+                values[key] = by_name[key].parse(text)
+            except ValueError as error:
+                problems.append(str(error))
+                values[key] = None
+    return values, problems
+
+
 class ParamsRefused(ValueError):
     """A chapter's ``key=value`` words that a lab's controls refuse, every problem at once (the build
     reports each at the lab's line: decision 0061)."""
@@ -687,25 +714,8 @@ class Lab:
     def parse_params(self, words: Sequence[str]) -> dict[str, JSONValue]:
         """Its starting values from a chapter's ``key=value`` words, read by its controls (so the build and
         the page share ranges); ParamsRefused with every unknown, repeated, bad or missing one."""
-        values: dict[str, JSONValue] = {}
-        problems: list[str] = []
-        by_name = {control.name: control for control in self.controls}
-        for word in words:
-            key, equals, text = word.partition("=")
-            if not equals:
-                problems.append(f"lab parameter {word!r} is not key=value")
-            elif key not in by_name:
-                expected = ", ".join(sorted(by_name)) or "none"
-                problems.append(f"lab {self.name!r} has no parameter {key!r}; expected {expected}")
-            elif key in values:
-                problems.append(f"lab parameter {key!r} is given twice")
-            else:
-                try:
-                    values[key] = by_name[key].parse(text)
-                except ValueError as error:
-                    problems.append(str(error))
-                    values[key] = None  # given, though refused: a repeat is still a repeat
-        for key, control in by_name.items():
+        values, problems = read_words(words, self.controls, "lab", self.name)
+        for key, control in {control.name: control for control in self.controls}.items():
             if key in values:
                 continue
             if control.default is None:
