@@ -6,7 +6,6 @@ chapter's line, and at the model's when the model is at fault (decision 0061).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,12 +161,13 @@ def lab_stage(
 
 
 def swept_once(uses: Iterable[LabUse], handle: Handle) -> list[ContentError]:
-    """Every use :func:`swept`, each lab at each starting view once for the book: a use like one swept
-    already gets that one's errors at its own line."""
-    done: dict[tuple[str, str], tuple[tuple[str, int], list[ContentError]]] = {}
+    """Every use :func:`swept`, each lab at each starting request once for the book (its starting view,
+    state and all, is one per request: :func:`starting_views`): a use like one swept already gets that
+    one's errors at its own line."""
+    done: dict[str, tuple[tuple[str, int], list[ContentError]]] = {}
     errors: list[ContentError] = []
     for use in uses:
-        alike = (use.placement.request(), json.dumps(use.view.get("state"), sort_keys=True))
+        alike = use.placement.request()
         if alike not in done:
             done[alike] = (use.placement.key, swept(use, handle))
         first, found = done[alike]
