@@ -18,7 +18,7 @@ STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
 BUILD_FLAGS ?=
 
-.PHONY: site serve fix test bench test-site deps test-deps chromium browsers java check pytest pyodide-test clean
+.PHONY: site serve fix test bench test-site site-and-pyodide-test deps test-deps chromium browsers java check pytest pyodide-test clean
 
 site: deps
 	$(PY) build.py --single-file $(BUILD_FLAGS)
@@ -35,18 +35,21 @@ fix: deps
 	$(VENV)/bin/ruff check --fix --exit-zero $(LINTED)
 	$(VENV)/bin/ruff format $(LINTED)
 
-# The site is built while the checks run (both only read the sources), then the Pyodide run, then
-# every pytest test: modules are spread whole (--dist loadscope) over three workers, so a module's
+# The site is built, then the Pyodide run made on it, while the checks run (all only read the
+# sources), then every pytest test: modules are spread whole (--dist loadscope) over three workers, so a module's
 # fixtures are made once; the Firefox and WebKit modules one unit per way of opening the book, the
 # longest units first, in the order tests/scheduling.py gives (which --no-loadscope-reorder keeps).
 # Three on two cores: with two, the cores idle while browsers wait on their pages; with three they
 # stay busy (docs/performance.md, "The test suite").
 test: test-deps
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-site check
-	$(MAKE) --no-print-directory pyodide-test pytest
+	$(MAKE) --no-print-directory -j2 --output-sync=target site-and-pyodide-test check
+	$(MAKE) --no-print-directory pytest
 
 test-site:
 	$(PY) build.py --single-file
+
+site-and-pyodide-test: test-site
+	$(MAKE) --no-print-directory pyodide-test
 
 # The Python: ruff, mypy --strict, and vulture for dead code at --min-confidence 60 (the level of an
 # unused function, class, variable or attribute; 100 would catch only unreachable code), its
