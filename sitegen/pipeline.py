@@ -154,7 +154,7 @@ def render(options: Options, progress: Progress = SILENT, memo: Memo = NO_MEMO) 
         runtime = hot_runtime(options.root, options.hot_base, enabled, progress)
     if pages.has_labs and runtime is None:
         runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache)
-    search = search_index(options.root, pages)
+    search = search_index(options.root, pages, memo)
     site = assemble_site(pages, runtime, search, book, templates, memo=memo)
     return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
 
