@@ -126,23 +126,15 @@ def render(options: Options, progress: Progress = SILENT, memo: Memo = NO_MEMO) 
     key = folder_digest(options.templates)  # serve's worker keeps Jinja's compiled templates
     templates = memo.get("templates", key, functools.partial(make_templates, options.templates, key))
     static = frozenset(static_names(templates.folder / "static"))
-    chapters = parse_chapters(
-        source, book.experimental_labs if book else (), book.planned_chapters if book else (), memo
-    )
     experimental = book.experimental_labs if book else ()
+    chapters = parse_chapters(source, experimental, book.planned_chapters if book else (), memo)
     timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
     sweep = options.sweep and (book is None or book.sweep)
     labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout, sweep, memo)
     pages = render_pages(chapters, labs, templates, static, assets, book.hide_python if book else (), memo)
     declared = declaration_errors(options.root, static, templates.folder.name)
-    errors: list[ContentError] = [
-        *book_errors,
-        *source.errors,
-        *assets.errors,
-        *declared,
-        *labs.errors,
-        *pages.errors,
-    ]
+    errors: list[ContentError] = [*book_errors, *source.errors, *assets.errors, *declared, *labs.errors]
+    errors += pages.errors
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()

@@ -226,11 +226,3 @@ def apply_formulas(found: Sequence[Found], typeset: Mapping[Formula, Typeset]) -
             record(item.env, ContentError(chapter(item.env).path, item.line, message))
         item.token.meta["mathml"] = mathml
     return rules
-
-
-def typeset_formulas(found: Sequence[Found]) -> str:
-    """Typeset every formula found (one batch), hang each one's MathML on its token, report
-    each that Temml refuses at its line; the formulas' stylesheet, or "" when there are none."""
-    if not found:
-        return ""
-    return stylesheet(apply_formulas(found, typeset_book([formula(item) for item in found])))

@@ -1,9 +1,8 @@
 // Builds the book's search index at build time, for sitegen/search/index.py (decision 0046).
-// Reads lines of JSON on stdin, each {"library": the pinned MiniSearch's code (the very bytes the
-// page loads, checked by the build), "terms": sitegen/search/search_terms.js, "documents": the sections};
-// runs both as classic scripts, as the page does, indexes the sections with the terms' options and
-// writes MiniSearch's serialized index (its toJSON, what MiniSearch.loadJS reads) as one line to stdout.
-// A build sends one line; serve's worker keeps this process for its next builds (decision 0064).
+// Reads lines of JSON on stdin, each {"library": the pinned MiniSearch's code (the very bytes the page
+// loads), "terms": sitegen/search/search_terms.js, "documents": the sections}; runs both as classic
+// scripts, as the page does, indexes the sections with the terms' options and writes MiniSearch's index
+// (toJSON, what loadJS reads) as a line to stdout; serve's worker keeps the process (decision 0064).
 import readline from "node:readline";
 import vm from "node:vm";
 

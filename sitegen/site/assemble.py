@@ -189,6 +189,20 @@ def assemble_site(
         scripts = page_scripts((use.kind.name for use in page.labs), static)
         context = {"book": book, "page": page, "previous": previous, "next": following, "config_id": CONFIG_ID}
         render(page.url, "chapter.html", **context, page_config=config, page_scripts=scripts, csp=csp)
+    files = rendered_pages(made)
+    files |= static_code
+    files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
+    files |= {path: asset.data for path, asset in pages.assets.items()}
+    files[SEARCH_INDEX] = search.script()
+    if runtime is not None:
+        files |= runtime.files
+    if download is not None:
+        files[download.href] = download.data
+    return Site(files=dict(sorted(files.items())))
+
+
+def rendered_pages(made: Mapping[str, bytes | ContentError]) -> dict[str, bytes]:
+    """The pages rendered; or, if a template failed, a BuildError with each failure once, naming its pages."""
     failures: dict[ContentError, list[str]] = {}
     for url, html in made.items():
         if isinstance(html, ContentError):
@@ -200,16 +214,7 @@ def assemble_site(
                 for error, urls in failures.items()
             )
         )
-    files = {url: html for url, html in made.items() if isinstance(html, bytes)}
-    files |= static_code
-    files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
-    files |= {path: asset.data for path, asset in pages.assets.items()}
-    files[SEARCH_INDEX] = search.script()
-    if runtime is not None:
-        files |= runtime.files
-    if download is not None:
-        files[download.href] = download.data
-    return Site(files=dict(sorted(files.items())))
+    return {url: html for url, html in made.items() if isinstance(html, bytes)}
 
 
 def page_html(templates: Templates, name: str, context: Mapping[str, object]) -> bytes | ContentError:
