@@ -11,12 +11,13 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from sitegen.cli.arguments import WORKER, parse
 from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, tallied
 from sitegen.labs.discovery import enabled_labs
-from sitegen.memo import Memo
+from sitegen.memo import Memo, digest
 from sitegen.pipeline import ROOT, SINGLE_FILE, ZIP_TOP, Options, build, render
 from sitegen.runtime.cache import runtime_key
 from sitegen.serve import builder as serve_builder
@@ -93,11 +94,19 @@ class Kept:
     it last published, whose files changed it then rewrites alone (decision 0064)."""
 
     memo: Memo
+    tools: str
+    """The npm packages installed (Temml, MiniSearch, esbuild): an ``npm ci`` under serve drops the memo."""
     site: Site | None = None
 
 
 KEPT: dict[Options, Kept] = {}
 """The worker's book (its options but ``hot_base``) and what it keeps of it."""
+
+
+def npm_tools(root: Path) -> str:
+    """What npm installed in ``root`` (its lock files), for :class:`Kept`."""
+    locks = (root / "package-lock.json", root / "node_modules" / ".package-lock.json")
+    return digest(lock.read_bytes() if lock.is_file() else b"" for lock in locks)
 
 
 def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") -> serve_builder.Report:
@@ -108,15 +117,16 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
     the site holds, for serve's next such word.
     """
     started = time.perf_counter()
-    kept = KEPT.get(options)
-    if kept is None or hot_base:  # a new book, or a new model: nothing kept holds
+    kept, tools = KEPT.get(options), npm_tools(options.root)
+    if kept is None or hot_base or kept.tools != tools:  # a new book, model or tools: nothing kept holds
         KEPT.clear()
-        kept = KEPT[options] = Kept(Memo())
+        kept = KEPT[options] = Kept(Memo(), tools)
     options = replace(options, hot_base=hot_base)
     recover(options.out, ())  # serve writes no zip: dist/ is a command-line build's, left alone
     try:
         rendered = render(options, progress, kept.memo)
-        refresh(rendered.site, options.out, kept.site)
+        last, kept.site = kept.site, None  # a publish cut short is followed by a whole one
+        refresh(rendered.site, options.out, last)
         kept.site = rendered.site
         kept.memo.forget_unused()
     except BuildError as error:
