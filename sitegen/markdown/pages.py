@@ -255,7 +255,7 @@ def parse_chapters(
 
 
 @dataclass(frozen=True)
-class Rendered:
+class RenderedChapter:
     """One chapter checked and rendered: all its page and the book's lists take from it."""
 
     body: str
@@ -283,7 +283,7 @@ class Shared:
     typeset: Mapping[Formula, Typeset]
 
 
-def render_chapter(item: Parsed, title: str | None, shared: Shared) -> Rendered:
+def render_chapter(item: Parsed, title: str | None, shared: Shared) -> RenderedChapter:
     """Check one chapter's links (an unlisted one's against its own headings too) and formulas, then
     render it; its sections for search under ``title`` (None: unlisted, no page, no sections)."""
     own = replace(shared.targets, anchors={**shared.targets.anchors, item.url: item.outline.anchors})
@@ -296,10 +296,12 @@ def render_chapter(item: Parsed, title: str | None, shared: Shared) -> Rendered:
     warnings = tuple(item.env.warnings)
     found = () if title is None else sections(item.tokens, title, partial(field_text, env=env))
     toc, lede = table_of_contents(item.tokens), description(item.tokens)
-    return Rendered(body, tags, toc, lede, found, errors, warnings, frozenset(used), tuple(sorted(rules.items())))
+    return RenderedChapter(
+        body, tags, toc, lede, found, errors, warnings, frozenset(used), tuple(sorted(rules.items()))
+    )
 
 
-def render_unrendered(chapters: Chapters, item: Parsed, title: str | None, shared: Shared) -> Rendered:
+def render_unrendered(chapters: Chapters, item: Parsed, title: str | None, shared: Shared) -> RenderedChapter:
     """:func:`render_chapter` of ``item`` as parsed by this build, or parsed again."""
     return render_chapter(chapters.unrendered(item), title, shared)
 
@@ -327,10 +329,11 @@ def render_pages(
     typeset = typeset_book([formula for item in every for formula in item.outline.formulas], memo)
     widget = partial(lab_widget, templates, hide_python=frozenset(hide_python))
     shared = Shared(chapters.md, targets, labs.uses, widget, typeset)
-    book_key = (chapters.markdown, targets_key(targets), templates.key, tuple(sorted(hide_python)))
+    linked = targets_key(targets) if memo.active else ""
+    book_key = (chapters.markdown, linked, templates.key, tuple(sorted(hide_python)))
     views = use_keys(labs.uses) if memo.active else {}
     titles: dict[str, str | None] = {chapter.path: chapter.meta.title for chapter in chapters.source.chapters}
-    rendered: dict[str, Rendered] = {}
+    rendered: dict[str, RenderedChapter] = {}
     for item in every:
         title = titles.get(item.path) if item.url != item.path else None
         key = (title, *chapter_key(item, views, typeset, book_key))
@@ -365,7 +368,7 @@ def chapter_key(
 def book_pages(
     chapters: Chapters,
     labs: Labs,
-    rendered: Mapping[str, Rendered],
+    rendered: Mapping[str, RenderedChapter],
     assets: Assets,
     files: frozenset[str],
     typeset: Mapping[Formula, Typeset],
@@ -392,7 +395,7 @@ def book_pages(
     return Pages(tuple(pages), tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
 
 
-def make_page(chapter: ChapterSource, item: Parsed, done: Rendered, uses: tuple[LabUse, ...]) -> Page:
+def make_page(chapter: ChapterSource, item: Parsed, done: RenderedChapter, uses: tuple[LabUse, ...]) -> Page:
     formulas = (STYLESHEET,) if item.outline.formulas else ()
     return Page(chapter, done.body, uses, item.url, done.toc, formulas, done.description, done.sections, done.tags)
 
