@@ -9,7 +9,8 @@ in each), in a temporary folder; content/ itself is never touched. For each book
   fills it): wall seconds, CPU seconds (user + system, the build's children too) and peak memory
   (the largest resident set of the build and its children), from ``wait4``;
 - serve's rebuild after a prose edit in the book's last chapter: what its warm worker runs
-  (``sitegen.cli.commands.rebuild_for_serve``, the site written to a folder, no zip).
+  (``sitegen.cli.commands.rebuild_for_serve``, the site written to a folder, no zip), its CPU seconds
+  with those of the Node it keeps for the search index.
 
 CPU seconds move less with the machine's load than wall seconds do; both are written.
 ``--json FILE`` writes every sample, which ``bench/figures.py`` reads.
@@ -38,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from sitegen import pipeline  # noqa: E402
 from sitegen.cli import commands  # noqa: E402
 from sitegen.cli.progress import SILENT  # noqa: E402
+from sitegen.search import index as search_index  # noqa: E402
 
 CHAPTER = ROOT / "content" / "03-cache.md"
 FIELD = re.compile(r"^(number|title|slug): .*$", re.MULTILINE)
@@ -76,9 +78,19 @@ def timed_build(book: Path, out: Path) -> dict[str, float]:
 
 
 def cpu_seconds() -> float:
-    """User and system seconds of this process and of its children that have ended (the model's process)."""
+    """User and system seconds of this process, of its children that have ended (the model's process),
+    and of serve's Node for the search index, which lives on between rebuilds (``search_index.KEPT``)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + kept_node_seconds()
+
+
+def kept_node_seconds() -> float:
+    """User and system seconds of serve's kept Node so far, from /proc (0 if there is none yet)."""
+    process = search_index.KEPT.process
+    if process is None or process.poll() is not None:
+        return 0.0
+    fields = Path(f"/proc/{process.pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14 and 15
 
 
 def serve_rebuilds(book: Path, out: Path, runs: int) -> list[dict[str, float]]:

@@ -7,6 +7,7 @@ written until every stage has succeeded. The command line that runs it: :mod:`si
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from sitegen.labs.discovery import enabled_labs, import_too_slow, model_failure
 from sitegen.labs.model_imports import MODEL, model_links
 from sitegen.labs.stage import lab_stage
 from sitegen.markdown.pages import Pages, parse_chapters, render_pages
+from sitegen.memo import NO_MEMO, Memo, folder_digest
 from sitegen.runtime.bundle import Runtime
 from sitegen.runtime.cache import cached_runtime, hot_runtime
 from sitegen.search.index import SearchIndex, search_index
@@ -92,8 +94,9 @@ def links_out_of_folders(options: Options) -> list[ContentError]:
     ]
 
 
-def render(options: Options, progress: Progress = SILENT) -> Rendered:
-    """The stages up to the site in memory; raise BuildError if any fails. Writes nothing.
+def render(options: Options, progress: Progress = SILENT, memo: Memo = NO_MEMO) -> Rendered:
+    """The stages up to the site in memory; raise BuildError if any fails. Writes nothing. serve's worker
+    gives its ``memo``, which keeps each step's result for the next build by all that step read.
 
     The stages read top to bottom, each taking and returning a typed value: source (book, chapters
     and the book's other files read) → chapters (Markdown parsed, labs placed) → labs (every lab's
@@ -118,25 +121,20 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
     if broken is not None:
         raise BuildError([broken])
     book, book_errors = load_book(options.content / "book.toml", f"{options.content.name}/book.toml")
-    source = load_source(options.content)
+    source = load_source(options.content, memo)
     assets = load_assets(options.content)
-    templates = make_templates(options.templates)
+    key = folder_digest(options.templates)  # serve's worker keeps Jinja's compiled templates
+    templates = memo.get("templates", key, functools.partial(make_templates, options.templates, key))
     static = frozenset(static_names(templates.folder / "static"))
-    chapters = parse_chapters(source, book.experimental_labs if book else (), book.planned_chapters if book else ())
     experimental = book.experimental_labs if book else ()
+    chapters = parse_chapters(source, experimental, book.planned_chapters if book else (), memo)
     timeout = book.build_timeout if book else BUILD_TIMEOUT[0]
     sweep = options.sweep and (book is None or book.sweep)
-    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout, sweep)
-    pages = render_pages(chapters, labs, templates, static, assets, book.hide_python if book else ())
+    labs = lab_stage(chapters.placements, enabled_labs(experimental), options.root, timeout, sweep, memo)
+    pages = render_pages(chapters, labs, templates, static, assets, book.hide_python if book else (), memo)
     declared = declaration_errors(options.root, static, templates.folder.name)
-    errors: list[ContentError] = [
-        *book_errors,
-        *source.errors,
-        *assets.errors,
-        *declared,
-        *labs.errors,
-        *pages.errors,
-    ]
+    errors: list[ContentError] = [*book_errors, *source.errors, *assets.errors, *declared, *labs.errors]
+    errors += pages.errors
     warnings = pages.warnings
     if options.strict:
         errors, warnings = [*errors, *warnings], ()
@@ -148,8 +146,8 @@ def render(options: Options, progress: Progress = SILENT) -> Rendered:
         runtime = hot_runtime(options.root, options.hot_base, enabled, progress)
     if pages.has_labs and runtime is None:
         runtime = cached_runtime(options.root, enabled, progress, use_cache=options.cache)
-    search = search_index(options.root, pages)
-    site = assemble_site(pages, runtime, search, book, templates)
+    search = search_index(options.root, pages, memo)
+    site = assemble_site(pages, runtime, search, book, templates, memo=memo)
     return Rendered(site, pages, runtime, search, book, templates, tuple(warnings))
 
 

@@ -7,6 +7,7 @@ still renders the chapters that were read, so one run reports the errors of ever
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tomllib
@@ -20,6 +21,7 @@ import yaml
 from sitegen.book.inside import within
 from sitegen.errors import ContentError
 from sitegen.labs.discovery import all_labs
+from sitegen.memo import NO_MEMO, Memo
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 NUMBER = re.compile(r"[0-9]+")
@@ -319,8 +321,9 @@ def decode(path: str, data: bytes) -> tuple[str | None, list[ContentError]]:
         return None, [ContentError(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})")]
 
 
-def load_source(content: Path) -> Source:
-    """Read ``content/*.md``; every problem is kept on the result, none is raised.
+def load_source(content: Path, memo: Memo = NO_MEMO) -> Source:
+    """Read ``content/*.md``; every problem is kept on the result, none is raised. serve's ``memo``
+    keeps each chapter's front matter by its text.
 
     A chapter that is a symbolic link out of ``content`` is an error at the file, and is not read.
     Problems are collected, not raised: the next stage still renders the chapters that were read, so
@@ -349,7 +352,7 @@ def load_source(content: Path) -> Source:
         errors.extend(problems)
         if text is None:
             continue
-        meta, problems = parse_front_matter(path, text)
+        meta, problems = memo.get(("front matter", path), text, functools.partial(parse_front_matter, path, text))
         errors.extend(problems)
         if meta is None:
             unlisted.append(Unlisted(path, text))

@@ -10,18 +10,21 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from sitegen.cli.arguments import WORKER, parse
 from sitegen.cli.progress import SILENT, Progress
 from sitegen.errors import BuildError, tallied
 from sitegen.labs.discovery import enabled_labs
+from sitegen.memo import Memo, digest
 from sitegen.pipeline import ROOT, SINGLE_FILE, ZIP_TOP, Options, build, render
 from sitegen.runtime.cache import runtime_key
 from sitegen.serve import builder as serve_builder
 from sitegen.serve import server as serving
 from sitegen.serve.lint import model_lint
-from sitegen.site.output import publish, recover
+from sitegen.site.assemble import Site
+from sitegen.site.output import recover, refresh
 
 ENTRY = ROOT / "build.py"
 """The project's own entry point, which ``serve`` runs as its build worker."""
@@ -85,6 +88,27 @@ def run_build(options: Options, progress: Progress) -> int:
     return 0
 
 
+@dataclass
+class Kept:
+    """What serve's worker keeps between its builds of one book: each step's last result, and the site
+    it last published, whose files changed it then rewrites alone (decision 0064)."""
+
+    memo: Memo
+    tools: str
+    """The npm packages installed (Temml, MiniSearch, esbuild): an ``npm ci`` under serve drops the memo."""
+    site: Site | None = None
+
+
+KEPT: dict[Options, Kept] = {}
+"""The worker's book (its options but ``hot_base``) and what it keeps of it."""
+
+
+def npm_tools(root: Path) -> str:
+    """What npm installed in ``root`` (its lock files), for :class:`Kept`."""
+    locks = (root / "package-lock.json", root / "node_modules" / ".package-lock.json")
+    return digest(lock.read_bytes() if lock.is_file() else b"" for lock in locks)
+
+
 def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") -> serve_builder.Report:
     """One build of ``serve``'s worker: the site into ``options.out``, no zip, no single file.
 
@@ -93,11 +117,18 @@ def rebuild_for_serve(options: Options, progress: Progress, hot_base: str = "") 
     the site holds, for serve's next such word.
     """
     started = time.perf_counter()
+    kept, tools = KEPT.get(options), npm_tools(options.root)
+    if kept is None or hot_base or kept.tools != tools:  # a new book, model or tools: nothing kept holds
+        KEPT.clear()
+        kept = KEPT[options] = Kept(Memo(), tools)
     options = replace(options, hot_base=hot_base)
     recover(options.out, ())  # serve writes no zip: dist/ is a command-line build's, left alone
     try:
-        rendered = render(options, progress)
-        publish(rendered.site, options.out, {})
+        rendered = render(options, progress, kept.memo)
+        last, kept.site = kept.site, None  # a publish cut short is followed by a whole one
+        refresh(rendered.site, options.out, last)
+        kept.site = rendered.site
+        kept.memo.forget_unused()
     except BuildError as error:
         return serve_builder.Report(
             ok=False,

@@ -6,6 +6,7 @@ chapter's line, and at the model's when the model is at fault (decision 0061).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from sitegen.labs.calls import Handle, limited_call
 from sitegen.labs.model_lines import action_at, declared_at, raised_at, raised_note, shown_args
 from sitegen.labs.model_process import ModelProcess
 from sitegen.labs.placements import LabUse, Placement
+from sitegen.memo import NO_MEMO, Memo
 
 NO_USES: Mapping[tuple[str, int], LabUse] = MappingProxyType({})
 
@@ -144,20 +146,34 @@ def swept(use: LabUse, handle: Handle) -> list[ContentError]:
 
 
 def lab_stage(
-    placements: Sequence[Placement], labs: Mapping[str, Lab], project: Path, timeout: float, sweep: bool = True
+    placements: Sequence[Placement],
+    labs: Mapping[str, Lab],
+    project: Path,
+    timeout: float,
+    sweep: bool = True,
+    memo: Memo = NO_MEMO,
 ) -> Labs:
     """Stage "labs": every placement's starting view, then the warm-up of every lab the book may show
     (but those already failing), then (unless ``sweep`` is off) every placed lab swept from its
-    starting values (:func:`swept`), all in one model process under ``timeout`` seconds a call."""
+    starting values (:func:`swept`), all in one model process under ``timeout`` seconds a call
+    (started at the first call serve's ``memo`` has no reply to: :func:`remembered`)."""
     if not placements:
         return Labs(NO_USES)
     sound = [placement for placement in placements if not placement.kind.problems]  # a bad declaration is one
     with ModelProcess(timeout) as model:  # error, at its line (declaration_errors), not one more per call of it
-        found = starting_views(sound, model.handle)
+        handle = remembered(model.handle, memo)
+        found = starting_views(sound, handle)
         failing = {placement.kind.name for placement in placements if placement.key not in found.uses}
-        warmed = warm_up([lab for name, lab in labs.items() if name not in failing], model.handle, project)
-        sweeps = swept_once(found.uses.values(), model.handle) if sweep else []
+        warmed = warm_up([lab for name, lab in labs.items() if name not in failing], handle, project)
+        sweeps = swept_once(found.uses.values(), handle) if sweep else []
     return Labs(found.uses, (*found.errors, *warmed, *sweeps))
+
+
+def remembered(handle: Handle, memo: Memo) -> Handle:
+    """``handle``, but a request answered in an earlier build of serve's worker gets that reply: the
+    model's answer depends on the request alone, as the page's own calls assume, and an edit to the
+    model starts a new worker. A call stopped past the limit raises, and so is never kept."""
+    return handle if not memo.active else lambda text: memo.get(("reply", text), (), functools.partial(handle, text))
 
 
 def swept_once(uses: Iterable[LabUse], handle: Handle) -> list[ContentError]:

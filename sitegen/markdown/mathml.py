@@ -11,7 +11,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from sitegen.errors import BuildError, ContentError
 from sitegen.limited_run import run_limited
 from sitegen.markdown.ids import Attributes, rewrite_attributes
 from sitegen.markdown.plugins.env import chapter, line_of, record
+from sitegen.memo import NO_MEMO, Memo
 
 PROJECT = Path(__file__).resolve().parents[2]
 TEMML = PROJECT / "node_modules" / "temml"
@@ -193,14 +194,25 @@ def abridged(tex: str) -> str:
     return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
-def typeset_formulas(found: Sequence[Found]) -> str:
-    """Typeset every formula found (one batch), hang each one's MathML on its token, report
-    each that Temml refuses at its line; the formulas' stylesheet, or "" when there are none."""
-    if not found:
-        return ""
-    answers = typeset(tuple(Formula(item.token.content, item.token.type == "math_block") for item in found))
+def formula(found: Found) -> Formula:
+    """The formula a token holds, as Temml is asked for it."""
+    return Formula(found.token.content, found.token.type == "math_block")
+
+
+def typeset_book(formulas: Sequence[Formula], memo: Memo = NO_MEMO) -> dict[Formula, Typeset]:
+    """Each of ``formulas`` typeset: those serve's ``memo`` does not hold in one batch (all of them, for
+    a build), each then kept by its TeX (Temml reads each formula alone: no macro outlives it)."""
+    missing = tuple(item for item in formulas if not memo.has(("formula", item), ()))
+    answers = dict(zip(missing, typeset(missing), strict=True))
+    return {item: memo.get(("formula", item), (), functools.partial(answers.__getitem__, item)) for item in formulas}
+
+
+def apply_formulas(found: Sequence[Found], typeset: Mapping[Formula, Typeset]) -> dict[str, str]:
+    """Hang each formula's MathML on its token and report each that Temml refused at its line; the
+    classes its styles became (:func:`without_styles`), for the stylesheet."""
     rules: dict[str, str] = {}
-    for item, answer in zip(found, answers, strict=True):
+    for item in found:
+        answer = typeset[formula(item)]
         tex = item.token.content
         if answer.error is not None:
             position = answer.position if answer.position is not None else 0
@@ -213,4 +225,4 @@ def typeset_formulas(found: Sequence[Found]) -> str:
             message = f"the formula ${abridged(tex)}$ needs the style {style!r}, which the page cannot carry"
             record(item.env, ContentError(chapter(item.env).path, item.line, message))
         item.token.meta["mathml"] = mathml
-    return stylesheet(rules)
+    return rules

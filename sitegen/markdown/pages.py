@@ -7,6 +7,8 @@ kept on the result, not raised, so one run lists every error in the book (decisi
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -29,14 +31,23 @@ from sitegen.labs.stage import Labs
 from sitegen.markdown.description import description
 from sitegen.markdown.ids import Tag, duplicate_ids, referring_tags
 from sitegen.markdown.links import Targets, check_links, heading_ids
-from sitegen.markdown.mathml import STYLESHEET, formulas_in, typeset_formulas
+from sitegen.markdown.mathml import (
+    STYLESHEET,
+    Formula,
+    Typeset,
+    apply_formulas,
+    formula,
+    formulas_in,
+    stylesheet,
+    typeset_book,
+)
 from sitegen.markdown.plugins.brackets import brackets_plugin
 from sitegen.markdown.plugins.callouts import callouts_plugin
 from sitegen.markdown.plugins.chapter_links import chapter_links_plugin
 from sitegen.markdown.plugins.code import code_plugin
 from sitegen.markdown.plugins.containers import unknown_containers_plugin
 from sitegen.markdown.plugins.deleted import deleted_plugin
-from sitegen.markdown.plugins.env import ChapterEnv, new_env, record
+from sitegen.markdown.plugins.env import ChapterEnv, Widget, new_env, record
 from sitegen.markdown.plugins.figures import figures_plugin
 from sitegen.markdown.plugins.footnotes import footnotes_plugin
 from sitegen.markdown.plugins.formulas import formulas_plugin
@@ -47,6 +58,7 @@ from sitegen.markdown.plugins.nesting import nesting_plugin
 from sitegen.markdown.plugins.raw_html import raw_html_plugin
 from sitegen.markdown.plugins.tables import tables_plugin
 from sitegen.markdown.toc import Entry, table_of_contents
+from sitegen.memo import NO_MEMO, Memo, digest
 from sitegen.runtime.names import RUNTIME_DIR
 from sitegen.search.text import SEARCH_DIR, Section, sections
 from sitegen.site.templates import DEFAULT_LAB, TemplateFailed, Templates
@@ -152,23 +164,40 @@ def make_markdown(
 
 
 @dataclass(frozen=True)
+class Outline:
+    """What the rest of the book reads of a chapter, taken as it is parsed (before rendering changes its
+    tokens): its headings' ids (links land there), its labs and its formulas (typeset a book at a time)."""
+
+    anchors: frozenset[str]
+    placements: tuple[Placement, ...]
+    formulas: tuple[Formula, ...]
+
+
+@dataclass(frozen=True)
 class Parsed:
-    """One chapter's tokens, where its page goes, and the env holding what parsing found."""
+    """One chapter's tokens, where its page goes, and the env holding what parsing found.
+
+    Checking and rendering write into the tokens and the env (a link's image size, a formula's MathML,
+    each problem), so a Parsed is rendered once; serve's memo parses again to render again."""
 
     path: str
     url: str
+    text: str
     tokens: list[Token]
     env: ChapterEnv
+    outline: Outline
 
     @property
     def placements(self) -> tuple[Placement, ...]:
         """The labs the chapter places, in order."""
-        return tuple(self.env.placements)
+        return self.outline.placements
 
 
 def parse(md: MarkdownIt, path: str, url: str, text: str) -> Parsed:
     env = new_env(path)
-    return Parsed(path, url, md.parse(text, env), env)
+    tokens = md.parse(text, env)
+    formulas = tuple(formula(found) for found in formulas_in(tokens, env))
+    return Parsed(path, url, text, tokens, env, Outline(heading_ids(tokens), tuple(env.placements), formulas))
 
 
 @dataclass(frozen=True)
@@ -181,16 +210,27 @@ class Chapters:
     unlisted: tuple[Parsed, ...]
     """Chapters the source stage could not list (bad front matter): checked too, but given no page."""
     urls: dict[str, str]
+    markdown: tuple[object, ...] = ()
+    """What ``md`` was made from (the chapters' pages, the labs on, the chapters planned): a rendered
+    chapter's key (:func:`chapter_key`)."""
+    fresh: frozenset[str] = frozenset()
+    """The chapters parsed by this build, not taken from serve's memo: those not rendered yet."""
 
     @property
     def placements(self) -> tuple[Placement, ...]:
         """Every lab the book places, chapter by chapter (for the labs stage)."""
         return tuple(placement for item in (*self.listed, *self.unlisted) for placement in item.placements)
 
+    def unrendered(self, item: Parsed) -> Parsed:
+        """``item`` if this build parsed it, else the chapter parsed again (a Parsed renders once)."""
+        return item if item.path in self.fresh else parse(self.md, item.path, item.url, item.text)
 
-def parse_chapters(source: Source, experimental_labs: Iterable[str] = (), planned: Collection[str] = ()) -> Chapters:
+
+def parse_chapters(
+    source: Source, experimental_labs: Iterable[str] = (), planned: Collection[str] = (), memo: Memo = NO_MEMO
+) -> Chapters:
     """Parse every chapter; ``experimental_labs`` are the experimental labs the book's book.toml enables,
-    ``planned`` the chapters it plans.
+    ``planned`` the chapters it plans; serve's ``memo`` keeps each chapter parsed by its text.
 
     Every chapter is parsed first, so that links and images can be checked against the headings and
     files of the whole book, the labs stage can compute the starting view of every lab the chapters
@@ -198,10 +238,72 @@ def parse_chapters(source: Source, experimental_labs: Iterable[str] = (), planne
     with those views (:func:`render_pages`).
     """
     urls = {chapter.meta.slug: page_url(chapter) for chapter in source.chapters}
+    markdown = (tuple(urls.items()), tuple(experimental_labs), tuple(planned))
     md = make_markdown(urls, experimental_labs, planned)
-    listed = tuple(parse(md, chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters)
-    unlisted = tuple(parse(md, item.path, item.path, item.text) for item in source.unlisted)
-    return Chapters(source, md, listed, unlisted, urls)
+    fresh: set[str] = set()
+
+    def parsed(path: str, url: str, text: str) -> Parsed:
+        def again() -> Parsed:
+            fresh.add(path)
+            return parse(md, path, url, text)
+
+        return memo.get(("parsed", path), (url, text, markdown), again)
+
+    listed = tuple(parsed(chapter.path, urls[chapter.meta.slug], chapter.text) for chapter in source.chapters)
+    unlisted = tuple(parsed(item.path, item.path, item.text) for item in source.unlisted)
+    return Chapters(source, md, listed, unlisted, urls, markdown, frozenset(fresh))
+
+
+@dataclass(frozen=True)
+class RenderedChapter:
+    """One chapter checked and rendered: all its page and the book's lists take from it."""
+
+    body: str
+    tags: tuple[Tag, ...]
+    toc: tuple[Entry, ...]
+    description: str
+    sections: tuple[Section, ...]
+    errors: tuple[ContentError, ...]
+    warnings: tuple[ContentError, ...]
+    used: frozenset[str]
+    """The book's files its links and images use."""
+    formula_rules: tuple[tuple[str, str], ...]
+    """The classes its formulas' styles became (``sitegen.markdown.mathml.without_styles``)."""
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every chapter's rendering reads besides the chapter: the book's link targets, the labs'
+    views, the widget's templates, the formulas typeset."""
+
+    md: MarkdownIt
+    targets: Targets
+    uses: Mapping[tuple[str, int], LabUse]
+    widget: Widget
+    typeset: Mapping[Formula, Typeset]
+
+
+def render_chapter(item: Parsed, title: str | None, shared: Shared) -> RenderedChapter:
+    """Check one chapter's links (an unlisted one's against its own headings too) and formulas, then
+    render it; its sections for search under ``title`` (None: unlisted, no page, no sections)."""
+    own = replace(shared.targets, anchors={**shared.targets.anchors, item.url: item.outline.anchors})
+    used = check_links(item.tokens, item.env, item.url, own)
+    rules = apply_formulas(formulas_in(item.tokens, item.env), shared.typeset)
+    env = item.env.rendering(shared.uses, shared.widget)
+    body = shared.md.renderer.render(item.tokens, shared.md.options, env)
+    tags = referring_tags(body)
+    errors = (*duplicate_ids(shared.md, item.tokens, body, item.path, env, tags), *item.env.errors)
+    warnings = tuple(item.env.warnings)
+    found = () if title is None else sections(item.tokens, title, partial(field_text, env=env))
+    toc, lede = table_of_contents(item.tokens), description(item.tokens)
+    return RenderedChapter(
+        body, tags, toc, lede, found, errors, warnings, frozenset(used), tuple(sorted(rules.items()))
+    )
+
+
+def render_unrendered(chapters: Chapters, item: Parsed, title: str | None, shared: Shared) -> RenderedChapter:
+    """:func:`render_chapter` of ``item`` as parsed by this build, or parsed again."""
+    return render_chapter(chapters.unrendered(item), title, shared)
 
 
 def render_pages(
@@ -211,58 +313,91 @@ def render_pages(
     files: frozenset[str] = frozenset(),
     assets: Assets = NO_ASSETS,
     hide_python: Collection[str] = (),
+    memo: Memo = NO_MEMO,
 ) -> Pages:
     """Check and render every chapter, each lab with its starting view from ``labs`` (the labs stage);
     ``files`` are the site's other files (links may point there), ``assets`` the book's own files
     (images and links may point there); ``hide_python`` names labs shown without their "Python" disclosure.
+    serve's ``memo`` keeps each chapter's rendering by all it reads (:func:`chapter_key`).
 
     Chapters the source stage could not list are checked too, against the same
     targets plus their own headings, but get no page. A lab's widget is its
     template (``labs/NAME.html``), rendered with its starting view.
     """
-    md, source, urls = chapters.md, chapters.source, chapters.urls
     every = (*chapters.listed, *chapters.unlisted)
+    targets = book_targets(chapters, files, assets)
+    typeset = typeset_book([formula for item in every for formula in item.outline.formulas], memo)
     widget = partial(lab_widget, templates, hide_python=frozenset(hide_python))
-    used = check_every_link(chapters, files, assets)
-    formulas = {item.path: formulas_in(item.tokens, item.env) for item in every}
-    formulas_css = typeset_formulas([found for chapter in formulas.values() for found in chapter])
-    bodies: dict[str, str] = {}
-    tocs: dict[str, tuple[Entry, ...]] = {}
-    tags: dict[str, tuple[Tag, ...]] = {}
-    descriptions: dict[str, str] = {}
-    uses: dict[str, tuple[LabUse, ...]] = {}
-    errors: list[ContentError] = asset_clashes(used, assets.files, files)
-    warnings: list[ContentError] = unused_assets(assets, used)
-    envs: dict[str, ChapterEnv] = {}
+    shared = Shared(chapters.md, targets, labs.uses, widget, typeset)
+    linked = targets_key(targets) if memo.active else ""
+    book_key = (chapters.markdown, linked, templates.key, tuple(sorted(hide_python)))
+    views = use_keys(labs.uses) if memo.active else {}
+    titles: dict[str, str | None] = {chapter.path: chapter.meta.title for chapter in chapters.source.chapters}
+    rendered: dict[str, RenderedChapter] = {}
     for item in every:
-        env = envs[item.path] = item.env.rendering(labs.uses, widget)
-        bodies[item.path] = md.renderer.render(item.tokens, md.options, env)
-        tags[item.path] = referring_tags(bodies[item.path])
-        errors.extend(duplicate_ids(md, item.tokens, bodies[item.path], item.path, env, tags[item.path]))
-        tocs[item.path] = table_of_contents(item.tokens)
-        descriptions[item.path] = description(item.tokens)
-        uses[item.path] = tuple(labs.uses[p.key] for p in item.placements if p.key in labs.uses)
-        errors.extend(item.env.errors)
-        warnings.extend(item.env.warnings)
-    tokens = {item.path: item.tokens for item in chapters.listed}
-    field_texts = {item.path: partial(field_text, env=envs[item.path]) for item in chapters.listed}
-    pages = tuple(
-        Page(
-            chapter,
-            bodies[chapter.path],
-            uses[chapter.path],
-            urls[chapter.meta.slug],
-            toc=tocs[chapter.path],
-            stylesheets=(STYLESHEET,) if formulas[chapter.path] else (),
-            description=descriptions[chapter.path],
-            sections=sections(tokens[chapter.path], chapter.meta.title, field_texts[chapter.path]),
-            tags=tags[chapter.path],
-        )
-        for chapter in source.chapters
-    )
-    stylesheets = {STYLESHEET: formulas_css} if formulas_css else {}
+        title = titles.get(item.path) if item.url != item.path else None
+        key = (title, *chapter_key(item, views, typeset, book_key))
+        again = partial(render_unrendered, chapters, item, title, shared)
+        rendered[item.path] = memo.get(("rendered", item.path), key, again)
+    return book_pages(chapters, labs, rendered, assets, files, typeset, views, memo)
+
+
+def use_keys(uses: Mapping[tuple[str, int], LabUse]) -> dict[tuple[str, int], tuple[Placement, str]]:
+    """Each placed lab as a key: its placement and its starting view's digest (a view, a tree of
+    thousands of nodes, is hashed once for all the chapters that place the lab at the same values)."""
+    hashed: dict[int, str] = {}
+    for use in uses.values():
+        if id(use.view) not in hashed:
+            hashed[id(use.view)] = digest([json.dumps(use.view, sort_keys=True)])
+    return {key: (use.placement, hashed[id(use.view)]) for key, use in uses.items()}
+
+
+def chapter_key(
+    item: Parsed,
+    views: Mapping[tuple[str, int], object],
+    typeset: Mapping[Formula, Typeset],
+    book: tuple[object, ...],
+) -> tuple[object, ...]:
+    """All a chapter's rendering reads: its page and text, its labs' views, its formulas typeset, and
+    ``book``, what it reads of the whole book (the Markdown's settings, every link target, the templates,
+    the labs shown without their Python)."""
+    placed = tuple(views.get(placement.key) for placement in item.placements)
+    return (item.url, item.text, placed, tuple(typeset[formula] for formula in item.outline.formulas), book)
+
+
+def book_pages(
+    chapters: Chapters,
+    labs: Labs,
+    rendered: Mapping[str, RenderedChapter],
+    assets: Assets,
+    files: frozenset[str],
+    typeset: Mapping[Formula, Typeset],
+    views: Mapping[tuple[str, int], object],
+    memo: Memo = NO_MEMO,
+) -> Pages:
+    """The pages, in the book's order, from each chapter's rendering; the book's files they use and the
+    formulas' stylesheet (if any chapter has a formula). serve's ``memo`` gives a page the same object as
+    the last build's when nothing of it changed, so the site stage compares it at once."""
+    used = {path for done in rendered.values() for path in done.used}
+    errors = [*asset_clashes(used, assets.files, files), *(e for done in rendered.values() for e in done.errors)]
+    warnings = [*unused_assets(assets, used), *(w for done in rendered.values() for w in done.warnings)]
+    pages: list[Page] = []
+    for chapter, item in zip(chapters.source.chapters, chapters.listed, strict=True):
+        done = rendered[chapter.path]
+        uses = tuple(labs.uses[p.key] for p in item.placements if p.key in labs.uses)
+        placed = tuple(views.get(p.key) for p in item.placements)
+        key = (chapter, item.url, done, placed, bool(item.outline.formulas))
+        pages.append(memo.get(("page", chapter.path), key, partial(make_page, chapter, item, done, uses)))
+    rules = {name: body for done in rendered.values() for name, body in done.formula_rules}
+    css = stylesheet(rules) if typeset else ""
+    stylesheets = {STYLESHEET: css} if css else {}
     used_files = {path: assets.files[path] for path in sorted(used)}
-    return Pages(pages, tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
+    return Pages(tuple(pages), tuple(sorted(errors)), tuple(sorted(warnings)), used_files, stylesheets)
+
+
+def make_page(chapter: ChapterSource, item: Parsed, done: RenderedChapter, uses: tuple[LabUse, ...]) -> Page:
+    formulas = (STYLESHEET,) if item.outline.formulas else ()
+    return Page(chapter, done.body, uses, item.url, done.toc, formulas, done.description, done.sections, done.tags)
 
 
 PYTHON_DISCLOSURE = "labs/python.html"
@@ -284,22 +419,32 @@ def lab_widget(templates: Templates, use: LabUse, env: ChapterEnv, hide_python: 
         return ""
 
 
-def check_every_link(chapters: Chapters, files: frozenset[str], assets: Assets) -> set[str]:
-    """Check the links of every chapter (an unlisted one's against its own headings too); the book's
-    files they use."""
-    targets = Targets(
-        anchors={INDEX: frozenset()} | {item.url: heading_ids(item.tokens) for item in chapters.listed},
+def book_targets(chapters: Chapters, files: frozenset[str], assets: Assets) -> Targets:
+    """What a link of any chapter may land on: every listed chapter's headings, the site's files, the book's."""
+    return Targets(
+        anchors={INDEX: frozenset()} | {item.url: item.outline.anchors for item in chapters.listed},
         sources={item.url: item.path for item in chapters.listed},
         files=files,
         complete=chapters.source.complete,
         assets=assets.files,
         refused=assets.refused,
     )
-    used: set[str] = set()
-    for item in (*chapters.listed, *chapters.unlisted):
-        own = replace(targets, anchors={**targets.anchors, item.url: heading_ids(item.tokens)})
-        used |= check_links(item.tokens, item.env, item.url, own)
-    return used
+
+
+def targets_key(targets: Targets) -> str:
+    """All of ``targets`` as one digest, in a rendered chapter's key: a heading renamed in one chapter
+    checks again the links of every other."""
+    anchors = [part for url, ids in sorted(targets.anchors.items()) for part in (url, *sorted(ids), "")]
+    sources = [part for pair in sorted(targets.sources.items()) for part in pair]
+    files = [part for name, asset in sorted(targets.assets.items()) for part in asset_parts(name, asset)]
+    refused = [part for pair in sorted(targets.refused.items()) for part in pair]
+    lists = (anchors, sources, sorted(targets.files), files, refused, [str(targets.complete)])
+    return digest(digest(part) for part in lists)
+
+
+def asset_parts(name: str, asset: Asset) -> tuple[str, ...]:
+    """A file of the book as a link target: its name, where messages put it, what it is, its bytes' hash."""
+    return (name, asset.path, asset.shown, asset.media_type, repr(asset.size), hashlib.sha256(asset.data).hexdigest())
 
 
 def asset_clashes(used: Iterable[str], assets: Mapping[str, Asset], files: frozenset[str]) -> list[ContentError]:

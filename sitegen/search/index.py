@@ -19,6 +19,7 @@ from typing import Any
 from sitegen.errors import BuildError
 from sitegen.markdown.ids import prefixed
 from sitegen.markdown.pages import Pages
+from sitegen.memo import NO_MEMO, Memo
 from sitegen.runtime.bundle import read_pinned
 from sitegen.runtime.npm import declared_version
 from sitegen.search.text import SEARCH_DIR, Section
@@ -116,6 +117,17 @@ def load_library(project: Path) -> str:
     return f"{head}{code.removesuffix(SOURCE_MAP)}\n"
 
 
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        raise BuildError(["node: not found; the search index is built with Node.js (install it, then 'npm ci')"])
+    return found
+
+
+def failed(code: int, said: str) -> BuildError:
+    return BuildError([f"{INDEXER.name}: indexing the book failed ({code}): {said.strip()}"])
+
+
 @functools.lru_cache(maxsize=4)
 def run_indexer(payload: str) -> str:
     """MiniSearch's index of the documents in ``payload``, made by ``search_index.mjs`` under Node.
@@ -123,16 +135,51 @@ def run_indexer(payload: str) -> str:
     Kept per process for the same input: serve's worker rebuilds after a template edit with
     the same sections, and the tests build the same book more than once.
     """
-    node = shutil.which("node")
-    if node is None:
-        raise BuildError(["node: not found; the search index is built with Node.js (install it, then 'npm ci')"])
-    done = subprocess.run([node, str(INDEXER)], input=payload, capture_output=True, text=True, encoding="utf-8")
+    done = subprocess.run([node(), str(INDEXER)], input=payload, capture_output=True, text=True, encoding="utf-8")
     if done.returncode != 0:
-        raise BuildError([f"{INDEXER.name}: indexing the book failed ({done.returncode}): {done.stderr.strip()}"])
-    return done.stdout
+        raise failed(done.returncode, done.stderr)
+    return done.stdout.removesuffix("\n")
 
 
-def search_index(project: Path, pages: Pages) -> SearchIndex:
+class Indexer:
+    """serve's: one Node running ``search_index.mjs`` for every build of the worker, a line of JSON in
+    and a line out each, so a rebuild pays no start of Node and MiniSearch (decision 0064)."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+
+    def index(self, payload: str) -> str:
+        """What :func:`run_indexer` answers for ``payload``, from the kept process."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            command = [node(), str(INDEXER)]
+            process = self.process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            )
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        try:
+            process.stdin.write(payload + "\n")
+            process.stdin.flush()
+            line = process.stdout.readline()
+        except OSError:
+            line = ""
+        if not line.endswith("\n"):
+            self.process = None
+            process.kill()
+            raise failed(process.wait(), process.stderr.read())
+        return line.removesuffix("\n")
+
+
+KEPT = Indexer()
+"""serve's worker's Node."""
+
+
+def search_index(project: Path, pages: Pages, memo: Memo = NO_MEMO) -> SearchIndex:
     """Every chapter's sections indexed with the pinned MiniSearch of ``project``'s ``node_modules``.
 
     Search runs in the reader's browser with MiniSearch, from the npm package pinned in
@@ -141,7 +188,8 @@ def search_index(project: Path, pages: Pages) -> SearchIndex:
     that same MiniSearch file under Node (``search_index.mjs``), with the options of
     ``search_terms.js``, which the page runs too: the index and the page's queries cut text into the
     same terms. The page then only loads the finished index (``MiniSearch.loadJS``), which is far
-    quicker than indexing the book in the browser (docs/performance.md, "Search").
+    quicker than indexing the book in the browser (docs/performance.md, "Search"). serve's ``memo``
+    keeps the index by its documents, made by its worker's one Node (:data:`KEPT`).
     """
     library = load_library(project)
     terms = TERMS.read_text(encoding="utf-8")
@@ -151,4 +199,5 @@ def search_index(project: Path, pages: Pages) -> SearchIndex:
         Chapter(page.source.meta.headline, page.source.meta.title, page.url, page.source.meta.slug)
         for page in pages.pages
     )
-    return SearchIndex(library, terms, run_indexer(payload), chapters)
+    index = memo.get("search", payload, functools.partial(KEPT.index, payload)) if memo.active else run_indexer(payload)
+    return SearchIndex(library, terms, index, chapters)

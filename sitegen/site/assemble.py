@@ -41,6 +41,7 @@ from sitegen.markdown.ids import (
     single_file_clashes,
 )
 from sitegen.markdown.pages import INDEX, Page, Pages
+from sitegen.memo import NO_MEMO, Memo
 from sitegen.runtime.bundle import Loader, Runtime
 from sitegen.search.index import SCRIPT as SEARCH_INDEX
 from sitegen.search.index import SearchIndex
@@ -152,10 +153,12 @@ def assemble_site(
     book: Book,
     templates: Templates,
     download: Download | None = None,
+    memo: Memo = NO_MEMO,
 ) -> Site:
     """Render the index and every chapter through the templates, add static, search and runtime files.
 
-    With ``download``, the zip is one of the site's files and the index links it.
+    With ``download``, the zip is one of the site's files and the index links it. serve's ``memo``
+    keeps each page's bytes by all its template is given (:func:`page_html`).
 
     ``runtime`` is needed (and only given) when some page has a lab. Every
     template failure is collected; one failing in many pages is reported once,
@@ -163,39 +166,30 @@ def assemble_site(
     """
     ordered = pages.pages
     csp = policy()
-    files: dict[str, bytes] = {}
-    failures: dict[ContentError, list[str]] = {}
     static = static_names(templates.folder / "static")
-    static_code = static_files(templates.folder / "static")
+    templates_key = templates.key
+    static_code = memo.get("static files", templates_key, functools.partial(static_files, templates.folder / "static"))
+    made: dict[str, bytes | ContentError] = {}
 
     def render(url: str, name: str, **context: object) -> None:
-        try:
-            files[url] = templates.render(name, search_index=SEARCH_INDEX, **context).encode("utf-8")
-        except TemplateFailed as failed:
-            failures.setdefault(failed.error, []).append(url)
+        key = (name, templates_key, tuple(context.items()))
+        made[url] = memo.get(("html", url), key, functools.partial(page_html, templates, name, context))
 
     render(INDEX, "index.html", book=book, pages=ordered, csp=csp, download=download)
     for index, page in enumerate(ordered):
         previous: Page | None = ordered[index - 1] if index > 0 else None
         following: Page | None = ordered[index + 1] if index + 1 < len(ordered) else None
-        context = {
-            "book": book,
-            "page": page,
-            "previous": previous,
-            "next": following,
-            "config_id": CONFIG_ID,
-            "page_config": chapter_config(page, book, runtime, reader_path(static_code)),
-            "page_scripts": page_scripts((use.kind.name for use in page.labs), static),
-            "csp": csp,
-        }
-        render(page.url, "chapter.html", **context)
-    if failures:
-        raise BuildError(
-            sorted(
-                ContentError(error.path, error.line, f"{error.message} (rendering {', '.join(urls)})")
-                for error, urls in failures.items()
-            )
+        labs, reader = tuple(use.kind for use in page.labs), reader_path(static_code)
+        config_key = (labs, book, runtime.loader if runtime else None, reader)  # all chapter_config reads
+        config = memo.get(
+            ("config", *(lab.name for lab in labs)),
+            config_key,
+            functools.partial(chapter_config, page, book, runtime, reader),
         )
+        scripts = page_scripts((use.kind.name for use in page.labs), static)
+        context = {"book": book, "page": page, "previous": previous, "next": following, "config_id": CONFIG_ID}
+        render(page.url, "chapter.html", **context, page_config=config, page_scripts=scripts, csp=csp)
+    files = rendered_pages(made)
     files |= static_code
     files |= {path: css.encode("utf-8") for path, css in pages.stylesheets.items()}
     files |= {path: asset.data for path, asset in pages.assets.items()}
@@ -205,6 +199,30 @@ def assemble_site(
     if download is not None:
         files[download.href] = download.data
     return Site(files=dict(sorted(files.items())))
+
+
+def rendered_pages(made: Mapping[str, bytes | ContentError]) -> dict[str, bytes]:
+    """The pages rendered; or, if a template failed, a BuildError with each failure once, naming its pages."""
+    failures: dict[ContentError, list[str]] = {}
+    for url, html in made.items():
+        if isinstance(html, ContentError):
+            failures.setdefault(html, []).append(url)
+    if failures:
+        raise BuildError(
+            sorted(
+                ContentError(error.path, error.line, f"{error.message} (rendering {', '.join(urls)})")
+                for error, urls in failures.items()
+            )
+        )
+    return {url: html for url, html in made.items() if isinstance(html, bytes)}
+
+
+def page_html(templates: Templates, name: str, context: Mapping[str, object]) -> bytes | ContentError:
+    """One page of the site through its template, or where and why the template failed."""
+    try:
+        return templates.render(name, search_index=SEARCH_INDEX, **context).encode("utf-8")
+    except TemplateFailed as failed:
+        return failed.error
 
 
 ENDS_SCRIPT = re.compile(rb"</script|<!--", re.IGNORECASE)

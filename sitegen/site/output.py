@@ -255,6 +255,29 @@ def publish(site: Site, out: Path, files: Mapping[Path, Output | None]) -> None:
         shutil.rmtree(fresh, ignore_errors=True)  # the old site, exchanged to the staged name
 
 
+def refresh(site: Site, out: Path, last: Site | None) -> None:
+    """serve's publish: after its first build, only the files whose bytes changed since ``last``, the
+    site it published there before (its manifest says so), each staged beside itself and renamed over
+    it, so a page is never read half written; files gone are removed, and the manifest follows. Else,
+    or whatever is unlike ``last``, the whole site is published (:func:`publish`)."""
+    if last is None or manifest_files(out) != sorted(last.files):
+        publish(site, out, {})
+        return
+    with locked(out):
+        roll_forward(out)
+        for name, data in site.files.items():
+            if last.files.get(name) != data:
+                rename(stage_file(data, out / name), out / name)
+        for name in last.files.keys() - site.files.keys():
+            (out / name).unlink(missing_ok=True)
+            for folder in (out / name).parents:
+                if folder == out or any(folder.iterdir()):
+                    break
+                folder.rmdir()
+        if site.files.keys() != last.files.keys():
+            rename(stage_file(manifest(site.files), out / MANIFEST), out / MANIFEST)
+
+
 def write_zip(site: Site, top: str, handle: IO[bytes]) -> None:
     """The site as a zip with one top folder, sorted entries and fixed dates (reproducible), written
     into ``handle`` (a staged file) as it is made."""

@@ -16,6 +16,7 @@ import jinja2
 
 from kvpage.lab import NotInLab
 from sitegen.errors import ContentError
+from sitegen.memo import folder_digest
 
 MACROS = "labs/controls.html"
 """The labs' shared macros (``Templates.macros``)."""
@@ -44,6 +45,8 @@ class Templates:
     """Templates of macros every lab calls (``site_template/labs/controls.html``): an error inside one
     (``ui.control(lab, "tokenz")``, a control the lab lacks) is the caller's, so it is reported at the
     line that called the macro, in the lab's own template, not at the macro's line."""
+    key: str = ""
+    """The digest of every file under ``folder`` (``sitegen.memo.folder_digest``): in serve's keys."""
 
     def render(self, name: str | Sequence[str], **context: object) -> str:
         """Render template ``name`` (or the first of several that exists); raise TemplateFailed naming the
@@ -90,8 +93,9 @@ def frames(trace: TracebackType | None) -> list[tuple[str, int]]:
     return found
 
 
-def make_templates(folder: Path) -> Templates:
-    """Templates from ``folder``; an undefined variable is an error, never blank output."""
+def make_templates(folder: Path, key: str | None = None) -> Templates:
+    """Templates from ``folder``; an undefined variable is an error, never blank output. ``key``: the
+    digest of its files (``sitegen.memo.folder_digest``), if known already."""
     folder = folder.resolve()
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folder),
@@ -101,4 +105,5 @@ def make_templates(folder: Path) -> Templates:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    return Templates(folder, environment, frozenset({f"{folder.name}/{MACROS}"}))
+    key = folder_digest(folder) if key is None else key
+    return Templates(folder, environment, frozenset({f"{folder.name}/{MACROS}"}), key)

@@ -16,9 +16,10 @@ from tests.conftest import ROOT
 
 SITEGEN = ROOT / "sitegen"
 TESTS = ROOT / "tests" / "sitegen"
-AT_THE_ROOT = {"__init__.py", "__main__.py", "pipeline.py", "errors.py", "limited_run.py"}
+AT_THE_ROOT = {"__init__.py", "__main__.py", "pipeline.py", "errors.py", "limited_run.py", "memo.py"}
 """The pipeline's ``build()``, the errors every stage uses (and ``run_limited``, the tool run three
-stages stop with), and the package's own entry points."""
+stages stop with), what serve's worker keeps between builds for every stage (``memo``), and the package's
+own entry points."""
 NO_MODULE = {
     "test_invalid_content.py": "broken books through the whole pipeline (tests/invalid/)",
     "test_pipeline_fuzz.py": "the whole pipeline fuzzed (sitegen/pipeline.py)",

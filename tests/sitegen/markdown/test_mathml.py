@@ -8,18 +8,24 @@ import pytest
 from markdown_it import MarkdownIt
 
 from sitegen.errors import BuildError
+from sitegen.markdown import mathml
 from sitegen.markdown.mathml import (
     Formula,
+    Typeset,
+    apply_formulas,
     class_name,
+    formula,
     formulas_in,
+    stylesheet,
     temml_css,
     typeset,
-    typeset_formulas,
+    typeset_book,
     without_styles,
 )
 from sitegen.markdown.plugins.env import new_env
 from sitegen.markdown.plugins.formulas import formulas_plugin
 from sitegen.markdown.plugins.lines import inline_lines_plugin
+from sitegen.memo import Memo
 
 
 def test_one_batch_gives_mathml_or_a_reason_for_each() -> None:
@@ -89,7 +95,8 @@ def test_each_refusal_is_reported_at_its_line_and_the_rest_typeset() -> None:
     md = MarkdownIt("commonmark").use(formulas_plugin).use(inline_lines_plugin)
     env = new_env("content/a.md")
     tokens = md.parse(TEXT, env)
-    css = typeset_formulas(formulas_in(tokens, env))
+    found = formulas_in(tokens, env)
+    css = stylesheet(apply_formulas(found, typeset_book([formula(item) for item in found])))
     assert [str(error) for error in env.errors] == [
         "content/a.md:2: the formula $\\frac{1}{2$ cannot be typeset: "
         "Unexpected end of input in a macro argument, expected '}'",
@@ -103,7 +110,24 @@ def test_each_refusal_is_reported_at_its_line_and_the_rest_typeset() -> None:
 
 def test_no_formulas_no_node_and_no_stylesheet() -> None:
     assert typeset(()) == ()
-    assert typeset_formulas([]) == ""
+    assert typeset_book([]) == {}
+
+
+def test_serves_memo_typesets_only_the_formulas_it_has_not_typeset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each formula is kept by its TeX: an edit to one formula sends that one alone to Temml."""
+    memo = Memo()
+    first = typeset_book([Formula("n^2", False), Formula("p^2", True)], memo)
+    asked: list[tuple[Formula, ...]] = []
+
+    def counted(formulas: tuple[Formula, ...]) -> tuple[Typeset, ...]:
+        asked.append(formulas)
+        return typeset(formulas)
+
+    monkeypatch.setattr(mathml, "typeset", counted)
+    again = typeset_book([Formula("n^2", False), Formula("n^3", False), Formula("p^2", True)], memo)
+    assert asked == [(Formula("n^3", False),)]
+    assert again[Formula("n^2", False)] is first[Formula("n^2", False)]
+    assert again == typeset_book(list(again))  # what a build with nothing kept answers
 
 
 def test_a_missing_node_is_a_build_error(monkeypatch: pytest.MonkeyPatch) -> None:
