@@ -106,7 +106,7 @@ def region_step(region: Locator, step: Step) -> None:
             expect(readout, f"{step['label']!r} should read {step['text']!r}").to_have_text(step["text"])
         except AssertionError as failure:
             alert, runtime = region.evaluate(LAB_SAYS)
-            raise AssertionError(f"{failure} (the lab's alert: {alert!r}; its runtime line: {runtime!r})") from None
+            raise AssertionError(f"{first_lines(str(failure))} (the lab's alert: {alert!r}; its runtime line: {runtime!r})") from None
     elif op == "expect_alert":
         expect(region.get_by_role("alert")).to_have_text(step["text"])
     elif op == "expect_disabled":
@@ -126,9 +126,9 @@ def region_step(region: Locator, step: Step) -> None:
             return answer
 
         if step["until"]:
-            until(region.page, f"(el) => ({step['js']})(el) === true", region, f"{step['js']} should hold", seen)
+            until(region.page, f"(el) => ({step['js']})(el) === true", region, f"{short(step['js'])} should hold", seen)
         else:
-            assert (answer := seen()) is True, f"{step['js']} does not hold: {answer!r}"
+            assert (answer := seen()) is True, f"{short(step['js'])} does not hold: {answer!r}"
     elif op == "screenshot":
         region.screenshot(path=step["path"])
     else:
@@ -160,8 +160,11 @@ def describe(step: Step) -> str:
 
 
 def short(value: object) -> object:
-    """A step's value as a message shows it: a text of more than 80 characters cut (a hostile query is 100,000)."""
-    return f"{value[:80]}… ({len(value):,} characters)" if isinstance(value, str) and len(value) > 80 else value
+    """A step's value as a message shows it: a text of more than 80 characters cut (a hostile query is
+    100,000; a JavaScript check's own answer says what it found), its white space collapsed."""
+    if not isinstance(value, str) or len(value) <= 80:
+        return value
+    return f"{' '.join(value.split())[:80]}… ({len(value):,} characters)"
 
 
 def first_lines(message: str) -> str:
