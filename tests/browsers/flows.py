@@ -1,10 +1,11 @@
 """The chapter's "Try this", and Python's worker on the runaway book, as browser-neutral steps.
 
-Firefox (``firefox_driver.mjs``) and WebKit (``webkit.py``) perform the same steps, so the two
-suites cannot drift apart. Every step names what a reader sees: a region by its heading, a
-control by its role and accessible name, a readout by its label, a lab's message by its role
-(alert). Expected numbers come from the model run in CPython on the chapter's own lab parameters,
-or from the seed where it states them; the worker's flows (``WORKER_FLOWS``) run on the test book
+Firefox (``firefox_driver.mjs``) and WebKit (``test_webkit.py``) perform the same steps, and so
+does Chromium the Try this (``tests/e2e/steps.py``), so the suites cannot drift apart. Every step
+names what a reader sees: a region by its heading, a control by its role and accessible name, a
+readout by its label, a lab's message by its role (alert), a line with neither by its text.
+Expected numbers come from the model run in CPython on the chapter's own lab parameters, or from
+the seed where it states them; the worker's flows (``WORKER_FLOWS``) run on the test book
 ``tests/books/runaway/``, and their time limit is that book's.
 """
 
@@ -217,8 +218,8 @@ FORWARD_FOCUSED = """(region) => document.activeElement === region.querySelector
 def next_request_steps() -> list[Step]:
     """On the chapter as it opens: the seed's readouts (the model's for the chapter's requests); then
     request 2 typed with its first letter's case changed ("You" to "you": nothing shared), then with
-    one letter changed in the system prompt, then set by a preset; then request 1 typed anew, and
-    the lab's prose says what it paid. Every labelled readout, as the model computes it, each time."""
+    one letter changed in the system prompt, then set by a preset: every labelled readout each
+    time, as the model computes it. Then request 1 typed anew, and the lab's prose says what it paid."""
     request1, request2 = requests()
     chapter = compared()
     for label, name in labelled(next_request.LAB):
@@ -338,9 +339,9 @@ PYTHON_CACHE = "document.documentElement.dataset.pythonCache"
 
 def try_this_flow(url: str) -> list[Step]:
     """The chapter's "Try this" on one load of the page: both labs' (``decode_steps``, then
-    ``next_request_steps``: the labs are independent). It runs from file:// only (``FLOW_WAYS``):
-    how Python's files arrive the other ways, and Cache Storage's second visit, are
-    :func:`live_flow`'s."""
+    ``next_request_steps``: the labs are independent). In Firefox and WebKit it runs from file://
+    only (``FLOW_WAYS``): how Python's files arrive the other ways, and Cache Storage's second
+    visit, are :func:`live_flow`'s. Chromium runs it every way (tests/e2e/test_labs.py)."""
     return [open_page(url), *decode_steps(), *next_request_steps()]
 
 

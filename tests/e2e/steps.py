@@ -106,7 +106,9 @@ def region_step(region: Locator, step: Step) -> None:
             expect(readout, f"{step['label']!r} should read {step['text']!r}").to_have_text(step["text"])
         except AssertionError as failure:
             alert, runtime = region.evaluate(LAB_SAYS)
-            raise AssertionError(f"{first_lines(str(failure))} (the lab's alert: {alert!r}; its runtime line: {runtime!r})") from None
+            raise AssertionError(
+                f"{first_lines(str(failure))} (the lab's alert: {alert!r}; its runtime line: {runtime!r})"
+            ) from None
     elif op == "expect_alert":
         expect(region.get_by_role("alert")).to_have_text(step["text"])
     elif op == "expect_disabled":
