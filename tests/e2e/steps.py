@@ -19,7 +19,13 @@ from playwright.sync_api import TimeoutError as Timeout
 
 from tests.browsers.conftest import Outcome
 from tests.browsers.flows import Step
-from tests.e2e.conftest import EXPECT_MS, PYTHON_READY_MS, Audit, painted
+from tests.e2e.conftest import PYTHON_READY_MS, Audit, painted
+
+CHECK_MS = 60_000
+"""How long a flow's alert and its own JavaScript checks may take to hold: a bound on a hang, as
+the other adapters' (Firefox's EXPECT_MS, WebKit's EXPECT_S), past the runaway book's call_timeout
+(20 s) that the worker flow's alert waits out. Every other wait is an ``expect`` of EXPECT_MS
+(tests/e2e/conftest.py)."""
 
 LAB_SAYS = """(lab) => {
   const [alert, runtime] = [lab.querySelector("[data-role=error]"), lab.querySelector("[data-role=runtime]")];
@@ -110,7 +116,7 @@ def region_step(region: Locator, step: Step) -> None:
                 f"{first_lines(str(failure))} (the lab's alert: {alert!r}; its runtime line: {runtime!r})"
             ) from None
     elif op == "expect_alert":
-        expect(region.get_by_role("alert")).to_have_text(step["text"])
+        expect(region.get_by_role("alert")).to_have_text(step["text"], timeout=CHECK_MS)
     elif op == "expect_disabled":
         target = region.get_by_role(step["role"], name=step["name"], exact=True)
         if step["disabled"]:
@@ -142,7 +148,7 @@ def until(page: Page, check: str, region: Locator | None, what: str, seen: Calla
     ``check`` of ``region``'s element (None: of nothing) is true; else fail with what it returns."""
     arg = region.element_handle() if region is not None else None
     try:
-        page.wait_for_function(check, arg=arg, timeout=EXPECT_MS)
+        page.wait_for_function(check, arg=arg, timeout=CHECK_MS)
     except Timeout:
         raise AssertionError(f"{what}, but it shows {seen()!r}") from None
 
