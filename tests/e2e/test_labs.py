@@ -36,6 +36,8 @@ from tests.chapter_labs import (
     compared,
     one_letter_changed,
     requests,
+    seed_has,
+    seed_readout,
 )
 from tests.e2e import steps
 from tests.e2e.conftest import PYTHON_READY_MS, Audit
@@ -116,6 +118,14 @@ def expect_run(region: Locator, run: Run) -> None:
     readouts, shows = labelled_readouts(region, decode_lab.LAB, texts)
     expect(status.or_(readouts)).to_have_text([*lines, *shows])
     expect(status.filter(visible=True)).to_have_count(len(lines))
+
+
+def expect_seed_readouts(region: Locator, lab: Lab) -> None:
+    """Every labelled readout the seed chapter states shows its figure (with its unit, if it has one)."""
+    for output in lab.outputs:
+        if output.kind == "text" and output.label and seed_has(output.label):
+            figure = re.escape(seed_readout(output.label))
+            expect(region.get_by_label(output.label, exact=True)).to_have_text(re.compile(rf"^{figure}(\xa0cells?)?$"))
 
 
 @every_way
