@@ -1,10 +1,11 @@
 """The chapter's "Try this", and Python's worker on the runaway book, as browser-neutral steps.
 
-Firefox (``firefox_driver.mjs``) and WebKit (``webkit.py``) perform the same steps, so the two
-suites cannot drift apart. Every step names what a reader sees: a region by its heading, a
-control by its role and accessible name, a readout by its label, a lab's message by its role
-(alert). Expected numbers come from the model run in CPython on the chapter's own lab parameters,
-or from the seed where it states them; the worker's flows (``WORKER_FLOWS``) run on the test book
+Firefox (``firefox_driver.mjs``) and WebKit (``test_webkit.py``) perform the same steps, and so
+does Chromium the Try this (``tests/e2e/steps.py``), so the suites cannot drift apart. Every step
+names what a reader sees: a region by its heading, a control by its role and accessible name, a
+readout by its label, a lab's message by its role (alert), a line with neither by its text.
+Expected numbers come from the model run in CPython on the chapter's own lab parameters, or from
+the seed where it states them; the worker's flows (``WORKER_FLOWS``) run on the test book
 ``tests/books/runaway/``, and their time limit is that book's.
 """
 
@@ -14,9 +15,21 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kvpage.lab import Lab
 from kvpage.labs import decode, next_request, runaway, square
 from sitegen.book.source import load_book
-from tests.chapter_labs import DECODE, NEXT, lab_params, one_letter_changed, seed_readout
+from tests.chapter_labs import (
+    DECODE,
+    NEXT,
+    Run,
+    chapter_run,
+    compared,
+    lab_params,
+    one_letter_changed,
+    requests,
+    seed_has,
+    seed_readout,
+)
 from tests.reader_model import BOOK_COSTS, CAUSAL, COSTS, edited_views
 from tests.reader_model import SQUARE as SQUARE_LINE
 from tests.search_targets import HOSTILE_QUERIES, LONGEST_QUERY, Target, quoted
@@ -124,32 +137,74 @@ READABLE = """() => {
 colours this browser paints: true, or the marks that are not (as Chromium's test_lab_contrast)."""
 
 
+def labelled(lab: Lab) -> list[tuple[str, str]]:
+    """The labelled readouts of ``lab`` (label, output name), in the page's order: the ``readouts``
+    macro of site_template/labs/controls.html writes every text output that has a label."""
+    return [(output.label, output.name) for output in lab.outputs if output.kind == "text" and output.label]
+
+
+SAYS = """(region) => {{
+  const norm = (text) => text.replace(/\\s+/g, " ").trim();
+  const unseen = (el) => el.parentElement.matches("details:not([open])") && el.localName !== "summary";
+  const walk = document.createTreeWalker(region, NodeFilter.SHOW_ELEMENT, {{
+    acceptNode: (el) => (unseen(el) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  }});
+  const walked = [];
+  for (let el = walk.nextNode(); el; el = walk.nextNode()) walked.push(el);
+  const said = (text) => (el) => {{
+    const seen = norm(el.textContent);
+    return ({whole} ? seen === text : seen.includes(text)) && el.getClientRects().length > 0;
+  }};
+  const missing = {texts}.filter((text) => !walked.some(said(text)));
+  return missing.length === 0 || `not shown: ${{JSON.stringify(missing)}}`;
+}}"""
+"""Whether the region shows each of ``texts`` (JavaScript, given the region): true, or the texts it
+does not show. A closed disclosure's content (each lab's Python: most of its elements) is not
+walked, as a reader cannot see it."""
+
+
+def says(region: str, *texts: str, whole: bool = True) -> Step:
+    """The region shows each of ``texts`` (white space as the browser collapses it), as a reader reads
+    it: the whole text of a visible element (a line of the lab's status, which has no role or label),
+    or with ``whole=False`` within one (a sentence of the lab's prose, around its fields)."""
+    words = json.dumps([" ".join(text.split()) for text in texts])
+    return holds(region, SAYS.format(texts=words, whole=json.dumps(whole)))
+
+
+def decode_run(run: Run) -> list[Step]:
+    """Everything the decode lab says of ``run``, as the model computes it: every labelled readout,
+    then its status line (the status, then how far the run has come). The readouts first: a run in
+    motion (Firefox and WebKit animate Generate) reaches them at its end, and each wait on one is a
+    cheap read; the status line's check reads the whole lab, so it is made once the run is there."""
+    text = run.text()
+    return [
+        *[shows(DECODE, label, text[name]) for label, name in labelled(decode.LAB)],
+        says(DECODE, text["status"], text["progress"]),
+    ]
+
+
 def decode_steps() -> list[Step]:
-    """On the chapter as it opens: Generate with the KV cache; Reset; switch to Recompute; Generate."""
-    params = lab_params("decode")
-    cold = {"prompt": int(params["prompt"]), "tokens": int(params["tokens"]), "state": {"steps": 0}}
-    kv = decode.finish({**cold, "mode": "kv"})["text"]
-    recompute = decode.finish({**cold, "mode": "recompute"})["text"]
-    reset = decode.start({**cold, "mode": "kv"})["text"]
-    finished = decode.finish({**cold, "mode": "recompute"})["state"]
-    stepped_back = decode.back({**cold, "mode": "recompute", "state": finished})["text"]
-    for label, name in (("Paid so far", "paid"), ("If every step recomputed", "recompute_total")):
-        assert reset[name].split(decode.NO_BREAK)[0] == seed_readout(label), "the seed's figure, with its unit"
+    """On the chapter as it opens (the seed's readouts): Generate with the KV cache; Reset; switch to
+    Recompute; Generate; one step back and, by keyboard, forward to the end. At each stop the whole
+    run the lab shows: status, progress and every readout (``decode_run``)."""
+    cold, recompute = chapter_run(), chapter_run("recompute")
+    for label, name in labelled(decode.LAB):
+        if seed_has(label):
+            assert cold.text()[name].split(decode.NO_BREAK)[0] == seed_readout(label), (
+                "the seed's figure, with its unit"
+            )
+    stepped_back = recompute.after(recompute.tokens - 1).text()
     return [
         legend_beside_choices(DECODE, "Mode"),
-        shows(DECODE, "Paid so far", reset["paid"]),
-        shows(DECODE, "If every step recomputed", reset["recompute_total"]),
+        *decode_run(cold),
         click(DECODE, "button", "Generate"),
-        shows(DECODE, "Paid so far", kv["paid"]),
-        shows(DECODE, "If every step recomputed", kv["recompute_total"]),
+        *decode_run(cold.after()),
         page_holds(READABLE, "every mark of the labs should be 3:1 against the lab"),  # the KV cache's cells
         click(DECODE, "button", "Reset"),
-        shows(DECODE, "Paid so far", reset["paid"]),
-        shows(DECODE, "This step", reset["this_step"]),
+        *decode_run(cold),
         click(DECODE, "radio", "Recompute"),
         click(DECODE, "button", "Generate"),
-        shows(DECODE, "Paid so far", recompute["paid"]),
-        shows(DECODE, "If every step recomputed", recompute["recompute_total"]),
+        *decode_run(recompute.after()),
         disabled(DECODE, "button", "Generate"),
         # The step control (issue 39): one step back, then forward again.
         click(DECODE, "button", "Back"),
@@ -160,11 +215,11 @@ def decode_steps() -> list[Step]:
         # nothing (the focus once went to Reset, and that Enter wiped the run).
         holds(DECODE, FOCUS_FORWARD, until=False),
         key("Enter"),
-        shows(DECODE, "Paid so far", recompute["paid"]),
+        shows(DECODE, "Paid so far", recompute.after().readout("Paid so far")),
         disabled(DECODE, "button", "Forward"),
         key("Enter"),
         holds(DECODE, FORWARD_FOCUSED, until=False),
-        shows(DECODE, "Paid so far", recompute["paid"]),
+        shows(DECODE, "Paid so far", recompute.after().readout("Paid so far")),
     ]
 
 
@@ -174,24 +229,36 @@ FORWARD_FOCUSED = """(region) => document.activeElement === region.querySelector
 
 
 def next_request_steps() -> list[Step]:
-    """On the chapter as it opens: the seed's readouts, then request 2 with one letter changed in the system prompt."""
-    params = lab_params("next-request")
-    edited = one_letter_changed(params["request2"])
-    after = next_request.compare({"request1": params["request1"], "request2": edited})["text"]
-    leading = next_request.presets(params["request1"])["leading_space"]
-    preset = next_request.compare({"request1": params["request1"], "request2": leading})["text"]
+    """On the chapter as it opens: the seed's readouts (the model's for the chapter's requests); then
+    request 2 typed with its first letter's case changed ("You" to "you": nothing shared), then with
+    one letter changed in the system prompt, then set by a preset: every labelled readout each
+    time, as the model computes it. Then request 1 typed anew, and the lab's prose says what it paid."""
+    request1, request2 = requests()
+    chapter = compared()
+    for label, name in labelled(next_request.LAB):
+        assert chapter[name] == seed_readout(label), f"the model's {label!r} for the chapter's requests is the seed's"
+    lowered = request2[:1].swapcase() + request2[1:]
+    edited = one_letter_changed(request2)
+    leading = next_request.presets(request1)["leading_space"]
+    typed1 = "Hello there"
+    paid = compared(request1=typed1, request2=leading)
+    sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
+    assert paid["request1_cost"] != chapter["request1_cost"], "a sentence the page showed before would prove nothing"
+
+    def readouts(view: dict[str, str]) -> list[Step]:
+        return [shows(NEXT, label, view[name]) for label, name in labelled(next_request.LAB)]
+
     return [
-        shows(NEXT, "Shared prefix", seed_readout("Shared prefix")),
-        shows(NEXT, "Cold prefill", seed_readout("Cold prefill")),
-        shows(NEXT, "With prefix cache", seed_readout("With prefix cache")),
+        *[shows(NEXT, label, seed_readout(label)) for label, _ in labelled(next_request.LAB)],
+        fill(NEXT, "Request 2", lowered),
+        *readouts(compared(request2=lowered)),
         fill(NEXT, "Request 2", edited),
-        shows(NEXT, "Shared prefix", after["shared"]),
-        shows(NEXT, "Cold prefill", after["cold"]),
-        shows(NEXT, "With prefix cache", after["cached"]),
+        *readouts(compared(request2=edited)),
         # A preset (issue 39): request 2 set by the model's text for the experiment, as if typed.
         click(NEXT, "button", dict(next_request.PRESETS)["leading_space"]),
-        shows(NEXT, "Shared prefix", preset["shared"]),
-        shows(NEXT, "With prefix cache", preset["cached"]),
+        *readouts(compared(request2=leading)),
+        fill(NEXT, "Request 1", typed1),
+        says(NEXT, sentence, whole=False),
     ]
 
 
@@ -285,9 +352,9 @@ PYTHON_CACHE = "document.documentElement.dataset.pythonCache"
 
 def try_this_flow(url: str) -> list[Step]:
     """The chapter's "Try this" on one load of the page: both labs' (``decode_steps``, then
-    ``next_request_steps``: the labs are independent). It runs from file:// only (``FLOW_WAYS``):
-    how Python's files arrive the other ways, and Cache Storage's second visit, are
-    :func:`live_flow`'s."""
+    ``next_request_steps``: the labs are independent). In Firefox and WebKit it runs from file://
+    only (``FLOW_WAYS``): how Python's files arrive the other ways, and Cache Storage's second
+    visit, are :func:`live_flow`'s. Chromium runs it every way (tests/e2e/test_labs.py)."""
     return [open_page(url), *decode_steps(), *next_request_steps()]
 
 

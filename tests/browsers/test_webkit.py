@@ -269,7 +269,11 @@ class WebKit:
                 return self.driver.execute_script(f"return ({s['js']})(arguments[0])", region) is True
 
             if s["until"]:
-                wait.until(holds)
+                try:
+                    wait.until(holds)
+                except TimeoutException as error:
+                    seen = self.driver.execute_script(f"return ({s['js']})(arguments[0])", region)
+                    raise AssertionError(f"the check should hold, but it returns {seen!r}") from error
             elif not holds(None):
                 raise AssertionError(f"{s['js']} does not hold")
         elif s["op"] == "screenshot":

@@ -202,8 +202,20 @@ def audited(page: Page, site_url: Where, request: pytest.FixtureRequest) -> Iter
     seconds, a Python call and a drawing each step; a test marked ``motion`` gets the animation."""
     if request.node.get_closest_marker(MOTION) is None:
         page.emulate_media(reduced_motion="reduce")
-    with audit_page(page, site_url.origin):
+    with audit_page(page, site_url.origin) as audit:
+        request.node.stash[AUDIT] = audit
         yield page, site_url.chapter
+
+
+AUDIT = pytest.StashKey[Audit]()
+"""Where ``audited`` keeps its page's audit on the test's node, for :func:`page_audit`."""
+
+
+@pytest.fixture
+def page_audit(audited: tuple[Page, str], request: pytest.FixtureRequest) -> Audit:
+    """The audit ``audited`` attached to its page: for a test that reports it with its own outcome
+    (tests/e2e/steps.py's ``run``, as the Firefox and WebKit adapters report theirs)."""
+    return request.node.stash[AUDIT]
 
 
 @contextlib.contextmanager

@@ -1,11 +1,12 @@
 """The chapter's "Try this", performed in Chromium by role and label.
 
-The two Try-this flows run four ways (see ``site_url``): served over http at the root and under a
-sub-path, opened from the unzipped zip with file://, and as the single-file book. The lab's
-behaviour past them (a step, a control resetting the run, Back and Forward, the presets) depends on
-the document, not on how its files arrived, so those run on the two documents (``DOCUMENTS``: http
-and the single file). What each readout should show is the model's, run in CPython on the
-chapter's own lab parameters and on what the test typed, or the seed's (tests/chapter_labs.py).
+The Try this runs three ways (``WAYS``): served over http, opened from the unzipped zip with
+file://, and as the single-file book; its steps are tests/browsers/flows.py's, which Firefox and
+WebKit perform too, done here by tests/e2e/steps.py. The lab's behaviour past them (a step, a
+control resetting the run, Back and Forward, the presets) depends on the document, not on how its
+files arrived, so those run on the two documents (``DOCUMENTS``: http and the single file). What
+each readout should show is the model's, run in CPython on the chapter's own lab parameters and on
+what the test typed, or the seed's (tests/chapter_labs.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.labs.grid import grid_view
 from tests.browser_fixtures import DOCUMENTS, WAYS
+from tests.browsers import flows
 from tests.chapter_labs import (
     DECODE,
     NEXT,
@@ -37,7 +39,8 @@ from tests.chapter_labs import (
     seed_has,
     seed_readout,
 )
-from tests.e2e.conftest import PYTHON_READY_MS
+from tests.e2e import steps
+from tests.e2e.conftest import PYTHON_READY_MS, Audit
 
 pytestmark = pytest.mark.e2e
 every_way = pytest.mark.parametrize("site_url", WAYS, indirect=True)
@@ -126,37 +129,12 @@ def expect_seed_readouts(region: Locator, lab: Lab) -> None:
 
 
 @every_way
-def test_try_this(audited: tuple[Page, str]) -> None:
-    """The chapter's Try this, both labs on one visit (the labs are independent): the decode lab's
-    Generate, Reset, Recompute, Generate; then request 2 edited, one letter changed, and request 1."""
+def test_try_this(audited: tuple[Page, str], page_audit: Audit) -> None:
+    """The chapter's Try this, both labs on one visit (the labs are independent): the steps Firefox
+    and WebKit perform too (tests/browsers/flows.py's ``try_this_flow``), by tests/e2e/steps.py."""
     page, url = audited
-    decode, lab = open_chapter(page, url)
-    expect_seed_readouts(decode, decode_lab.LAB)
-    cold = chapter_run()
-    expect_run(decode, cold)
-
-    decode.get_by_role("button", name="Generate").click()
-    expect_run(decode, cold.after())
-
-    decode.get_by_role("button", name="Reset").click()
-    expect_run(decode, cold)
-
-    decode.get_by_role("radio", name="Recompute").check()
-    decode.get_by_role("button", name="Generate").click()
-    expect_run(decode, chapter_run("recompute").after())
-    expect(decode.get_by_role("button", name="Generate")).to_be_disabled()
-
-    expect_seed_readouts(lab, next_request.LAB)
-    expect_readouts(lab, next_request.LAB, compared())
-    box = lab.get_by_label("Request 2", exact=True)
-    for request2 in ("you" + REQUEST_2[3:], one_letter_changed(REQUEST_2)):
-        box.fill(request2)
-        expect_readouts(lab, next_request.LAB, compared(request2=request2))
-
-    lab.get_by_label("Request 1", exact=True).fill("Hello there")
-    paid = compared(request1="Hello there", request2=one_letter_changed(REQUEST_2))
-    sentence = f"Request 1 already paid {paid['request1_cost']} for {paid['request1_tokens']} tokens."
-    expect(lab.get_by_text(sentence)).to_be_visible()
+    outcome = steps.run(page, flows.try_this_flow(url), page_audit)
+    assert not outcome.verdict(), outcome.verdict()
 
 
 @each_document
