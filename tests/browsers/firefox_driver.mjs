@@ -12,7 +12,7 @@ import puppeteer from "puppeteer-core";
 const CAPTURE = readFileSync(new URL("./capture.js", import.meta.url), "utf8");
 const READY_MS = Number(process.env.KVPAGE_READY_MS || 60000);
 // A bound on a hang, not a wait (a step ends as soon as its condition holds), as WebKit's EXPECT_S:
-// 60 s, past the runaway book's call_timeout (20 s), which the worker flow's alert step waits out.
+// 60 s (no step waits out a call's time limit: the flows move the page's clock, clock.js).
 const EXPECT_MS = Number(process.env.KVPAGE_EXPECT_MS || 60000);
 
 // KVPAGE_STEP_TIMES=1: each step's time on stderr (pytest -s shows it), to find where a flow's seconds go.
