@@ -471,6 +471,7 @@ def move_clock(region: str, seconds: float, fires: bool = True) -> Step:
 
 
 def resume_clock(region: str) -> Step:
+    """The page's clock running as usual again, from where it was moved to."""
     return holds(region, f"() => {THE_CLOCK}.resume()", until=False)
 
 
