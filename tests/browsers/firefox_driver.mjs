@@ -12,8 +12,12 @@ import puppeteer from "puppeteer-core";
 const CAPTURE = readFileSync(new URL("./capture.js", import.meta.url), "utf8");
 const READY_MS = Number(process.env.KVPAGE_READY_MS || 60000);
 // A bound on a hang, not a wait (a step ends as soon as its condition holds), as WebKit's EXPECT_S:
-// 60 s, past the runaway book's call_timeout (20 s), which the worker flow's alert step waits out.
+// 60 s (no step waits out a call's time limit: the flows move the page's clock, clock.js).
 const EXPECT_MS = Number(process.env.KVPAGE_EXPECT_MS || 60000);
+
+// KVPAGE_STEP_TIMES=1: each step's time on stderr (pytest -s shows it), to find where a flow's seconds go.
+const STEP_TIMES = Boolean(process.env.KVPAGE_STEP_TIMES);
+const describe = (s) => JSON.stringify(s, (key, value) => (typeof value === "string" && value.length > 80 ? `${value.slice(0, 80)}…` : value));
 
 const browser = await puppeteer.launch({
   browser: "firefox",
@@ -24,47 +28,58 @@ const browser = await puppeteer.launch({
 });
 
 // Accessibility queries are slow in Firefox: each goes through WebDriver BiDi's accessibility
-// locator (browsingContext.locateNodes), which walks every element under where it starts. They are
-// made with ElementHandle.queryAXTree, the call puppeteer's ::-p-aria selectors end in, from a
-// handle in the page's own realm: ::-p-aria itself first moves its start into an isolated realm and
-// every match back, which made a lookup 3-4 times slower here (a lab's region 1.1 s against 0.3 s,
-// a readout in it 0.6 s against 0.2 s; the driver's steps timed on the chapter over http). Each
-// element is looked up once per page and kept, as the labs update their elements in place.
+// locator (browsingContext.locateNodes), which walks every element under where it starts and asks
+// each for its accessible role and name; an element with no accessible (the content of a closed
+// <details>: each lab's highlighted source, ~2,270 of a lab's ~2,470 elements) costs two forced
+// refresh ticks of the page (Firefox's remote/shared/webdriver/Accessibility.sys.mjs). Walked from
+// the document, a lookup took 2-5 s, and a lab link flow of three page loads ~39 s.
+// So the locator starts at the candidates only (ROLES: the elements that can have the role, natively
+// or by a role attribute, where a reader can reach them: not inside a closed <details> but its
+// <summary>), each walking its own few elements, and its verdict on role and name is still the
+// one that counts. The lookups are made with ElementHandle.queryAXTree, the call puppeteer's ::-p-aria
+// selectors end in, from a handle in the page's own realm: ::-p-aria itself first moves its start
+// into an isolated realm and every match back (3-4 times slower here). Each element is looked up once
+// per page and kept, as the labs update their elements in place.
 const found = new WeakMap();
 
-// Where a lookup under `element` starts: its subtree, a closed <details>'s content left out, which a
-// reader cannot reach until it is opened. Each lab's closed "Python" disclosure holds most of its
-// elements (its highlighted source: ~1,700 of a lab's ~1,900), and the accessibility locator walks
-// every element under where it starts: 2.4 s a lookup with them, a Try this flow ~55 s. The starts
-// are the subtrees beside each closed disclosure, and its <summary> (the one part a reader sees).
-async function startsUnder(element) {
-  const list = await element.evaluateHandle((root) => {
-    const starts = [];
-    const visit = (node) => {
-      if (node.matches("details:not([open])")) {
-        const summary = node.querySelector(":scope > summary");
-        if (summary) starts.push(summary);
-      } else if (node.querySelector("details:not([open])")) {
-        for (const child of node.children) visit(child);
-      } else {
-        starts.push(node);
-      }
-    };
-    visit(root);
-    return starts;
-  });
+// The elements that can have each role the flows look for: HTML-AAM's native ones, then any element
+// whose role attribute names it. A role left out here fails its lookup ("no …"), never passes wrongly.
+const ROLES = {
+  button: "button, input[type=button], input[type=submit], input[type=reset], summary",
+  combobox: "select, input[list]",
+  group: "fieldset, details, optgroup",
+  heading: "h1, h2, h3, h4, h5, h6",
+  link: "a[href], area[href]",
+  radio: "input[type=radio]",
+  region: "section",
+  status: "output",
+  textbox: "textarea, input:not([type]), input[type=text], input[type=email], input[type=tel], input[type=url]",
+};
+
+// The candidates under `root` for `role`, in document order, where a reader can reach them.
+async function candidates(root, role) {
+  const list = await root.evaluateHandle(
+    (el, css) =>
+      [...el.querySelectorAll(css)].filter((candidate) => {
+        for (let details = candidate.closest("details:not([open])"); details; details = details.parentElement?.closest("details:not([open])") ?? null) {
+          if (!details.querySelector(":scope > summary")?.contains(candidate)) return false;
+        }
+        return true;
+      }),
+    [ROLES[role], `[role~="${role}"]`].filter(Boolean).join(", "),
+  );
   const properties = await list.getProperties();
   await list.dispose();
   return [...properties.values()].map((property) => property.asElement()).filter((handle) => handle !== null);
 }
 
 // The first element under `scope` (a page: its document) with this role and accessible name, now,
-// where a reader can reach it (startsUnder); a page's region through its heading (regionOf).
+// where a reader can reach it; a page's region through its heading (regionOf).
 async function first(scope, role, name, visible) {
   if (typeof scope.queryAXTree !== "function" && role === "region") return regionOf(scope, name);
   // A page may be replaced while a step waits (a key press that navigates): its document anew each time.
   const start = typeof scope.queryAXTree === "function" ? scope : await scope.evaluateHandle(() => document.documentElement);
-  const roots = await startsUnder(start);
+  const roots = await candidates(start, role);
   try {
     for (const root of roots) {
       for await (const handle of root.queryAXTree(name, role)) {
@@ -73,26 +88,32 @@ async function first(scope, role, name, visible) {
     }
     return null;
   } finally {
-    for (const root of roots) if (root !== scope) await root.dispose();
+    for (const root of roots) await root.dispose();
     if (start !== scope) await start.dispose();
   }
 }
 
-// A page's region named `name`, as a reader finds a lab: by its heading. Looked up from the
-// document, a region walks every element of the page (the closed disclosures' ~3,600 of the
-// chapter's ~4,100): 4.6-5.2 s a lookup, two a page, about half of a Try this flow. The heading
-// is looked up where a reader can reach (startsUnder), its nearest <section> (or role=region)
-// taken, and the accessibility locator asked whether that element is a region named `name`
-// (only its own subtree walked): the same locator's verdict on the element the steps then use.
-// Anything else (no such heading, or its section not the region) falls back to the document.
+// A page's region named `name`, as a reader finds a lab: by its heading, whose nearest <section>
+// (or role=region) the accessibility locator is asked whether it is a region named `name`. That walks
+// the whole section, its closed disclosure included (~2.5 s a region under load), so the verdict is
+// kept for the page's URL (its fragment aside, which holds a lab's state): a reload, or a lab link
+// opened afresh, is the same HTML, and its region is found again by the same heading. Anything else
+// (no such heading, or its section not the region) falls back to the locator's walk of the document.
+const regions = new Set();
+
 async function regionOf(page, name) {
   const heading = await first(page, "heading", name, false);
   const candidate = heading && (await heading.evaluateHandle((el) => el.closest("section, [role=region]")));
   await heading?.dispose();
   const element = candidate?.asElement();
   if (element) {
+    const known = JSON.stringify([page.url().split("#")[0], name]);
+    if (regions.has(known)) return element;
     for await (const handle of element.queryAXTree(name, "region")) {
-      if (await element.evaluate((el, found) => el === found, handle)) return element;
+      if (await element.evaluate((el, found) => el === found, handle)) {
+        regions.add(known);
+        return element;
+      }
       break; // the locator's first answer is the start itself when it matches
     }
   }
@@ -305,6 +326,7 @@ async function step(page, s, problems) {
 
 async function run({ origin, steps }) {
   const page = await browser.newPage();
+  regions.clear(); // each flow finds its regions afresh
   const problems = [];
   const requests = [];
   await page.evaluateOnNewDocument(CAPTURE);
@@ -320,7 +342,11 @@ async function run({ origin, steps }) {
   page.on("pageerror", (e) => problems.push(`firefox page error: ${e}`));
   let error = null;
   try {
-    for (const s of steps) await step(page, s, problems);
+    for (const s of steps) {
+      const started = Date.now();
+      await step(page, s, problems);
+      if (STEP_TIMES) process.stderr.write(`step ${Date.now() - started} ms: ${describe(s)}\n`);
+    }
   } catch (e) {
     error = String(e && e.message ? e.message : e);
   }

@@ -385,6 +385,12 @@ PROBLEM_SAYS = """(region) => {{ const box = region.querySelector("[data-role=pr
   return !box.hidden && {words}.every((word) => box.textContent.includes(word)); }}"""
 
 
+RUN_OUT = (
+    """(region) => [...region.querySelectorAll("[role=status]")].some((s) => s.textContent === "Running your model…")"""
+)
+"""The reader's Run is out: its Python up, its time limit set (site_template/static/kvpage/reader.js, RUNNING)."""
+
+
 def problem_says(region: str, *words: str) -> Step:
     """The Python disclosure's message (why a Run failed) shows, and holds every one of ``words``."""
     return holds(region, PROBLEM_SAYS.format(words=json.dumps(list(words))))
@@ -393,7 +399,8 @@ def problem_says(region: str, *words: str) -> Step:
 def reader_flow(url: str) -> list[Step]:
     """A lab's Python disclosure: open it, Edit, make the prefill causal, Run: both labs show the edited
     model's numbers (run in CPython on the chapter's values). A syntax error, then a loop (stopped
-    after the book's call_timeout): each says why, and the labs keep the causal model's numbers.
+    by the page's timer at the book's call_timeout, not a moment before, the page's clock moved on by
+    the test: clock.js): each says why, and the labs keep the causal model's numbers.
     "Back to the book's model": the book's numbers again."""
     decode_at, next_at = lab_params("decode"), lab_params("next-request")
     values = {"prompt": int(decode_at["prompt"]), "tokens": int(decode_at["tokens"]), "mode": decode.MODE.default}
@@ -416,6 +423,7 @@ def reader_flow(url: str) -> list[Step]:
         ]
 
     editor = f"Edit {COSTS}"
+    limit = chapter_call_timeout()
     return [
         open_page(url),
         holds(DECODE, OPEN_PYTHON, until=False),
@@ -429,8 +437,20 @@ def reader_flow(url: str) -> list[Step]:
         problem_says(DECODE, f"{COSTS}:{line}:{column}: SyntaxError", "^"),
         *both(mine),
         paste(DECODE, editor, looping),
+        # Stopped by the page's timer at the chapter's call_timeout, not a moment before: the page's
+        # clock paused before Run, and moved by exactly that much once the Run is out (its limit set).
+        stop_the_clock(DECODE),
         click(DECODE, "button", named("Run", DECODE)),
-        problem_says(DECODE, f"longer than {shown_seconds(chapter_call_timeout())} s and was stopped"),
+        holds(DECODE, RUN_OUT),
+        move_clock(DECODE, limit - 0.001, fires=False),
+        holds(
+            DECODE,
+            f"(region) => ({RUN_OUT})(region) && region.querySelector('[data-role=problem]').hidden",
+            until=False,
+        ),
+        move_clock(DECODE, 0.001),
+        problem_says(DECODE, f"longer than {shown_seconds(limit)} s and was stopped"),
+        resume_clock(DECODE),
         *both(mine),
         click(DECODE, "button", named("Back to the book's model", DECODE)),
         *both(book),
@@ -484,6 +504,8 @@ SCROLLS_AND_ASKS = """(region) => {{
 a new value. One step, so that on a loaded machine no driver round trips stand between the loop's
 start and the other lab's question."""
 NO_ALERT = """(region) => region.querySelector("[role=alert]").hidden"""
+STILL_WORKING = """(region) => region.textContent.includes("Python is still working on this…")"""
+"""The lab says its call is out (site_template/static/kvpage/lab.js, STILL_WORKING), as test_worker checks."""
 SLIDER_TO = """(region) => {{ const slider = region.querySelector("input[type=range]");
   {moves} return true; }}"""
 RECORD = """(region) => { const readout = region.querySelector("output");
@@ -491,6 +513,33 @@ RECORD = """(region) => { const readout = region.querySelector("output");
   new MutationObserver(() => window.__seen.push(readout.textContent))
     .observe(readout, { childList: true, characterData: true, subtree: true });
   return true; }"""
+
+
+CLOCK = (Path(__file__).with_name("clock.js")).read_text(encoding="utf-8")
+"""The page's clock (see clock.js): a function that installs it, once."""
+THE_CLOCK = "window[Symbol.for('kvpage.clock')]"
+
+
+def live_clock(region: str) -> Step:
+    """The page's clock installed (clock.js): timers set from now on are its, running as usual."""
+    return holds(region, CLOCK.strip().rstrip(";"), until=False)
+
+
+def stop_the_clock(region: str) -> Step:
+    """The page's clock installed and paused: its timers fire only when :func:`move_clock` moves it."""
+    return holds(region, f"() => ({CLOCK.strip().rstrip(';')})() && {THE_CLOCK}.pause()", until=False)
+
+
+def move_clock(region: str, seconds: float, fires: bool = True) -> Step:
+    """The page's clock moved ``seconds`` on, at once: the timers due by then fire (at least one, if
+    ``fires``; else none), as they would for a reader that long later, before the next step."""
+    count = f"{THE_CLOCK}.forward({round(seconds * 1000)})"
+    return holds(region, f"() => {count} {'> 0' if fires else '=== 0'}", until=False)
+
+
+def resume_clock(region: str) -> Step:
+    """The page's clock running as usual again, from where it was moved to."""
+    return holds(region, f"() => {THE_CLOCK}.resume()", until=False)
 
 
 def slide(region: str, *values: int) -> Step:
@@ -517,7 +566,9 @@ def worker_flow(url: str) -> list[Step]:
     comes back after the second move and is dropped, never drawn. A slow call, during which the
     page starts its spare Python. Then a loop forever in that lab: the page scrolls and the other
     lab answers meanwhile (from the spare); the loop is stopped after the book's call_timeout, the
-    lab's values kept, and it works again."""
+    lab's values kept, and it works again. The time limit is not waited out: once the test has seen
+    the other lab answer while the loop's call is out, it moves the page's clock on by call_timeout
+    (clock.js), and the page's own timer stops the call, as Chromium's test_worker does."""
     start = int(lab_params("runaway", RUNAWAY_CHAPTER)["n"])
     first, second = (squared(n) for n in (7, 8))
     tokens = int(lab_params("square", RUNAWAY_CHAPTER)["tokens"]) + 4
@@ -535,6 +586,7 @@ def worker_flow(url: str) -> list[Step]:
         # A slow call: the page starts its spare Python meanwhile
         click(RUNAWAY, "button", "Think for a second"),
         holds(RUNAWAY, SPARE_READY),  # the loop's click waits in the lab for the slow call's answer
+        live_clock(RUNAWAY),
         # A runaway call
         find(SQUARE, "status", "Cells a cold prefill pays"),
         find(RUNAWAY, "status", "Its square"),
@@ -542,6 +594,8 @@ def worker_flow(url: str) -> list[Step]:
         holds(SQUARE, SCROLLS_AND_ASKS.format(value=tokens), until=False),
         shows(SQUARE, "Cells a cold prefill pays", cells),
         holds(RUNAWAY, NO_ALERT, until=False),  # the square answered while the loop still ran
+        holds(RUNAWAY, STILL_WORKING),  # and the loop's call is out
+        move_clock(RUNAWAY, call_timeout()),  # the page's timer that stops the call fires
         alert(RUNAWAY, f"The model took longer than {seconds} s and was stopped; the lab keeps your values."),
         shows(RUNAWAY, "Its square", "—"),
         slide(RUNAWAY, start + 2),

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -112,6 +113,8 @@ class WebKit:
                 time.sleep(0.1)  # polling a port that is not open yet: nothing to wait on
         self.driver = webdriver.Remote(command_executor=url, options=AuditBrowser(log))
         self.driver.set_window_size(1280, 900)
+        self.regions: dict[str, WebElement] = {}
+        """The regions found in the document open now, by name (a new document: none)."""
 
     def stop_server(self) -> None:
         os.killpg(self.server.pid, signal.SIGTERM)
@@ -126,8 +129,14 @@ class WebKit:
     # Finding elements as a reader does.
 
     def region(self, name: str) -> WebElement:
-        xpath = f"//section[@aria-labelledby = //*[normalize-space(.) = {xq(name)}]/@id]"
-        return self.checked(self.driver.find_element("xpath", xpath), "region", name)
+        """The section labelled by an element whose text is ``name``, checked as a region so named; kept
+        for the document (``regions``). Through the label's id (XPath's ``id()``), as comparing
+        ``name`` with every element's text took ~0.5 s a lookup in the single file, whose <html>
+        holds megabytes of inline script text."""
+        if name not in self.regions:
+            xpath = f"//section[@aria-labelledby][normalize-space(id(@aria-labelledby)) = {xq(name)}]"
+            self.regions[name] = self.checked(self.driver.find_element("xpath", xpath), "region", name)
+        return self.regions[name]
 
     def by_role(self, region: WebElement, role: str, name: str) -> WebElement:
         if role == "button":
@@ -199,6 +208,8 @@ class WebKit:
 
     def step(self, s: Step) -> None:
         wait = WebDriverWait(self.driver, EXPECT_S, poll_frequency=0.05)
+        if s["op"] in ("goto", "key"):  # a new document (a key may follow a link): its regions are new
+            self.regions.clear()
         if s["op"] in ("open", "reload", "open_copied"):
             if s["op"] == "open":
                 # Afresh: one window serves every flow, and a URL that differs from the page's only
@@ -212,6 +223,7 @@ class WebKit:
                 link = self.labelled(self.region(s["region"]), s["role"], s["label"]).get_property("value")
                 self.driver.get("about:blank")
                 self.driver.get(str(link))
+            self.regions.clear()  # a new document: its regions are new
             try:
                 WebDriverWait(self.driver, READY_S, poll_frequency=0.05).until(
                     lambda d: d.execute_script("return document.documentElement.dataset.python") == "ready"
@@ -287,10 +299,16 @@ class WebKit:
 
     def run(self, origin: str, steps: list[Step]) -> Outcome:
         start = self.log.stat().st_size if self.log.exists() else 0
+        self.regions.clear()
         error = None
         try:
             for s in steps:
+                started = time.monotonic()
                 self.step(s)
+                if os.environ.get("KVPAGE_STEP_TIMES"):
+                    print(
+                        f"step {round((time.monotonic() - started) * 1000)} ms: {json.dumps(s)[:300]}", file=sys.stderr
+                    )
         except Exception as failure:  # noqa: BLE001 - reported with the audit, not instead of it
             error = f"{type(failure).__name__}: {failure}"
         installed = self.driver.execute_script("return Array.isArray(window[Symbol.for('kvpage.audit')])")
