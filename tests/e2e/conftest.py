@@ -309,7 +309,9 @@ def lab_link(lab: str, **fields: object) -> str:
     """A lab's segment of a link, as the page writes it (static/kvpage/links.js, ``formatLab``): ``decode:
     prompt=16,steps=3``; each value percent-encoded, a space as "+". The fields are the lab's declared
     names (its controls, then its linked state); a text as it is, a number as written."""
-    encoded = {name: urllib.parse.quote(str(value), safe=UNRESERVED).replace("%20", "+") for name, value in fields.items()}
+    encoded = {
+        name: urllib.parse.quote(str(value), safe=UNRESERVED).replace("%20", "+") for name, value in fields.items()
+    }
     return f"{lab}:" + ",".join(f"{name}={value}" for name, value in encoded.items())
 
 

@@ -59,6 +59,7 @@ def opened_details(region: Locator, summary: str) -> None:
     if not found.evaluate("summary => summary.parentElement.open"):
         found.click()
 
+
 CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0)"
 
 

@@ -3,12 +3,12 @@ lab, and a hostile or stale fragment is ignored field by field.
 
 The round trip runs on the two documents (tests/browser_fixtures.py, DOCUMENTS, says why; from the
 unzipped zip it is the Firefox and WebKit link flow's, tests/browsers/flows.py), as does the hostile
-link; the checks over http alone share one page (``one_page``), each starting from a link. The round trip and the hostile link also
-run on the single file of the book with a second author's chapters added (tests/conftest.py's
-BOOKS): one page holding every chapter's labs, their ids prefixed, where a link must still reach the
-lab it names and no other; a chapter's own page is the same there as in content/. Expected numbers
-are the page's own (what the first page showed) or the model's, run in CPython
-(tests/browsers/flows.py, which the Firefox and WebKit suites perform too).
+link; the checks over http alone share one page (``one_page``), each starting from a link. The round
+trip and the hostile link also run on the single file of the book with a second author's chapters
+added (tests/conftest.py's BOOKS): one page holding every chapter's labs, their ids prefixed, where
+a link must still reach the lab it names and no other; a chapter's own page is the same there as in
+content/. Expected numbers are the page's own (what the first page showed) or the model's, run in
+CPython (tests/browsers/flows.py, which the Firefox and WebKit suites perform too).
 """
 
 from __future__ import annotations
