@@ -85,10 +85,6 @@ def points(lab: Locator, chart: str, series: str) -> Locator:
     return lab.locator(f'svg[data-chart="{chart}"] circle[data-series="{series}"]')
 
 
-MODE_LABELS = dict(decode_lab.MODE.options)
-"""The decode lab's radio buttons, by mode."""
-
-
 DRAWN = """(lab, mode) => {
   const cells = (kind) => [...lab.querySelectorAll(`[data-part="grid_${mode}"] rect[data-kind="${kind}"]`)].reduce(
     (sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0);
@@ -125,31 +121,38 @@ def shown_number(text: str) -> int:
 
 @on_each_document
 def test_grid_cells_per_step_are_the_models_costs(on_one_page: tuple[Page, str]) -> None:
-    """At every step of both modes, the grid's cells are the readouts' numbers. The readouts are
-    checked against the model by :func:`expect_run` (by label, waiting for the step), so their
-    numbers are taken from the text it found there; the drawing is read in one call (:func:`drawn`)."""
+    """At every step, both grids' cells (the lab draws both modes side by side under one step control)
+    are the model's: the chosen mode's (KV cache) are the readouts' numbers, checked against the model
+    by :func:`expect_run` (by label, waiting for the step), so their numbers are taken from the text it
+    found there; the other's (recomputing) the model's cost of that step, and each grid's words say its
+    number. One pass through the steps where there was one a mode: choosing Recompute only moves the
+    readouts to its numbers (test_labs.py's test_switching_mode_keeps_the_step_and_both_grids_show_the_models_cells).
+    Both drawings are read in one call (:data:`BOTH_DRAWN`)."""
     page, base = on_one_page
-    decode = decode_at(page, base, chapter_run())
+    cold = chapter_run()
+    decode = decode_at(page, base, cold)
     grid_words = decode.get_by_role("figure").filter(has_text="Attention: queries × keys")
     assert all(grid_cells(decode, kind, mode) == 0 for kind in ("now", "held") for mode in MODES)
-    for mode in MODES:
-        decode.get_by_role("radio", name=MODE_LABELS[mode]).check()
-        decode.get_by_role("button", name="Reset").click()  # a mode chosen keeps the step: from the cold run
-        cold = chapter_run(mode)
-        for step in range(1, cold.tokens + 1):
-            decode.get_by_role("button", name="Forward").click()
-            run = cold.after(step)
-            expect_run(decode, run)  # "This step" and "Paid so far" show run.readout(...)
-            this_step = shown_number(run.readout("This step"))
-            grid = drawn(decode, mode)
-            assert grid.now == this_step, (mode, step)
-            expect(grid_words).to_contain_text(f"{this_step:,} cells paid this step")
-            assert grid.slots == (run.context() if mode == "kv" else 0), (mode, step)  # recomputing keeps none
-            if mode == "kv":
-                paid = shown_number(run.readout("Paid so far"))
-                assert grid.now + grid.held == paid, (mode, step)
-            else:
-                assert grid.held == 0, (mode, step)
+    for step in range(1, cold.tokens + 1):
+        decode.get_by_role("button", name="Forward").click()
+        run = cold.after(step)
+        expect_run(decode, run)  # "This step" and "Paid so far" show run.readout(...)
+        this_step = shown_number(run.readout("This step"))
+        recomputed = chapter_run("recompute").after(step).step_cost()
+        grids = {
+            mode: Drawn(found["now"], found["held"], sum(int(n) for n in found["slots"]))
+            for mode, found in decode.evaluate(BOTH_DRAWN).items()
+        }
+        assert grids["kv"].now == this_step, step
+        assert grids["kv"].now + grids["kv"].held == shown_number(run.readout("Paid so far")), step
+        assert grids["kv"].slots == run.context(), step
+        assert (grids["recompute"].now, grids["recompute"].held, grids["recompute"].slots) == (recomputed, 0, 0), step
+        for cells in (this_step, recomputed):  # recomputing keeps none
+            expect(grid_words).to_contain_text(f"{cells:,} cells paid this step")
+
+
+BOTH_DRAWN = f"lab => Object.fromEntries({list(MODES)!r}.map((mode) => [mode, ({DRAWN})(lab, mode)]))"
+"""Both modes' grids and slots as drawn (:data:`DRAWN` for each), in one call."""
 
 
 @on_each_document
