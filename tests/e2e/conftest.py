@@ -9,13 +9,14 @@ network, or that logs errors while showing the right numbers, does not pass.
 from __future__ import annotations
 
 import contextlib
+import urllib.parse
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, Request, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect
 
 from tests.browser_fixtures import WAYS, QuietHandler, Server, Where, opened_way, serve, way_of
 from tests.conftest import ADDED_BOOK, CONTENT_BOOK, BookUnderTest, Built, unzipped
@@ -232,3 +233,99 @@ def audit_page(page: Page, origin: str) -> Iterator[Audit]:
     if page.url.startswith(("http", "file")):
         audit.problems.extend(page.evaluate("window.__cspViolations || []"))
     assert not audit.problems, "\n".join(audit.problems)
+
+
+@dataclass
+class OnePage:
+    """A module's one page of the chapter (:func:`one_page`): the page, how it was opened, its audit."""
+
+    page: Page
+    where: Where
+    audit: Audit
+
+
+@pytest.fixture(scope="module")
+def one_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[OnePage]:
+    """content/'s chapter opened one way (``request.param``, one of WAYS) in a page of its own, kept for
+    every test of the module that asks for that way: ``@pytest.mark.parametrize("one_page", DOCUMENTS,
+    indirect=True)``, each test through :func:`on_one_page`. A fresh page restores Python (about 2 CPU-s
+    on this machine); tests that only drive the labs to a state, which a link sets on a page already open
+    (:func:`follow_link`), need not pay it each (issue 47). The audit stays attached for the page's life."""
+    where = opened_way(
+        request.param,
+        request.getfixturevalue("built"),
+        "cache.html",
+        lambda: request.getfixturevalue("http_site"),
+        lambda: request.getfixturevalue("unzipped_site"),
+    )
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        with audit_page(page, where.origin) as audit:
+            yield OnePage(page, where, audit)
+    finally:
+        context.close()
+
+
+SCREEN = {"width": 1280, "height": 720}
+"""Playwright's default viewport, which every test on :func:`one_page` starts with."""
+
+
+@pytest.fixture
+def on_one_page(one_page: OnePage) -> Iterator[tuple[Page, str]]:
+    """The module's :func:`one_page` and the chapter's URL, as :func:`audited` gives a fresh page: at
+    Playwright's default size, on screen, in light, preferring reduced motion. What the test's own
+    actions found wrong (the audit's problems since it started) fails it, at its end."""
+    page = one_page.page
+    page.set_viewport_size(SCREEN)
+    page.emulate_media(media="screen", color_scheme="light", reduced_motion="reduce")
+    del one_page.audit.problems[:]
+    yield page, one_page.where.chapter
+    found = one_page.audit.problems[:]
+    del one_page.audit.problems[:]
+    if page.url.startswith(("http", "file")):
+        found += page.evaluate("window.__cspViolations.splice(0)")
+    assert not found, "\n".join(found)
+
+
+FOLLOW = """(hash) => new Promise((resolve) => {
+  addEventListener("hashchange", function followed(event) {
+    if (new URL(event.newURL).hash !== hash) return;
+    removeEventListener("hashchange", followed);
+    setTimeout(resolve);
+  });
+  location.hash = "";
+  location.hash = hash;
+})"""
+"""A fragment followed on the open page, as a reader's link to it is (the page's ``hashchange``), resolved
+once the page has handled it; through an empty fragment first, so that a link equal to the page's URL
+(which the page keeps to its labs' state) is followed too."""
+
+
+def follow_link(page: Page, url: str, fragment: str) -> None:
+    """Open ``url`` (the chapter) at ``fragment`` (a lab link, ``decode:prompt=16,steps=3``): loaded, with
+    Python live, if the page is elsewhere; else followed on the page as it is, which applies the link's
+    values to the labs it names (docs/reader.md, "every lab state is a link"); either way, once every
+    lab's call is answered."""
+    if page.url.split("#")[0] != url.split("#")[0]:
+        page.goto(f"{url}#{fragment}")
+        expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=PYTHON_READY_MS)
+    else:
+        page.evaluate(FOLLOW, f"#{fragment}")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('section.lab')].every((lab) => !kvpageLabs.lab(lab)?.busy())"
+    )
+
+
+def lab_link(lab: str, **fields: object) -> str:
+    """A lab's segment of a link, as the page writes it (static/kvpage/links.js, ``formatLab``): ``decode:
+    prompt=16,steps=3``; each value percent-encoded, a space as "+". The fields are the lab's declared
+    names (its controls, then its linked state); a text as it is, a number as written."""
+    encoded = {
+        name: urllib.parse.quote(str(value), safe=UNRESERVED).replace("%20", "+") for name, value in fields.items()
+    }
+    return f"{lab}:" + ",".join(f"{name}={value}" for name, value in encoded.items())
+
+
+UNRESERVED = "-_.!~*'()"
+"""What JavaScript's ``encodeURIComponent`` leaves as it is, besides letters and digits."""

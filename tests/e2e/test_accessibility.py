@@ -104,8 +104,10 @@ def spent_keeps_the_focus(decode: Locator, button: Locator, run: Run, key: str =
 
 @pytest.mark.motion
 def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
-    """Generate by keyboard to the end of the run, in motion and reduced; Forward to the end; each
-    spent button keeps the focus and ignores the next key (all on one visit)."""
+    """Generate by keyboard to the end of the run, in motion (one summary, at its end), then preferring
+    reduced motion (the run in one answer); Forward to the end; each spent button keeps the focus and
+    ignores the next key; then, in motion with the page's clock stopped, Pause and a step by keyboard
+    (all on one visit)."""
     page, base = audited
     decode, _ = open_chapter(page, base)
     generate = decode.get_by_role("button", name="Generate")
@@ -123,6 +125,8 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     page.keyboard.press("Enter")
     expect_run(decode, chapter_run())
 
+    # Under reduced motion the first Generate ends the run in one answer: Generate keeps the focus.
+    page.emulate_media(reduced_motion="reduce")
     tab_to(page, decode.get_by_role("radio", name="KV cache"), key="Shift+Tab")
     page.keyboard.press("ArrowRight")
     expect(decode.get_by_role("radio", name="Recompute")).to_be_checked()
@@ -143,23 +147,19 @@ def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     expect_run(decode, recomputed)
     spent_keeps_the_focus(decode, forward, recomputed)
 
-    # Under reduced motion the first Generate ends the run in one answer: Generate keeps the focus.
-    page.emulate_media(reduced_motion="reduce")
-    tab_to(page, reset)
+    tab_to(page, reset, key="Shift+Tab")
     page.keyboard.press("Enter")
     expect_run(decode, chapter_run("recompute"))
-    tab_to(page, generate, key="Shift+Tab")
-    page.keyboard.press("Enter")
-    spent_keeps_the_focus(decode, generate, recomputed)
+    page.emulate_media(reduced_motion="no-preference")
+    pause_and_step_by_keyboard(page, decode, chapter_run("recompute"))
 
 
-@pytest.mark.motion
-def test_keyboard_pauses_and_steps(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+def pause_and_step_by_keyboard(page: Page, decode: Locator, run: Run) -> None:
+    """From ``run`` (cold), in motion: Generate by keyboard takes a step and the focus goes to Pause; Enter
+    on it stops the run there (the page's clock stopped, so the run waits for the test, never races it)
+    and gives the focus back to Generate; Forward by keyboard takes the next step."""
     live_clock(page)
     stop_the_clock(page)
-    run = chapter_run()
     tab_to(page, decode.get_by_role("button", name="Generate"))
     page.keyboard.press("Enter")
     pause = decode.get_by_role("button", name="Pause")

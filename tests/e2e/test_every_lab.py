@@ -3,12 +3,14 @@
 Nothing here names a chapter or a lab: the labs are read from the book by the build's own stages
 (source, chapters, labs; nothing rendered), so a chapter with a new lab is checked the moment it
 is added. Run on content/ and on the book with a second author's chapters added
-(tests/conftest.py's BOOKS). For each chapter that has labs, opened the four ways of
-``WAYS_AND_SUBPATH`` (http, under a sub-path, the unzipped zip over file://, the single file), the
-added-chapter book over http and as its single file (which holds every chapter's labs in one page;
-the unzipped folder and the sub-path are the same pages as http's, reached another way), with the
-network, console and CSP audit: every lab's controls wake up and no lab shows an error; then each control is moved in
-turn (a slider or number box one notch, another radio option, the text box given the first of
+(tests/conftest.py's BOOKS), each document once a book and each way once: content/ under a
+sub-path (its chapter pages, served as GitHub Pages serves a project) and as its single file; the
+added-chapter book, which holds content/'s chapters and labs and more, over http and as its single
+file (every chapter's labs in one page). From the unzipped zip over file:// the pages are http's,
+only their files arrive otherwise: the Try this (tests/e2e/test_labs.py), the worker's tests and
+the loader's (tests/e2e/test_loading.py) open them that way. For each chapter that has labs, with
+the network, console and CSP audit: every lab's controls wake up and no lab shows an error; then
+each control is moved in turn (a slider or number box one notch, another radio option, the text box given the first of
 its declared ``examples`` that differs, or edited if it declares none, a checkbox flipped), and,
 while some readout still shows the build's text, each enabled button that calls the model is pressed.
 After every move each readout must show what CPython's model computes for the values the page
@@ -38,9 +40,9 @@ from sitegen.markdown.ids import prefixed
 from sitegen.markdown.pages import parse_chapters
 from tests.browser_fixtures import Where
 from tests.conftest import BookUnderTest
-from tests.e2e.conftest import PYTHON_READY_MS, WAYS_AND_SUBPATH, in_books
+from tests.e2e.conftest import PYTHON_READY_MS, in_books
 
-pytestmark = [pytest.mark.e2e, pytest.mark.book, in_books(WAYS_AND_SUBPATH, ["http", "single-file"])]
+pytestmark = [pytest.mark.e2e, pytest.mark.book, in_books(["http-subpath", "single-file"], ["http", "single-file"])]
 
 
 @dataclass(frozen=True)

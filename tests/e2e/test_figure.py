@@ -1,8 +1,12 @@
-"""The thesis figure in Chromium, three ways: on the first screen at 1280 × 900, whole at 360 px, with no script.
+"""The thesis figure in Chromium: on the first screen at 1280 × 900, whole at 360 px, with no script.
 
 The figure is static HTML and SVG drawn at build time (kvpage/figures.py), so it must be there
 before Python starts and with JavaScript off. It is found as a reader's tools find it, by its role
 and its name (its caption, read from the chapter), and its totals are the model's, derived here.
+It is part of the document, so it is checked on the two documents a reader can be handed
+(``DOCUMENTS``: from the unzipped zip it is the chapter page's bytes), and every check with script
+on one page a document (``one_page``): each sets the width or colour scheme it needs, which is all
+the figure's layout and colours follow (no script draws it).
 """
 
 from __future__ import annotations
@@ -14,12 +18,14 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from kvpage.costs import MODE_NAMES, MODES, cumulative_cost
 from kvpage.jsonvalue import count
-from tests.browser_fixtures import WAYS, Where
+from tests.browser_fixtures import DOCUMENTS, Where
 from tests.chapter_labs import CHAPTER, lab_params
-from tests.e2e.conftest import audit_page
+from tests.e2e.conftest import audit_page, follow_link
 from tests.e2e.test_lab_visuals import no_horizontal_scroll
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", WAYS, indirect=True)]
+pytestmark = pytest.mark.e2e
+each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
+on_each_document = pytest.mark.parametrize("one_page", DOCUMENTS, indirect=True)
 
 FIRST_SCREEN = {"width": 1280, "height": 900}
 NARROW = {"width": 360, "height": 800}
@@ -52,6 +58,7 @@ def without_script(browser: Browser, site_url: Where) -> Iterator[tuple[Page, st
         context.close()
 
 
+@each_document
 def test_the_figure_is_on_the_first_screen_with_no_script(without_script: tuple[Page, str]) -> None:
     page, url = without_script
     page.goto(url)
@@ -64,10 +71,17 @@ def test_the_figure_is_on_the_first_screen_with_no_script(without_script: tuple[
         assert box is not None and box["width"] >= 100 and box["y"] + box["height"] <= FIRST_SCREEN["height"]
 
 
-def test_the_figure_fits_360_px_without_sideways_scroll(audited: tuple[Page, str]) -> None:
-    page, url = audited
+def opened(page: Page, url: str) -> None:
+    """The chapter on the module's page, its labs as they start: the figure's width and colours are set
+    by the test after (the page's stylesheet follows them as it would on a page opened so)."""
+    follow_link(page, url, f"decode:prompt={lab_params('decode')['prompt']}")
+
+
+@on_each_document
+def test_the_figure_fits_360_px_without_sideways_scroll(on_one_page: tuple[Page, str]) -> None:
+    page, url = on_one_page
+    opened(page, url)
     page.set_viewport_size(NARROW)
-    page.goto(url)
     figure = thesis(page)
     no_horizontal_scroll(page)
     box = figure.bounding_box()
@@ -112,12 +126,13 @@ def contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+@on_each_document
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_mark_of_the_figure_is_3_to_1_against_the_page(audited: tuple[Page, str], scheme: str) -> None:
+def test_every_mark_of_the_figure_is_3_to_1_against_the_page(on_one_page: tuple[Page, str], scheme: str) -> None:
     """WCAG 2.2 SC 1.4.11, from the colours the page computes (not from a list kept by hand)."""
-    page, url = audited
+    page, url = on_one_page
+    opened(page, url)
     page.emulate_media(color_scheme=scheme)
-    page.goto(url)
     seen = thesis(page).evaluate(MARKS)
     assert len(seen["marks"]) >= 2 * len(MODES) + 2, seen  # held, paid (twice), outlines, keys
     for name, colour in seen["marks"]:
@@ -154,16 +169,17 @@ LABELS = """figure => [...figure.querySelectorAll(".thesis-drawing")].map((drawi
 })"""
 
 
+@on_each_document
 @pytest.mark.parametrize("width", [360, 768, 1280])
 def test_the_paid_cells_are_the_dominant_mark_and_the_regions_are_named_on_the_drawing(
-    audited: tuple[Page, str], width: int
+    on_one_page: tuple[Page, str], width: int
 ) -> None:
     """ "A line against a square": the paid cells stand out more from the page than the kept ones (which
     are quiet), and the drawing names its regions, "kept" on the kept cells and "paid now" on or by the
     paid ones, in words of at least 11 CSS px, inside the panel's width."""
-    page, url = audited
+    page, url = on_one_page
+    opened(page, url)
     page.set_viewport_size({"width": width, "height": 900})
-    page.goto(url)
     drawings = thesis(page).evaluate(LABELS)
     assert [drawing["mode"] for drawing in drawings] == list(MODES)
     for drawing in drawings:

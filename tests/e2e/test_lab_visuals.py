@@ -5,7 +5,9 @@ Drawings are read through the data attributes and geometry the model gives them 
 reader sees, so a picture that drifts from the numbers fails. Each test of what the labs draw runs
 on the site's chapter page and on the single file (``DOCUMENTS``); those of what only the stylesheet
 decides (the fit at 360 px, the token rows' scroll, the dark colours, print) on the single file
-(``STYLED_BY_CSS_ONLY``, which says why).
+(``STYLED_BY_CSS_ONLY``, which says why). Each test but the one that stops the page's clock runs on
+one page a document (``one_page``), starting from a link that sets the labs it reads (``follow_link``):
+what it checks is what the labs draw from a state, not how the page got there.
 """
 
 from __future__ import annotations
@@ -25,13 +27,38 @@ from kvpage.labs.next_request import chip_text
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
 from tests.browser_fixtures import DOCUMENTS
-from tests.chapter_labs import chapter_run, chip_words, compared, one_letter_changed
-from tests.e2e.conftest import STYLED_BY_CSS_ONLY
+from tests.chapter_labs import DECODE, NEXT, Run, chapter_run, chip_words, compared, one_letter_changed
+from tests.e2e.conftest import STYLED_BY_CSS_ONLY, follow_link, lab_link
 from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, live_clock, open_chapter, settled, stop_the_clock
 
 pytestmark = pytest.mark.e2e
 each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
-styled_by_css_only = pytest.mark.parametrize("site_url", STYLED_BY_CSS_ONLY, indirect=True)
+on_each_document = pytest.mark.parametrize("one_page", DOCUMENTS, indirect=True)
+styled_by_css_only = pytest.mark.parametrize("one_page", STYLED_BY_CSS_ONLY, indirect=True)
+
+
+def decode_at(page: Page, url: str, run: Run) -> Locator:
+    """The decode lab at ``run`` (its values and steps), by its link, on the module's page."""
+    follow_link(page, url, lab_link("decode", prompt=run.prompt, tokens=run.tokens, mode=run.mode, steps=run.steps))
+    decode = page.get_by_role("region", name=DECODE)
+    expect_run(decode, run)
+    return decode
+
+
+def the_chapters_requests(page: Page, url: str) -> Locator:
+    """The next-request lab at the chapter's two requests, by its link, on the module's page."""
+    follow_link(page, url, lab_link("next-request", request1=REQUEST_1, request2=REQUEST_2))
+    lab = page.get_by_role("region", name=NEXT)
+    expect(lab.get_by_label("Request 2", exact=True)).to_have_value(REQUEST_2)
+    return lab
+
+
+def opened_details(region: Locator, summary: str) -> None:
+    """The disclosure ``summary`` names open, by a click on it if it is closed (a test before may have opened it)."""
+    found = region.get_by_text(summary, exact=True)
+    if not found.evaluate("summary => summary.parentElement.open"):
+        found.click()
+
 
 CELLS = "rects => rects.reduce((sum, r) => sum + r.width.baseVal.value * r.height.baseVal.value, 0)"
 
@@ -56,10 +83,6 @@ def slot_count(lab: Locator, mode: str = "kv") -> int:
 
 def points(lab: Locator, chart: str, series: str) -> Locator:
     return lab.locator(f'svg[data-chart="{chart}"] circle[data-series="{series}"]')
-
-
-MODE_LABELS = dict(decode_lab.MODE.options)
-"""The decode lab's radio buttons, by mode."""
 
 
 DRAWN = """(lab, mode) => {
@@ -96,42 +119,47 @@ def shown_number(text: str) -> int:
     return int(text.split("\xa0")[0].replace(",", ""))
 
 
-@each_document
-def test_grid_cells_per_step_are_the_models_costs(audited: tuple[Page, str]) -> None:
-    """At every step of both modes, the grid's cells are the readouts' numbers. The readouts are
-    checked against the model by :func:`expect_run` (by label, waiting for the step), so their
-    numbers are taken from the text it found there; the drawing is read in one call (:func:`drawn`)."""
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+@on_each_document
+def test_grid_cells_per_step_are_the_models_costs(on_one_page: tuple[Page, str]) -> None:
+    """At every step, both grids' cells (the lab draws both modes side by side under one step control)
+    are the model's: the chosen mode's (KV cache) are the readouts' numbers, checked against the model
+    by :func:`expect_run` (by label, waiting for the step), so their numbers are taken from the text it
+    found there; the other's (recomputing) the model's cost of that step, and each grid's words say its
+    number. One pass through the steps where there was one a mode: choosing Recompute only moves the
+    readouts to its numbers (test_labs.py's test_switching_mode_keeps_the_step_and_both_grids_show_the_models_cells).
+    Both drawings are read in one call (:data:`BOTH_DRAWN`)."""
+    page, base = on_one_page
+    cold = chapter_run()
+    decode = decode_at(page, base, cold)
     grid_words = decode.get_by_role("figure").filter(has_text="Attention: queries × keys")
     assert all(grid_cells(decode, kind, mode) == 0 for kind in ("now", "held") for mode in MODES)
-    for mode in MODES:
-        decode.get_by_role("radio", name=MODE_LABELS[mode]).check()
-        decode.get_by_role("button", name="Reset").click()  # a mode chosen keeps the step: from the cold run
-        cold = chapter_run(mode)
-        for step in range(1, cold.tokens + 1):
-            decode.get_by_role("button", name="Forward").click()
-            run = cold.after(step)
-            expect_run(decode, run)  # "This step" and "Paid so far" show run.readout(...)
-            this_step = shown_number(run.readout("This step"))
-            grid = drawn(decode, mode)
-            assert grid.now == this_step, (mode, step)
-            expect(grid_words).to_contain_text(f"{this_step:,} cells paid this step")
-            assert grid.slots == (run.context() if mode == "kv" else 0), (mode, step)  # recomputing keeps none
-            if mode == "kv":
-                paid = shown_number(run.readout("Paid so far"))
-                assert grid.now + grid.held == paid, (mode, step)
-            else:
-                assert grid.held == 0, (mode, step)
+    for step in range(1, cold.tokens + 1):
+        decode.get_by_role("button", name="Forward").click()
+        run = cold.after(step)
+        expect_run(decode, run)  # "This step" and "Paid so far" show run.readout(...)
+        this_step = shown_number(run.readout("This step"))
+        recomputed = chapter_run("recompute").after(step).step_cost()
+        grids = {
+            mode: Drawn(found["now"], found["held"], sum(int(n) for n in found["slots"]))
+            for mode, found in decode.evaluate(BOTH_DRAWN).items()
+        }
+        assert grids["kv"].now == this_step, step
+        assert grids["kv"].now + grids["kv"].held == shown_number(run.readout("Paid so far")), step
+        assert grids["kv"].slots == run.context(), step
+        assert (grids["recompute"].now, grids["recompute"].held, grids["recompute"].slots) == (recomputed, 0, 0), step
+        for cells in (this_step, recomputed):  # recomputing keeps none
+            expect(grid_words).to_contain_text(f"{cells:,} cells paid this step")
 
 
-@each_document
-def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+BOTH_DRAWN = f"lab => Object.fromEntries({list(MODES)!r}.map((mode) => [mode, ({DRAWN})(lab, mode)]))"
+"""Both modes' grids and slots as drawn (:data:`DRAWN` for each), in one call."""
+
+
+@on_each_document
+def test_a_big_grid_is_drawn_dense_with_the_same_cells(on_one_page: tuple[Page, str]) -> None:
+    page, base = on_one_page
     biggest = chapter_run(prompt=decode_lab.PROMPT.high, tokens=decode_lab.TOKENS.high)
-    decode.get_by_label("Prefix length").fill(str(biggest.prompt))
-    decode.get_by_label("Tokens to generate").fill(str(biggest.tokens))
+    decode = decode_at(page, base, biggest)
     grid = decode.locator('[data-part="grid_kv"] svg')
     expect(grid).to_have_attribute("data-size", str(biggest.grid_size()))
     expect(grid).to_have_class(re.compile(r"\bdense\b"))
@@ -144,11 +172,11 @@ def test_a_big_grid_is_drawn_dense_with_the_same_cells(audited: tuple[Page, str]
     assert grid_cells(decode, "now") == biggest.after(3).step_cost()
 
 
-@each_document
-def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+@on_each_document
+def test_chart_has_one_point_per_step_taken(on_one_page: tuple[Page, str]) -> None:
+    page, base = on_one_page
     run = chapter_run()
+    decode = decode_at(page, base, run)
     for chart in ("per_step", "totals"):
         expect(points(decode, chart, "current")).to_have_count(0)
     step = decode.get_by_role("button", name="Forward")
@@ -168,7 +196,7 @@ def test_chart_has_one_point_per_step_taken(audited: tuple[Page, str]) -> None:
         expect(points(decode, "totals", series).last).to_have_attribute("data-value", str(total))
     expect(decode.get_by_text("time to first token")).to_be_attached()
     expect(decode.get_by_text("per-token cost")).to_be_attached()
-    decode.get_by_text("Numbers by step", exact=True).click()
+    opened_details(decode, "Numbers by step")
     table = decode.get_by_role("table", name="Cells per step and in total, both modes")
     rows = run.after().table_rows()
     expect(table.get_by_role("row")).to_have_count(2 + len(rows))  # two header rows: modes, then columns
@@ -187,11 +215,12 @@ def snapshot(lab: Locator) -> dict[str, Any]:
     return shown
 
 
-@each_document
-@pytest.mark.motion
-def test_reduced_motion_ends_in_the_same_state(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+@on_each_document
+def test_reduced_motion_ends_in_the_same_state(on_one_page: tuple[Page, str]) -> None:
+    """A Generate in motion, then one preferring reduced motion: the same state, drawn without animation."""
+    page, base = on_one_page
+    decode = decode_at(page, base, chapter_run())
+    page.emulate_media(reduced_motion="no-preference")
     generate = decode.get_by_role("button", name="Generate")
     generate.click()
     expect_run(decode, chapter_run().after())
@@ -236,19 +265,23 @@ def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     decode.get_by_role("button", name="Forward").click()
     expect_run(decode, run.after(taken + 1))
     page.clock.resume()
+    # The rest of the run, to its end: in one answer (reduced motion), not animated for seconds more;
+    # the end a run in motion reaches is test_reduced_motion_ends_in_the_same_state's.
+    page.emulate_media(reduced_motion="reduce")
     generate.click()
     expect_run(decode, run.after())
     expect(points(decode, "per_step", "current")).to_have_count(run.tokens)
 
 
-@each_document
+@on_each_document
 def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index_then_the_loading_bar(
-    audited: tuple[Page, str],
+    on_one_page: tuple[Page, str],
 ) -> None:
     """Two checks on one visit, one lab each: the next-request lab's chips, then the decode lab's
-    loading bar, gone once Python is ready and shown again by a progress event the test sends."""
-    page, base = audited
-    decode, lab = open_chapter(page, base)
+    loading bar, gone once Python is ready and given its numbers by a progress event the test sends."""
+    page, base = on_one_page
+    lab = the_chapters_requests(page, base)
+    decode = page.get_by_role("region", name=DECODE)
     chips_mark_the_prefix_flag_the_difference_and_show_their_index(lab)
     loading_bar_shows_bytes_then_goes_once_python_is_ready(page, decode)
 
@@ -291,20 +324,21 @@ def png_width(path: Path) -> int:
 
 
 @styled_by_css_only
-def test_labs_fit_a_360_px_screen(audited: tuple[Page, str], tmp_path: Path) -> None:
+def test_labs_fit_a_360_px_screen(on_one_page: tuple[Page, str], tmp_path: Path) -> None:
     """The labs at 360 px, the widest run drawn and request 2 made long: no sideways scroll, each
     lab inside the screen, the charts' words inside the lab; then every word of every drawing at
     least 11 px there, at 768 and at 1280 px (:func:`small_words`), on the same visit."""
-    page, base = audited
+    page, base = on_one_page
     page.set_viewport_size({"width": 360, "height": 780})
-    decode, lab = open_chapter(page, base)
+    lab = the_chapters_requests(page, base)
+    decode = decode_at(page, base, chapter_run())
     the_token_rows_scroll_no_further_than_their_last_token(lab)
     no_horizontal_scroll(page)
     widest = chapter_run(prompt=decode_lab.PROMPT.high)
     decode.get_by_label("Prefix length").fill(str(widest.prompt))
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, widest.after())
-    decode.get_by_text("Numbers by step", exact=True).click()
+    opened_details(decode, "Numbers by step")
     long = "Supercalifragilistic" * 20 + " " + REQUEST_2
     lab.get_by_label("Request 2", exact=True).fill(long)
     expect(lab.get_by_label("Shared prefix")).to_have_text(compared(request2=long)["shared"])
@@ -386,10 +420,9 @@ def the_token_rows_scroll_no_further_than_their_last_token(lab: Locator) -> None
 
 
 @styled_by_css_only
-def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
-    decode.get_by_role("button", name="Forward").click()
+def test_dark_mode_redraws_in_dark_colours(on_one_page: tuple[Page, str]) -> None:
+    page, base = on_one_page
+    decode = decode_at(page, base, chapter_run().after(1))
     cell = decode.locator('[data-part="grid_kv"] rect[data-kind="now"]')
     light = cell.evaluate("r => getComputedStyle(r).fill"), page.evaluate("getComputedStyle(document.body).color")
     page.emulate_media(color_scheme="dark")
@@ -398,9 +431,9 @@ def test_dark_mode_redraws_in_dark_colours(audited: tuple[Page, str]) -> None:
 
 
 @styled_by_css_only
-def test_print_shows_the_labs_current_state(audited: tuple[Page, str]) -> None:
-    page, base = audited
-    decode, _ = open_chapter(page, base)
+def test_print_shows_the_labs_current_state(on_one_page: tuple[Page, str]) -> None:
+    page, base = on_one_page
+    decode = decode_at(page, base, chapter_run())
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, chapter_run().after())
     page.emulate_media(media="print")

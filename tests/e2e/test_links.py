@@ -1,13 +1,14 @@
 """Every lab state is a link, in Chromium: the URL follows the reader, a copied link opens the same
 lab, and a hostile or stale fragment is ignored field by field.
 
-The round trip runs every way (served, from the unzipped zip, the single file); the rest on the two
-documents (tests/browser_fixtures.py, DOCUMENTS, says why). The round trip and the hostile link also
-run on the single file of the book with a second author's chapters added (tests/conftest.py's
-BOOKS): one page holding every chapter's labs, their ids prefixed, where a link must still reach the
-lab it names and no other; a chapter's own page is the same there as in content/. Expected numbers
-are the page's own (what the first page showed) or the model's, run in CPython
-(tests/browsers/flows.py, which the Firefox and WebKit suites perform too).
+The round trip runs on the two documents (tests/browser_fixtures.py, DOCUMENTS, says why; from the
+unzipped zip it is the Firefox and WebKit link flow's, tests/browsers/flows.py), as does the hostile
+link; the checks over http alone share one page (``one_page``), each starting from a link. The round
+trip and the hostile link also run on the single file of the book with a second author's chapters
+added (tests/conftest.py's BOOKS): one page holding every chapter's labs, their ids prefixed, where
+a link must still reach the lab it names and no other; a chapter's own page is the same there as in
+content/. Expected numbers are the page's own (what the first page showed) or the model's, run in
+CPython (tests/browsers/flows.py, which the Firefox and WebKit suites perform too).
 """
 
 from __future__ import annotations
@@ -22,17 +23,30 @@ from kvpage.jsonvalue import LabInputError
 from kvpage.lab import out_of_range
 from kvpage.labs import decode
 from kvpage.labs.next_request import MAX_REQUEST_CHARS
-from tests.browser_fixtures import DOCUMENTS, WAYS, Server, Where
+from tests.browser_fixtures import DOCUMENTS, Server, Where
 from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
 from tests.chapter_labs import DECODE, NEXT, chapter_run, lab_params, next_readout, one_letter_changed
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS, audit_page, in_books
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page, follow_link, in_books, lab_link
 
 pytestmark = [pytest.mark.e2e, pytest.mark.book]
 
 OTHER_MODE = next(value for value, _ in decode.MODE.options if value != decode.MODE.default)
 OTHER_MODE_LABEL = dict(decode.MODE.options)[OTHER_MODE]
 LINKED = "Python has not started yet: the controls show this link's values, and their numbers appear once it runs."
+
+
+over_http = pytest.mark.parametrize("one_page", ["http"], indirect=True)
+
+
+def at_the_chapters_values(page: Page, url: str) -> tuple[Locator, Locator]:
+    """Both labs at the chapter's values, by a link followed on the module's page."""
+    decode_values = lab_params("decode")
+    requests = lab_params("next-request")
+    decode_link = lab_link("decode", **decode_values, steps=0)
+    next_link = lab_link("next-request", request1=requests["request1"], request2=requests["request2"])
+    follow_link(page, url, f"{decode_link}&{next_link}")
+    return live(page)
 
 
 def live(page: Page) -> tuple[Locator, Locator]:
@@ -51,7 +65,7 @@ def expect_readouts(region: Locator, shown: dict[str, str]) -> None:
         expect(region.get_by_label(label)).to_have_text(text)
 
 
-@in_books(WAYS, ["single-file"])
+@in_books(DOCUMENTS, ["single-file"])
 def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
     audited: tuple[Page, str], browser: Browser, site_url: Where
 ) -> None:
@@ -212,11 +226,10 @@ def test_copy_link_without_a_clipboard_selects_the_link_for_the_reader(browser: 
     page.close()
 
 
-@pytest.mark.parametrize("site_url", ["http"], indirect=True)
-def test_print_shows_each_lab_with_its_link(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    page.goto(url)
-    lab, _ = live(page)
+@over_http
+def test_print_shows_each_lab_with_its_link(on_one_page: tuple[Page, str]) -> None:
+    page, url = on_one_page
+    lab, _ = at_the_chapters_values(page, url)
     lab.get_by_role("button", name="Forward").click()
     expect(lab.get_by_text(re.compile(r"^step 1 of \d+$"))).to_be_visible()
     printed = lab.get_by_text("Link to this state:")
@@ -230,15 +243,14 @@ def test_print_shows_each_lab_with_its_link(audited: tuple[Page, str]) -> None:
     )
 
 
-@pytest.mark.parametrize("site_url", ["http"], indirect=True)
-def test_a_link_followed_while_the_page_writes_its_url_is_still_followed(audited: tuple[Page, str]) -> None:
+@over_http
+def test_a_link_followed_while_the_page_writes_its_url_is_still_followed(on_one_page: tuple[Page, str]) -> None:
     """The page writes the labs' state into its URL (``history.replaceState``) a moment after each
     draw. A link followed in that moment had its fragment replaced before the page handled its
     ``hashchange``, which then applied the old state instead (seen under load: ``#In-English&decode:
     prompt=24`` left the slider at 16). Here both happen in one task, the rewrite after the link."""
-    page, url = audited
-    page.goto(url)
-    lab, _ = live(page)
+    page, url = on_one_page
+    lab, _ = at_the_chapters_values(page, url)
     prompt = int(lab_params("decode")["prompt"]) + 8
     page.evaluate(
         """(hash) => {
@@ -251,13 +263,12 @@ def test_a_link_followed_while_the_page_writes_its_url_is_still_followed(audited
     expect(lab.get_by_label("Prefix length")).to_have_value(str(prompt))
 
 
-@pytest.mark.parametrize("site_url", ["http"], indirect=True)
-def test_a_request_of_astral_characters_the_model_takes_comes_back_from_its_link(audited: tuple[Page, str]) -> None:
+@over_http
+def test_a_request_of_astral_characters_the_model_takes_comes_back_from_its_link(on_one_page: tuple[Page, str]) -> None:
     """Issue 34: 1,500 "😀" are 1,500 code points, within request 2's limit, but 3,000 UTF-16 units;
     the link the page writes for them must give them back, as Python counts (``kvpage.lab.TEXT_LENGTH``)."""
-    page, url = audited
-    page.goto(url)
-    _, other = live(page)
+    page, url = on_one_page
+    _, other = at_the_chapters_values(page, url)
     typed = "😀" * (MAX_REQUEST_CHARS * 3 // 4)
     assert len(typed) <= MAX_REQUEST_CHARS < len(typed.encode("utf-16-le")) // 2
     other.get_by_label("Request 2", exact=True).fill(typed)
@@ -273,15 +284,14 @@ def test_a_request_of_astral_characters_the_model_takes_comes_back_from_its_link
     expect(other.get_by_text(LINK_NOTE)).to_be_hidden()
 
 
-@pytest.mark.parametrize("site_url", ["http"], indirect=True)
-def test_a_request_typed_key_by_key_is_in_the_url_once_its_readouts_show_it(audited: tuple[Page, str]) -> None:
+@over_http
+def test_a_request_typed_key_by_key_is_in_the_url_once_its_readouts_show_it(on_one_page: tuple[Page, str]) -> None:
     """Issue 39, point 7: typed key by key, request 2's answers are drawn as they come, and each
     wrote the URL 200 ms after it was drawn. WebKit's link flow reloaded just after the readouts
     showed the whole request, and got the URL of a partial one (3 of 5 runs under load). The answer to
     the reader's last key is in the URL the moment it is drawn, so a reload right after keeps it."""
-    page, url = audited
-    page.goto(url)
-    _, other = live(page)
+    page, url = on_one_page
+    _, other = at_the_chapters_values(page, url)
     typed = one_letter_changed(lab_params("next-request")["request2"])
     box = other.get_by_label("Request 2", exact=True)
     box.select_text()
