@@ -29,26 +29,28 @@ WAYS = ("single-file", "http", "file")
 """How a browser test's parameters name the way (``WAYS`` of ``tests/browser_fixtures.py``); "single-file" before
 "file", which it ends with."""
 LONGEST = (
-    "tests/e2e/test_lab_visuals.py",
-    "tests/e2e/test_labs.py",
+    "tests/e2e/test_reader.py",
     "tests/browsers/test_firefox.py::file",
     "tests/e2e/test_accessibility.py",
-    "tests/e2e/test_reader.py",
     "tests/test_reproducible.py",
-    "tests/browsers/test_firefox.py::single-file",
-    "tests/e2e/test_serve.py",
-    "tests/browsers/test_webkit.py::single-file",
+    "tests/e2e/test_links.py",
+    "tests/e2e/test_lab_visuals.py",
+    "tests/e2e/test_labs.py",
     "tests/sitegen/test_invalid_content.py",
     "tests/e2e/test_hostile_input.py",
-    "tests/browsers/test_webkit.py::file",
-    "tests/e2e/test_links.py",
+    "tests/e2e/test_serve.py",
     "tests/e2e/test_loading.py",
-    "tests/browsers/test_firefox.py::http",
+    "tests/browsers/test_webkit.py::file",
+    "tests/browsers/test_firefox.py::single-file",
+    "tests/e2e/test_every_lab.py",
+    "tests/e2e/test_next_request_drawings.py",
+    "tests/e2e/test_worker.py",
+    "tests/e2e/test_turns_lab.py",
     "tests/sitegen/runtime/test_snapshot.py",
 )
 """The units that took longest, longest first, from the per-test durations of ``make test``'s pytest
-run (``--junitxml``, summed per unit with :func:`unit`; a fresh clone's ``.ci/run`` on 2026-12-06:
-94 s down to 19 s). A unit not named here, or named but renamed, only loses its place at the front:
+run (``--junitxml``, summed per unit with :func:`unit`; a fresh clone's ``.ci/run`` on 2026-12-07:
+75 s down to 15 s). A unit not named here, or named but renamed, only loses its place at the front:
 nothing is left out by this list."""
 
 

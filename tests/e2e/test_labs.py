@@ -1,12 +1,12 @@
 """The chapter's "Try this", performed in Chromium by role and label.
 
-The Try this runs three ways (``WAYS``): served over http, opened from the unzipped zip with
-file://, and as the single-file book; its steps are tests/browsers/flows.py's, which Firefox and
-WebKit perform too, done here by tests/e2e/steps.py. The lab's behaviour past them (a step, a
-control resetting the run, Back and Forward, the presets) depends on the document, not on how its
-files arrived, so those run on the two documents (``DOCUMENTS``: http and the single file). What
-each readout should show is the model's, run in CPython on the chapter's own lab parameters and on
-what the test typed, or the seed's (tests/chapter_labs.py).
+The Try this runs from the unzipped zip (file://), as in Firefox and WebKit (``FLOW_WAYS``); its
+steps are tests/browsers/flows.py's, which they perform too, done here by tests/e2e/steps.py.
+The lab's behaviour past them (a step, a control resetting the run, Back and Forward, the presets)
+depends on the document, not on how its files arrived, so those run on the two documents
+(``DOCUMENTS``: http and the single file). What each readout should show is the model's, run in
+CPython on the chapter's own lab parameters and on what the test typed, or the seed's
+(tests/chapter_labs.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.labs.grid import grid_view
-from tests.browser_fixtures import DOCUMENTS, WAYS
+from tests.browser_fixtures import DOCUMENTS
 from tests.browsers import flows
 from tests.chapter_labs import (
     DECODE,
@@ -43,9 +43,11 @@ from tests.e2e import steps
 from tests.e2e.conftest import PYTHON_READY_MS, Audit
 
 pytestmark = pytest.mark.e2e
-every_way = pytest.mark.parametrize("site_url", WAYS, indirect=True)
-"""The Try this every way the chapter is opened; under the sub-path it is test_subpath.py's Generate and
-test_every_lab.py's every lab (what a sub-path can break is a URL)."""
+from_the_zip = pytest.mark.parametrize("site_url", flows.FLOW_WAYS["try-this"], indirect=True)
+"""The Try this where Firefox and WebKit run it, from the unzipped zip (file://): what the labs do once
+Python is up is the same every way. Where loading differs, the chapter goes live and answers in each
+way: over http and from Cache Storage (test_loading.py), as the single file and under the sub-path
+(test_every_lab.py, test_subpath.py)."""
 each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
 
 REQUEST_1, REQUEST_2 = requests()
@@ -128,7 +130,7 @@ def expect_seed_readouts(region: Locator, lab: Lab) -> None:
             expect(region.get_by_label(output.label, exact=True)).to_have_text(re.compile(rf"^{figure}(\xa0cells?)?$"))
 
 
-@every_way
+@from_the_zip
 def test_try_this(audited: tuple[Page, str], page_audit: Audit) -> None:
     """The chapter's Try this, both labs on one visit (the labs are independent): the steps Firefox
     and WebKit perform too (tests/browsers/flows.py's ``try_this_flow``), by tests/e2e/steps.py."""
