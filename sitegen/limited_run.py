@@ -1,6 +1,7 @@
-"""A tool the build runs (Node for Temml and the snapshot, esbuild) under a time limit. One place turns
-a tool that will not start, or a run that does not finish, into the ``BuildError`` that stops the build
-(decision 0061); the model's own calls have theirs in :mod:`sitegen.labs.calls`.
+"""A tool the build runs (Node for Temml and the snapshot, esbuild) under a time limit, or keeps alive a
+line at a time (serve's). One place turns a tool that will not start, or a run that does not finish,
+into the ``BuildError`` that stops the build (decision 0061); the model's own calls have theirs in
+:mod:`sitegen.labs.calls`.
 """
 
 from __future__ import annotations
@@ -34,3 +35,17 @@ def run_limited(
         raise BuildError([f"{command[0]}: {reason}; {missing}"]) from None
     except subprocess.TimeoutExpired:
         raise BuildError([f"{doing} did not finish in {seconds:g} s and was stopped"]) from None
+
+
+def line_child(command: Sequence[str]) -> subprocess.Popen[str]:
+    """A child kept alive and spoken to a line at a time (serve's builder, the search indexer): its
+    stdin, stdout and stderr piped as UTF-8 text, line-buffered, so a request's line goes out whole."""
+    return subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        bufsize=1,
+    )

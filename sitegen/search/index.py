@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.errors import BuildError
+from sitegen.limited_run import line_child
 from sitegen.markdown.ids import prefixed
 from sitegen.markdown.pages import Pages
 from sitegen.memo import NO_MEMO, Memo
@@ -152,15 +153,7 @@ class Indexer:
         """What :func:`run_indexer` answers for ``payload``, from the kept process."""
         process = self.process
         if process is None or process.poll() is not None:
-            command = [node(), str(INDEXER)]
-            process = self.process = subprocess.Popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-            )
+            process = self.process = line_child([node(), str(INDEXER)])
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         try:
             process.stdin.write(payload + "\n")

@@ -19,6 +19,8 @@ from contextlib import redirect_stdout
 from dataclasses import asdict, dataclass, field
 from typing import IO
 
+from sitegen.limited_run import line_child
+
 
 @dataclass
 class Report:
@@ -80,15 +82,7 @@ class Builder:
         command = self.command
         if self.preload:
             command = [command[0], "-c", STANDBY, ",".join(self.preload), *command[1:]]
-        return subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
-        )
+        return line_child(command)
 
     def start(self) -> subprocess.Popen[str]:
         standby, self.standby = self.standby, None
