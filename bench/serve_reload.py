@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How long from saving an edit to seeing it in the open page, under ``build.py serve``.
 
-Run from the project: ``python bench/serve_reload.py [--runs 7] [--model-runs 3] [--json FILE]``.
+Run from the project: ``python bench/serve_reload.py [--runs 7] [--model-runs 3] [--chapters N] [--json FILE]``.
 It copies the project (content/, kvpage/, the build code; node_modules linked, the runtime
 and compiled-stdlib caches copied) to a temporary folder, serves the copy (port 0), opens the chapter in Chromium
 (Debian's, as the tests do), and times, on the page's own clock:
@@ -41,6 +41,8 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from book_size import make_book  # noqa: E402  (bench/, the script's folder)
 
 from kvpage.costs import MODE_NAMES, context_at_step  # noqa: E402
 from kvpage.jsonvalue import count  # noqa: E402
@@ -143,12 +145,19 @@ def shown(label: str) -> str:
     return label.removeprefix("f").strip('"')
 
 
-def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
+def measure(runs: int, model_runs: int, chapters: int = 0) -> dict[str, list[float]]:
+    """``chapters``: serve a book of that many copies of the chapter (``bench/book_size.py``'s), editing
+    and opening the last; 0 serves the project's own book."""
     found: dict[str, list[float]] = {"prose": [], "model": []}
     with tempfile.TemporaryDirectory(prefix="kvpage-bench-") as tmp:
         # serve's first build then reuses this project's runtime, as in the checkout a writer serves.
         project = project_copy(ROOT, Path(tmp) / "project")
         command = [sys.executable, str(project / "build.py"), "serve", "--port", "0"]
+        chapter, opened = project / "content" / "03-cache.md", "cache.html"
+        if chapters:
+            book = make_book(Path(tmp), chapters)
+            command += ["--content", str(book)]
+            chapter, opened = book / f"{chapters:03d}-cache.md", f"cache-{chapters}.html"
         serve = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             assert serve.stdout is not None
@@ -159,9 +168,9 @@ def measure(runs: int, model_runs: int) -> dict[str, list[float]]:
                     launch["executable_path"] = str(CHROMIUM)
                 browser = playwright.chromium.launch(**launch)
                 page = browser.new_page()
-                page.goto(url + "cache.html")
+                page.goto(url + opened)
                 for run in range(runs):
-                    found["prose"].append(prose_edit(page, project / "content" / "03-cache.md", run))
+                    found["prose"].append(prose_edit(page, chapter, run))
                 settle(page)
                 page.get_by_role("region", name=DECODE).get_by_role("radio", name=MODE_NAMES["recompute"]).check()
                 model = project / "kvpage" / "labs" / "decode.py"
@@ -180,8 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7, help="prose edits (7)")
     parser.add_argument("--model-runs", type=int, default=5, help="model edits, each to a new version (5)")
     parser.add_argument("--json", type=Path, help="also write every sample here")
+    parser.add_argument("--chapters", type=int, default=0, help="serve a book of this many chapters (0: the book)")
     args = parser.parse_args(argv)
-    found = measure(args.runs, args.model_runs)
+    found = measure(args.runs, args.model_runs, args.chapters)
     names = {
         "prose": "prose edit saved → new text on the open page",
         "model": "model edit saved → the open page shows the new model's numbers (no reload)",
