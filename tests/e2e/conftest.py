@@ -230,9 +230,18 @@ def audit_page(page: Page, origin: str) -> Iterator[Audit]:
     page.on("pageerror", lambda error: audit.problems.append(f"page error: {error}"))
     yield audit
     assert audit.requests, "the page made no requests at all: was it opened?"
-    if page.url.startswith(("http", "file")):
-        audit.problems.extend(page.evaluate("window.__cspViolations || []"))
+    audit.problems.extend(csp_violations(page))
     assert not audit.problems, "\n".join(audit.problems)
+
+
+def csp_violations(page: Page) -> list[str]:
+    """The CSP violations the page recorded (``RECORD_CSP_VIOLATIONS``), taken out of it, so that the
+    next reader of the same page gets only the later ones; none on a page of neither http nor file://
+    (about:blank, chrome://), which the init script does not reach."""
+    if not page.url.startswith(("http", "file")):
+        return []
+    found: list[str] = page.evaluate("(window.__cspViolations || []).splice(0)")
+    return found
 
 
 @dataclass
@@ -281,10 +290,8 @@ def on_one_page(one_page: OnePage) -> Iterator[tuple[Page, str]]:
     page.emulate_media(media="screen", color_scheme="light", reduced_motion="reduce")
     del one_page.audit.problems[:]
     yield page, one_page.where.chapter
-    found = one_page.audit.problems[:]
+    found = [*one_page.audit.problems, *csp_violations(page)]
     del one_page.audit.problems[:]
-    if page.url.startswith(("http", "file")):
-        found += page.evaluate("window.__cspViolations.splice(0)")
     assert not found, "\n".join(found)
 
 

@@ -19,7 +19,7 @@ from playwright.sync_api import TimeoutError as Timeout
 
 from tests.browsers.conftest import Outcome
 from tests.browsers.flows import Step
-from tests.e2e.conftest import PYTHON_READY_MS, Audit, painted
+from tests.e2e.conftest import PYTHON_READY_MS, Audit, csp_violations, painted
 
 CHECK_MS = 60_000
 """How long a flow's alert and its own JavaScript checks may take to hold: a bound on a hang, as
@@ -151,14 +151,6 @@ def until(page: Page, check: str, region: Locator | None, what: str, seen: Calla
         page.wait_for_function(check, arg=arg, timeout=CHECK_MS)
     except Timeout:
         raise AssertionError(f"{what}, but it shows {seen()!r}") from None
-
-
-def csp_violations(page: Page) -> list[str]:
-    """The CSP violations the page recorded (tests/e2e/conftest.py's init script), taken out of it."""
-    if not page.url.startswith(("http", "file")):
-        return []
-    found: list[str] = page.evaluate("(window.__cspViolations || []).splice(0)")
-    return found
 
 
 def describe(step: Step) -> str:
