@@ -92,9 +92,10 @@ def page_config(labs: Iterable[Lab], book: Book, runtime: Runtime, reader: str, 
     return PageConfig(schemas, book.call_timeout, inline, runtime.loader, reader).to_json()
 
 
-def chapter_config(page: Page, book: Book, runtime: Runtime | None, reader: str) -> str:
-    """The JSON config of a chapter of the site, ``""`` if it shows no lab."""
-    return page_config((use.kind for use in page.labs), book, runtime, reader) if runtime and page.labs else ""
+def chapter_config(labs: tuple[Lab, ...], book: Book, runtime: Runtime | None, reader: str) -> str:
+    """The JSON config of a chapter of the site that shows ``labs``, ``""`` if it shows none. Given the
+    labs, not the page: serve keeps one config for every page with the same labs (:func:`assemble_site`)."""
+    return page_config(labs, book, runtime, reader) if runtime and labs else ""
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ def assemble_site(
         config = memo.get(
             ("config", *(lab.name for lab in labs)),
             config_key,
-            functools.partial(chapter_config, page, book, runtime, reader),
+            functools.partial(chapter_config, labs, book, runtime, reader),
         )
         scripts = page_scripts((use.kind.name for use in page.labs), static)
         context = {"book": book, "page": page, "previous": previous, "next": following, "config_id": CONFIG_ID}
