@@ -1,14 +1,16 @@
 """Every lab state is a link, in Chromium: the URL follows the reader, a copied link opens the same
 lab, and a hostile or stale fragment is ignored field by field.
 
-The round trip runs on the two documents (tests/browser_fixtures.py, DOCUMENTS, says why; from the
-unzipped zip it is the Firefox and WebKit link flow's, tests/browsers/flows.py), as does the hostile
-link; the checks over http alone share one page (``one_page``), each starting from a link. The round
-trip and the hostile link also run on the single file of the book with a second author's chapters
-added (tests/conftest.py's BOOKS): one page holding every chapter's labs, their ids prefixed, where
-a link must still reach the lab it names and no other; a chapter's own page is the same there as in
-content/. Expected numbers are the page's own (what the first page showed) or the model's, run in
-CPython (tests/browsers/flows.py, which the Firefox and WebKit suites perform too).
+The round trip and the hostile link run on the two documents (tests/browser_fixtures.py,
+DOCUMENTS, says why; from the unzipped zip they are the Firefox and WebKit link flow's,
+tests/browsers/flows.py): the chapter page over http, and the single file of the book with a
+second author's chapters added (tests/conftest.py's BOOKS). That single file holds content/'s
+chapter and more, every chapter's labs on one page with their ids prefixed, where a link must still
+reach the lab it names and no other: what content/'s own single file asks of a link, and more (a
+chapter's own page is the same there as in content/). The checks over http alone share one page
+(``one_page``), each starting from a link. Expected numbers are the page's own (what the first
+page showed) or the model's, run in CPython (tests/browsers/flows.py, which the Firefox and WebKit
+suites perform too).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from kvpage.jsonvalue import LabInputError
 from kvpage.lab import out_of_range
 from kvpage.labs import decode
 from kvpage.labs.next_request import MAX_REQUEST_CHARS
-from tests.browser_fixtures import DOCUMENTS, Server, Where
+from tests.browser_fixtures import Server, Where
 from tests.browsers.flows import DECODE_READOUTS, HOSTILE_FRAGMENT, LINK_FIELD, LINK_NOTE, NEXT_READOUTS, decode_view
 from tests.chapter_labs import DECODE, NEXT, chapter_run, lab_params, next_readout, one_letter_changed
 from tests.conftest import Built
@@ -65,7 +67,7 @@ def expect_readouts(region: Locator, shown: dict[str, str]) -> None:
         expect(region.get_by_label(label)).to_have_text(text)
 
 
-@in_books(DOCUMENTS, ["single-file"])
+@in_books(["http"], ["single-file"])
 def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
     audited: tuple[Page, str], browser: Browser, site_url: Where
 ) -> None:
@@ -115,7 +117,7 @@ def test_a_copied_lab_link_opened_in_a_new_context_shows_the_same_readouts(
     context.close()
 
 
-@in_books(DOCUMENTS, ["single-file"])
+@in_books(["http"], ["single-file"])
 def test_a_hostile_or_stale_link_is_ignored_field_by_field_with_a_quiet_note(audited: tuple[Page, str]) -> None:
     page, url = audited
     page.goto(url + HOSTILE_FRAGMENT)
