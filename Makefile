@@ -18,6 +18,14 @@ STAMP  := $(VENV)/.installed
 WHEELS := .cache/pyodide-wheels
 BUILD_FLAGS ?=
 
+# Python's compiled modules go to one folder of the checkout (git-ignores .cache/), written once and
+# read by every later process, even where the environment sets PYTHONDONTWRITEBYTECODE (this
+# machine's does, to keep source folders clean; the prefix keeps them clean too). Without it each of
+# make test's Python processes (three pytest workers, a hundred-odd builds) compiled every module it
+# imported, pytest's and Playwright's included, from source (decision 0067).
+export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
+export PYTHONDONTWRITEBYTECODE :=
+
 .PHONY: site serve fix test bench test-site site-and-pyodide-test deps test-deps chromium browsers java check pytest pyodide-test clean
 
 site: deps
