@@ -21,8 +21,8 @@ BUILD_FLAGS ?=
 # Python's compiled modules go to one folder of the checkout (git-ignores .cache/), written once and
 # read by every later process, even where the environment sets PYTHONDONTWRITEBYTECODE (this
 # machine's does, to keep source folders clean; the prefix keeps them clean too). Without it each of
-# make test's Python processes (three pytest workers, a hundred-odd builds) compiled every module it
-# imported, pytest's and Playwright's included, from source (decision 0067).
+# make test's Python processes (pytest's four, some 150 the tests start) compiled every module it
+# imported, pytest's and Playwright's included, from source (decision 0066).
 export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
 export PYTHONDONTWRITEBYTECODE :=
 
