@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import fcntl
 import json
 import os
@@ -10,6 +11,7 @@ import shutil
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -68,12 +70,18 @@ class Built:
     single: Path
     files: dict[str, bytes]
 
+    @cached_property
+    def _loader(self) -> dict[str, Any]:
+        """The chapter page's loader config, parsed once a build: an HTML parser in pure Python reads
+        the page, and the tests ask for the config many times (each packed file's name asks twice)."""
+        (config,) = page_configs(self.files["cache.html"].decode("utf-8"))
+        return dict(config["python"])
+
     @property
     def runtime(self) -> dict[str, Any]:
         """The chapter's loader config (``sitegen.runtime.bundle.Loader``): what names Python's files have
-        in this build."""
-        (config,) = page_configs(self.files["cache.html"].decode("utf-8"))
-        return dict(config["python"])
+        in this build. A copy: a test may change it."""
+        return copy.deepcopy(self._loader)
 
     def packed(self, name: str) -> str:
         """The site path of the packed binary ``name``: ``pyodide.asm.wasm`` → ``pyodide/pyodide.asm.HASH.wasm.bin``."""
