@@ -60,7 +60,7 @@ const firstPaint = new Promise((resolve) => {
   const scrolled = () => framePainted(resolve);
   if (scrollX !== 0 || scrollY !== 0) scrolled();
   else addEventListener("scroll", scrolled, { once: true, passive: true });
-  setTimeout(resolve, 5000);
+  setTimeout(resolve, 5000); // the last resort: no paint reported and no frame after a scroll
 });
 
 // Calls `then` once the next frame has been painted: in the frame after it, whose callbacks run
