@@ -10,6 +10,8 @@ import { createInterface } from "node:readline";
 import puppeteer from "puppeteer-core";
 
 const CAPTURE = readFileSync(new URL("./capture.js", import.meta.url), "utf8");
+// The page's clock (clock.js, a function expression) installed and paused: for flows.py's open_stopped.
+const CLOCK_STOPPED = `(${readFileSync(new URL("./clock.js", import.meta.url), "utf8").trim()}\n)() && window[Symbol.for("kvpage.clock")].pause();`;
 const READY_MS = Number(process.env.KVPAGE_READY_MS || 60000);
 // A bound on a hang, not a wait (a step ends as soon as its condition holds), as WebKit's EXPECT_S:
 // 60 s (no step waits out a call's time limit: the flows move the page's clock, clock.js).
@@ -238,6 +240,18 @@ async function step(page, s, problems) {
     await page.goto(s.url);
     found.delete(page); // a new document: its elements are new
     await ready();
+    return;
+  }
+  if (s.op === "open_stopped") {
+    // A preload script, as capture.js is, but for this load only: a reload or a later open runs as usual.
+    const { identifier } = await page.evaluateOnNewDocument(CLOCK_STOPPED);
+    try {
+      await page.goto(s.url);
+      found.delete(page); // a new document: its elements are new
+      await ready();
+    } finally {
+      await page.removeScriptToEvaluateOnNewDocument(identifier);
+    }
     return;
   }
   if (s.op === "reload") {

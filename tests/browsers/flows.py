@@ -347,6 +347,36 @@ def link_flow(url: str) -> list[Step]:
     ]
 
 
+def open_stopped(url: str) -> Step:
+    """Open ``url`` with the page's clock (:data:`CLOCK`) installed and paused before the page's own
+    scripts run, and wait for Python: none of the page's timers fires in this load unless a later
+    step moves the clock (Firefox only: WebKitWebDriver cannot add a script at document start)."""
+    return {"op": "open_stopped", "url": url}
+
+
+CLOCK_STOPPED = "() => window[Symbol.for('kvpage.clock')] !== undefined"
+"""The page's clock is installed (the page's setTimeout is its): a clock that failed to install would
+leave the page's timers running, and the flow would prove nothing."""
+SCROLLED = "() => scrollY > 0"
+"""The page is scrolled (to the linked lab): a link that no longer scrolled would not be the case the
+flow is about."""
+
+
+def stopped_link_flow(url: str) -> list[Step]:
+    """A lab link (``#decode:steps=2``, which the page scrolls to before its first paint) opened with
+    the page's timers stopped from its first script: the page goes live all the same, so nothing it
+    waits for before asking for Python is a timer. Firefox reports no first-contentful-paint for a
+    page scrolled before it, and the loader, which waits for that paint, started Python only at its
+    5-second fallback timer: a shared link went live 5 s late (``firstPaint`` in
+    site_template/static/kvpage/assets.js; decision 0023's addendum). What the link sets is
+    :func:`link_flow`'s to check (each readout looked up costs Firefox seconds)."""
+    return [
+        open_stopped(f"{url}#decode:steps=2"),
+        page_holds(CLOCK_STOPPED, "the page's clock should be installed before its scripts"),
+        page_holds(SCROLLED, "the link should have scrolled the page to its lab"),
+    ]
+
+
 PYTHON_CACHE = "document.documentElement.dataset.pythonCache"
 
 

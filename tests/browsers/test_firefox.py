@@ -94,6 +94,15 @@ def test_pythons_worker(firefox: Firefox, runaway_where: Where, flow: str) -> No
     assert not outcome.verdict(), outcome.verdict()
 
 
+@pytest.mark.parametrize("where", ["file"], indirect=True)
+def test_a_lab_link_goes_live_with_the_pages_timers_stopped(firefox: Firefox, where: Where) -> None:
+    """Python is asked for once a frame after the link's scroll is painted, not after a timer: Firefox
+    reports no first paint for a page scrolled before it (``flows.stopped_link_flow``). From the
+    unzipped zip, as the link flow: the loader waits for the paint over http alike, not in the single file."""
+    outcome = firefox.run(where.origin, flows.stopped_link_flow(where.chapter))
+    assert not outcome.verdict(), outcome.verdict()
+
+
 def test_kitchen_sink_renders(firefox: Firefox, kitchen_sink_where: Where) -> None:
     """Every construct of the Markdown laid out (tests/browsers/renders.js), the lab live, the audit clean."""
     outcome = firefox.run(kitchen_sink_where.origin, kitchen_sink_flow(kitchen_sink_where.chapter))

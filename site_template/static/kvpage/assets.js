@@ -40,20 +40,37 @@ function arrived(python, name) {
 // requests at once). The paint entry, not the first animation frame: a frame's callbacks run
 // before it is drawn, and on a busy machine the frame reached the screen a second later, after
 // the requests (Lighthouse then counted all 7 MB towards the largest paint). A browser without
-// paint timing falls back to the frame, and one that never reports its paint starts after 5 s; a
-// hidden page draws no frames until it is shown: it starts at once.
+// paint timing falls back to the frame (`framePainted`); a hidden page draws no frames until it is
+// shown: it starts at once.
+// A page that scrolls before its first paint (opened at a heading's anchor or a lab link, which
+// labs.js scrolls to) starts once a frame after that scroll has been painted, the paint entry or
+// not: Firefox (153 ESR) reports no paint entry for it at all, and it waited for the 5 s timer,
+// so a shared link went live 5 s late. Chromium reports one, a little after that frame; the page
+// opened at its top (as Lighthouse opens it) still waits for the entry. The timer stays as a last
+// resort only: a page whose paint is never reported and that draws no frame after a scroll (hidden
+// before its first paint) must still get its labs (decision 0023, addendum of 2026-12-07).
 /** @type {Promise<void>} */
 const firstPaint = new Promise((resolve) => {
   if (document.visibilityState === "hidden" || typeof requestAnimationFrame !== "function") return resolve();
-  if (!(globalThis.PerformanceObserver?.supportedEntryTypes ?? []).includes("paint")) {
-    return requestAnimationFrame(() => setTimeout(resolve, 0)); // the timer runs after the frame's paint
-  }
+  if (!(globalThis.PerformanceObserver?.supportedEntryTypes ?? []).includes("paint")) return framePainted(resolve);
   const painted = () => performance.getEntriesByName("first-contentful-paint").length > 0;
   if (painted()) return resolve();
   const observer = new PerformanceObserver(() => painted() && (observer.disconnect(), resolve()));
   observer.observe({ type: "paint" });
-  setTimeout(resolve, 5000); // a page whose paint is never reported must still get its labs
+  const scrolled = () => framePainted(resolve);
+  if (scrollX !== 0 || scrollY !== 0) scrolled();
+  else addEventListener("scroll", scrolled, { once: true, passive: true });
+  setTimeout(resolve, 5000); // the last resort: no paint reported and no frame after a scroll
 });
+
+// Calls `then` once the next frame has been painted: in the frame after it, whose callbacks run
+// only once the one before has been drawn on the main thread. Frames, not a timer, so that nothing
+// the page waits for before starting Python is a timer (tests/browsers/test_firefox.py stops the
+// page's timers to show it).
+/** @param {() => void} then */
+function framePainted(then) {
+  requestAnimationFrame(() => requestAnimationFrame(() => then()));
+}
 
 /** @param {string} src @returns {Promise<void>} */
 function loadScript(src) {
