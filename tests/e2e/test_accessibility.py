@@ -3,11 +3,12 @@
 axe-core and the keyboard flows that read a label's ``for`` or an ``aria-*`` reference (the sliders,
 then the next-request lab's Try this: a refused request's description) run on the site's chapter
 page and on the single file, whose ids (and so every such reference) are chapter-prefixed
-(``DOCUMENTS``). The decode lab's Try this by keyboard (Tab order, the focus kept by a spent button,
-what the live regions say, Pause) is the same script on the same DOM in either document, and finds
-its controls by role and name alone: it runs over http (a fresh page restores Python, about 2 CPU-s,
-and its run is seconds more: issue 47), the single file's references being axe-core's and the
-sliders' test's.
+(``DOCUMENTS``); a colour scheme changes colours alone, the stylesheet's, so axe-core in dark and
+the focus rings run in the single file only (``STYLED_BY_CSS_ONLY`` says why that one). The decode
+lab's Try this by keyboard (Tab order, the focus kept by a spent button, what the live regions say,
+Pause) is the same script on the same DOM in either document, and finds its controls by role and
+name alone: it runs over http (a fresh page restores Python, about 2 CPU-s, and its run is seconds
+more: issue 47), the single file's references being axe-core's and the sliders' test's.
 """
 
 from __future__ import annotations
