@@ -8,8 +8,8 @@ holds, however they arrived: those flows run over http, on the visit that loaded
 Run starts a fresh Python, about 2 CPU-s, issue 47). What the single file does otherwise is checked
 there, as on the chapter page (``DOCUMENTS``): a Run with the editors open, then axe-core (each
 editor's label names its box by an id made from the lab's heading id, chapter-prefixed in the single
-file) and the fit at 360 px, on the editor's visit; the disclosure without script and in print. tests/e2e/test_worker.py stops a call,
-and starts the Python that replaces it, each way.
+file) and the fit at 360 px, on the editor's visit; the disclosure without script and in print.
+tests/e2e/test_worker.py stops a call, and starts the Python that replaces it, each way.
 What the labs must show after a Run is the edited model's, derived here by running the edited files
 in CPython (a copy of ``kvpage/`` with those files replaced, in a process of its own) on the values
 the page's labs have, never typed; "Back to the book's model" must bring back the numbers the page
