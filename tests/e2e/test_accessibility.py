@@ -1,7 +1,14 @@
 """The chapter by keyboard alone, and axe-core's verdict on the page before and after the labs run.
 
-Each test runs on the site's chapter page and on the single file, whose ids (and so every label's
-``for`` and ``aria-*`` reference) are chapter-prefixed (``DOCUMENTS``).
+axe-core and the keyboard flows that read a label's ``for`` or an ``aria-*`` reference (the sliders,
+then the next-request lab's Try this: a refused request's description) run on the site's chapter
+page and on the single file, whose ids (and so every such reference) are chapter-prefixed
+(``DOCUMENTS``); a colour scheme changes colours alone, the stylesheet's, so axe-core in dark and
+the focus rings run in the single file only (``STYLED_BY_CSS_ONLY`` says why that one). The decode
+lab's Try this by keyboard (Tab order, the focus kept by a spent button, what the live regions say,
+Pause) is the same script on the same DOM in either document, and finds its controls by role and
+name alone: it runs over http (a fresh page restores Python, about 2 CPU-s, and its run is seconds
+more: issue 47), the single file's references being axe-core's and the sliders' test's.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
-from tests.browser_fixtures import DOCUMENTS
+from tests.browser_fixtures import DOCUMENTS, Where
 from tests.chapter_labs import DECODE, NEXT, Run, chapter_run, chip_words, compared, one_letter_changed, request_args
 from tests.conftest import ROOT
 from tests.e2e.test_figure import contrast
@@ -33,7 +40,9 @@ from tests.e2e.test_labs import (
     stop_the_clock,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
+pytestmark = pytest.mark.e2e
+each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
+over_http = pytest.mark.parametrize("site_url", ["http"], indirect=True)
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 MOST_TABS = 80
@@ -102,6 +111,7 @@ def spent_keeps_the_focus(decode: Locator, button: Locator, run: Run, key: str =
     expect(button).to_be_focused()
 
 
+@over_http
 @pytest.mark.motion
 def test_keyboard_only_try_this_decode(audited: tuple[Page, str]) -> None:
     """Generate by keyboard to the end of the run, in motion (one summary, at its end), then preferring
@@ -175,6 +185,7 @@ def pause_and_step_by_keyboard(page: Page, decode: Locator, run: Run) -> None:
     expect_run(decode, run.after(2))
 
 
+@each_document
 def test_sliders_answer_their_keys_then_try_this_next_request_by_keyboard(audited: tuple[Page, str]) -> None:
     """Two flows on one visit, one lab each: the decode lab's slider by its keys, then the next-request
     lab's Try this by keyboard alone, tabbing on from that slider (the next lab comes after it)."""
@@ -325,14 +336,14 @@ def axe_violations(page: Page) -> list[str]:
 SCHEMES = ("light", "dark")
 
 
-def axe_in_each_scheme(page: Page) -> dict[str, list[str]]:
-    """axe-core's violations (:func:`axe_violations`) with the page in each of SCHEMES, by scheme.
+def axe_in_each_scheme(page: Page, schemes: tuple[str, ...] = SCHEMES) -> dict[str, list[str]]:
+    """axe-core's violations (:func:`axe_violations`) with the page in each of ``schemes``, by scheme.
 
     One visit serves both: the page's colours are its stylesheet's ``prefers-color-scheme`` rules
     (no script reads the scheme), so switching it repaints the page as one opened in that scheme,
     and axe reads the colours as painted when it runs."""
     found = {}
-    for scheme in SCHEMES:
+    for scheme in schemes:
         page.emulate_media(color_scheme=scheme)
         assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
         found[scheme] = axe_violations(page)
@@ -392,14 +403,19 @@ def each_labs_buttons_are_told_apart(page: Page) -> None:
             expect(page.get_by_role("button", name=f"{text} {region}", exact=True)).to_have_count(1)
 
 
-def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> None:
-    """axe-core in light and dark before the labs run and after (with both Python disclosures open,
-    each lab's buttons told apart by name); after, each focus ring of the page (every control, chip,
-    link and box) at least RING against what it is drawn on, in both schemes."""
+@each_document
+def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str], site_url: Where) -> None:
+    """axe-core before the labs run and after (with both Python disclosures open, each lab's buttons
+    told apart by name); after, each focus ring of the page (every control, chip, link and box) at
+    least RING against what it is drawn on. In light and dark in the single file; over http in light
+    only, with no ring: a scheme changes colours alone, which only the stylesheet decides, the same
+    rules in both documents (``STYLED_BY_CSS_ONLY`` says why the single file is the one kept), while
+    the ids axe-core follows differ (issue 47: each pass over the page is seconds)."""
     page, base = audited
+    schemes = SCHEMES if site_url.chapter == site_url.origin else SCHEMES[:1]
     page.add_init_script(path=str(AXE))
     decode, lab = open_chapter(page, base)
-    assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "before the labs run"
+    assert axe_in_each_scheme(page, schemes) == {scheme: [] for scheme in schemes}, "before the labs run"
 
     decode.get_by_role("button", name="Generate").click()
     expect_run(decode, chapter_run().after())
@@ -409,7 +425,9 @@ def test_axe_finds_no_violations_before_and_after(audited: tuple[Page, str]) -> 
     expect_readouts(lab, next_request.LAB, compared(request2=edited))
     lab.get_by_role("list", name="Tokens of request 2").get_by_role("listitem").nth(3).focus()
     each_labs_buttons_are_told_apart(page)
-    assert axe_in_each_scheme(page) == {scheme: [] for scheme in SCHEMES}, "after the labs ran"
+    assert axe_in_each_scheme(page, schemes) == {scheme: [] for scheme in schemes}, "after the labs ran"
+    if schemes != SCHEMES:
+        return
     rings = {}
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)

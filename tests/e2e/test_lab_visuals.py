@@ -2,12 +2,16 @@
 
 Drawings are read through the data attributes and geometry the model gives them (kvpage/labs/)
 (cells are SVG rectangles in cell units) and compared with the readouts the
-reader sees, so a picture that drifts from the numbers fails. Each test of what the labs draw runs
-on the site's chapter page and on the single file (``DOCUMENTS``); those of what only the stylesheet
-decides (the fit at 360 px, the token rows' scroll, the dark colours, print) on the single file
-(``STYLED_BY_CSS_ONLY``, which says why). Each test but the one that stops the page's clock runs on
-one page a document (``one_page``), starting from a link that sets the labs it reads (``follow_link``):
-what it checks is what the labs draw from a state, not how the page got there.
+reader sees, so a picture that drifts from the numbers fails. What the labs draw (cells, points,
+chips, a run in motion or not, Pause) is the labs' script drawing the model's numbers into elements
+it finds within its lab, by no id: the same in either document, so those tests run over http; those
+of what only the stylesheet decides (the fit at 360 px, the token rows' scroll, the dark colours,
+print) on the single file (``STYLED_BY_CSS_ONLY``, which says why), where they read the same
+drawings, so a lab that drew nothing there fails them too. What else the single file changes is
+tested where it can show: its prefixed ids by axe-core and the keyboard (test_accessibility.py,
+``DOCUMENTS``), every lab moved in it (test_every_lab.py). Each test but the one that stops the page's
+clock runs on one page a way (``one_page``), starting from a link that sets the labs it reads
+(``follow_link``): what it checks is what the labs draw from a state, not how the page got there.
 """
 
 from __future__ import annotations
@@ -26,14 +30,13 @@ from kvpage.labs import decode as decode_lab
 from kvpage.labs.next_request import chip_text
 from kvpage.prefix import shared_prefix_length
 from kvpage.tokenizer import tokenize
-from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import DECODE, NEXT, Run, chapter_run, chip_words, compared, one_letter_changed
 from tests.e2e.conftest import STYLED_BY_CSS_ONLY, follow_link, lab_link
 from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_run, live_clock, open_chapter, settled, stop_the_clock
 
 pytestmark = pytest.mark.e2e
-each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
-on_each_document = pytest.mark.parametrize("one_page", DOCUMENTS, indirect=True)
+over_http = pytest.mark.parametrize("site_url", ["http"], indirect=True)
+on_one_page_over_http = pytest.mark.parametrize("one_page", ["http"], indirect=True)
 styled_by_css_only = pytest.mark.parametrize("one_page", STYLED_BY_CSS_ONLY, indirect=True)
 
 
@@ -119,7 +122,7 @@ def shown_number(text: str) -> int:
     return int(text.split("\xa0")[0].replace(",", ""))
 
 
-@on_each_document
+@on_one_page_over_http
 def test_grid_cells_per_step_are_the_models_costs(on_one_page: tuple[Page, str]) -> None:
     """At every step, both grids' cells (the lab draws both modes side by side under one step control)
     are the model's: the chosen mode's (KV cache) are the readouts' numbers, checked against the model
@@ -155,7 +158,7 @@ BOTH_DRAWN = f"lab => Object.fromEntries({list(MODES)!r}.map((mode) => [mode, ({
 """Both modes' grids and slots as drawn (:data:`DRAWN` for each), in one call."""
 
 
-@on_each_document
+@on_one_page_over_http
 def test_a_big_grid_is_drawn_dense_with_the_same_cells(on_one_page: tuple[Page, str]) -> None:
     page, base = on_one_page
     biggest = chapter_run(prompt=decode_lab.PROMPT.high, tokens=decode_lab.TOKENS.high)
@@ -172,7 +175,7 @@ def test_a_big_grid_is_drawn_dense_with_the_same_cells(on_one_page: tuple[Page, 
     assert grid_cells(decode, "now") == biggest.after(3).step_cost()
 
 
-@on_each_document
+@on_one_page_over_http
 def test_chart_has_one_point_per_step_taken(on_one_page: tuple[Page, str]) -> None:
     page, base = on_one_page
     run = chapter_run()
@@ -215,7 +218,7 @@ def snapshot(lab: Locator) -> dict[str, Any]:
     return shown
 
 
-@on_each_document
+@on_one_page_over_http
 def test_reduced_motion_ends_in_the_same_state(on_one_page: tuple[Page, str]) -> None:
     """A Generate in motion, then one preferring reduced motion: the same state, drawn without animation."""
     page, base = on_one_page
@@ -237,7 +240,7 @@ def test_reduced_motion_ends_in_the_same_state(on_one_page: tuple[Page, str]) ->
     assert row.evaluate("r => getComputedStyle(r).animationName") == "none"
 
 
-@each_document
+@over_http
 @pytest.mark.motion
 def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     page, base = audited
@@ -273,7 +276,7 @@ def test_generate_pauses_and_resumes(audited: tuple[Page, str]) -> None:
     expect(points(decode, "per_step", "current")).to_have_count(run.tokens)
 
 
-@on_each_document
+@on_one_page_over_http
 def test_chips_mark_the_prefix_flag_the_difference_and_show_their_index_then_the_loading_bar(
     on_one_page: tuple[Page, str],
 ) -> None:

@@ -3,10 +3,13 @@
 The Try this runs from the unzipped zip (file://), as in Firefox and WebKit (``FLOW_WAYS``); its
 steps are tests/browsers/flows.py's, which they perform too, done here by tests/e2e/steps.py.
 The lab's behaviour past them (a step, a control resetting the run, Back and Forward, the presets)
-depends on the document, not on how its files arrived, so those run on the two documents
-(``DOCUMENTS``: http and the single file). What each readout should show is the model's, run in
-CPython on the chapter's own lab parameters and on what the test typed, or the seed's
-(tests/chapter_labs.py).
+is the labs' script on the same DOM in either document, finding what it draws within its lab and
+reading no id: those tests run over http, on one page (``one_page``), each from a link that sets
+the labs as a fresh page has them (``follow_link``; a fresh page restores Python, about 2 CPU-s:
+issue 47). Where the single file differs, it is checked elsewhere: its lab links written and
+followed (test_links.py), its prefixed ids (test_accessibility.py's axe-core and keyboard), every lab
+moved in it (test_every_lab.py). What each readout should show is the model's, run in CPython on
+the chapter's own lab parameters and on what the test typed, or the seed's (tests/chapter_labs.py).
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from kvpage.lab import Lab
 from kvpage.labs import decode as decode_lab
 from kvpage.labs import next_request
 from kvpage.labs.grid import grid_view
-from tests.browser_fixtures import DOCUMENTS
 from tests.browsers import flows
 from tests.chapter_labs import (
     DECODE,
@@ -40,7 +42,7 @@ from tests.chapter_labs import (
     seed_readout,
 )
 from tests.e2e import steps
-from tests.e2e.conftest import PYTHON_READY_MS, Audit
+from tests.e2e.conftest import PYTHON_READY_MS, Audit, follow_link, lab_link
 
 pytestmark = pytest.mark.e2e
 from_the_zip = pytest.mark.parametrize("site_url", flows.FLOW_WAYS["try-this"], indirect=True)
@@ -48,7 +50,7 @@ from_the_zip = pytest.mark.parametrize("site_url", flows.FLOW_WAYS["try-this"], 
 Python is up is the same every way. Where loading differs, the chapter goes live and answers in each
 way: over http and from Cache Storage (test_loading.py), as the single file and under the sub-path
 (test_every_lab.py, test_subpath.py)."""
-each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
+on_one_page_over_http = pytest.mark.parametrize("one_page", ["http"], indirect=True)
 
 REQUEST_1, REQUEST_2 = requests()
 
@@ -58,6 +60,16 @@ def open_chapter(page: Page, url: str) -> tuple[Locator, Locator]:
     decode = page.get_by_role("region", name=DECODE)
     expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
     return decode, page.get_by_role("region", name=NEXT)
+
+
+def cold_decode(page: Page, url: str) -> Locator:
+    """The decode lab as a fresh page has it (the chapter's values, its cold run), by its link, on the
+    module's page."""
+    run = chapter_run()
+    follow_link(page, url, lab_link("decode", prompt=run.prompt, tokens=run.tokens, mode=run.mode, steps=0))
+    decode = page.get_by_role("region", name=DECODE)
+    expect_run(decode, run)
+    return decode
 
 
 def live_clock(page: Page) -> None:
@@ -139,13 +151,15 @@ def test_try_this(audited: tuple[Page, str], page_audit: Audit) -> None:
     assert not outcome.verdict(), outcome.verdict()
 
 
-@each_document
-def test_step_pays_the_prefill_then_a_line_and_a_changed_control_resets_the_run(audited: tuple[Page, str]) -> None:
-    """Two flows on one visit, the second starting where the first ends (a run two steps in): each
-    Forward pays the prefill, then a line; a control changed mid-run starts the run again at the new
-    values, and Generate runs them."""
-    page, url = audited
-    decode, _ = open_chapter(page, url)
+@on_one_page_over_http
+def test_step_pays_the_prefill_then_a_line_and_a_changed_control_resets_the_run(
+    on_one_page: tuple[Page, str],
+) -> None:
+    """Two flows, the second starting where the first ends (a run two steps in): each Forward pays the
+    prefill, then a line; a control changed mid-run starts the run again at the new values, and
+    Generate runs them."""
+    page, url = on_one_page
+    decode = cold_decode(page, url)
     step = decode.get_by_role("button", name="Forward")
     for taken in (1, 2):
         step.click()
@@ -188,14 +202,17 @@ def expect_step(decode: Locator, run: Run) -> None:
     assert drawn["rows"] == len(run.table_rows()), (run, "the numbers table's rows", drawn)
 
 
-@each_document
-def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: tuple[Page, str]) -> None:
+@on_one_page_over_http
+def test_back_forward_and_the_step_slider_move_the_whole_lab_together(on_one_page: tuple[Page, str]) -> None:
     """Issue 39, point 3: after Generate, Back, the slider (by its keys) and Forward each show one step,
-    the same one in every part of the lab, and the link carries it; in each mode. One visit for both
-    modes: choosing a mode keeps the step (issue 45), so each mode's flow starts with Reset, from its
-    cold run, as on a page opened afresh."""
-    page, url = audited
-    decode, _ = open_chapter(page, url)
+    the same one in every part of the lab, and the link carries it: the page's own URL, followed,
+    sets the lab to that mode and step again, from the other mode's cold run; in each mode. Both
+    modes in turn: choosing a mode keeps the step (issue 45), so each mode's flow starts with Reset,
+    from its cold run, as on a page opened afresh. The link is followed on the open page
+    (``follow_link``), as a reader's is, not reloaded (a fresh page restores Python, about 2 CPU-s:
+    issue 47); a link opened in a fresh page is test_links.py's, on both documents."""
+    page, url = on_one_page
+    decode = cold_decode(page, url)
     at = 0
     for mode, label in decode_lab.MODE.options:
         decode.get_by_role("radio", name=label).check()
@@ -220,8 +237,12 @@ def test_back_forward_and_the_step_slider_move_the_whole_lab_together(audited: t
         decode.get_by_role("button", name="Forward").click()
         expect_step(decode, run.after(4))
         expect(page).to_have_url(re.compile(rf"#decode:.*,mode={mode},steps=4(&|$)"))
-        page.reload()
-        expect(decode.get_by_role("button", name="Generate")).to_be_enabled(timeout=PYTHON_READY_MS)
+        written = page.url.split("#", 1)[1]
+        decode.get_by_role("button", name="Reset").click()
+        other_mode, other_label = next(option for option in decode_lab.MODE.options if option[0] != mode)
+        decode.get_by_role("radio", name=other_label).check()
+        expect_step(decode, chapter_run(other_mode))  # type: ignore[arg-type]
+        follow_link(page, url, written)  # the link sets the mode and the step
         expect(decode.get_by_role("radio", name=label)).to_be_checked()
         expect_step(decode, run.after(4))
         at = 4
@@ -255,13 +276,13 @@ def expect_both_grids(decode: Locator, steps: int) -> None:
     assert decode.evaluate(GRIDS_DRAWN) == wanted
 
 
-@each_document
-def test_switching_mode_keeps_the_step_and_both_grids_show_the_models_cells(audited: tuple[Page, str]) -> None:
+@on_one_page_over_http
+def test_switching_mode_keeps_the_step_and_both_grids_show_the_models_cells(on_one_page: tuple[Page, str]) -> None:
     """Issue 45, point 5: at step N with the KV cache, choosing Recompute keeps step N (it no longer
     starts the run over), and both grids, side by side under the one step control, show step N of
     their own mode before and after the switch, as the model counts it; switching back keeps it too."""
-    page, url = audited
-    decode, _ = open_chapter(page, url)
+    page, url = on_one_page
+    decode = cold_decode(page, url)
     at = chapter_run().tokens // 2 + 1
     slider = decode.get_by_role("slider", name=decode_lab.STEPS.label)
     slider.focus()
@@ -283,13 +304,15 @@ ALIGNED = """rows => {
 """The left edge of every chip of each request's list, in order."""
 
 
-@each_document
-def test_presets_set_request_2_and_the_tokens_stand_in_columns(audited: tuple[Page, str]) -> None:
+@on_one_page_over_http
+def test_presets_set_request_2_and_the_tokens_stand_in_columns(on_one_page: tuple[Page, str]) -> None:
     """Issue 39, point 4: each preset is a button that sets request 2 to the model's text for it (the
     chapter's experiments), and the lab compares as after typing; position k of request 1 stands over
     position k of request 2; the tokens after the first difference with the same text are marked."""
-    page, url = audited
-    _, lab = open_chapter(page, url)
+    page, url = on_one_page
+    follow_link(page, url, lab_link("next-request", request1=REQUEST_1, request2=REQUEST_2))
+    lab = page.get_by_role("region", name=NEXT)
+    expect(lab.get_by_label("Request 2", exact=True)).to_have_value(REQUEST_2)
     box = lab.get_by_label("Request 2", exact=True)
     made = next_request.presets(REQUEST_1)
     assert made["one_letter"] == one_letter_changed(REQUEST_1)  # the chapter's experiment, by another hand

@@ -8,10 +8,17 @@ line break in front, which moves every token one position on; and after the read
 (kvpage/prefix.py) in the lab's Python disclosure, as the edited model computes it, readouts and
 drawings together. The figures are found by their role and their caption, which is the model's text.
 
-What only the stylesheet decides runs on the single file (``STYLED_BY_CSS_ONLY``): every word of
+What the lab draws, and what an edit of its rule redraws, is its script drawing the model's answer
+into elements it finds within its lab, by no id: the same in either document, so those tests run
+over http (each fresh page restores Python, about 2 CPU-s, and a Run another: issue 47). What only
+the stylesheet decides runs on the single file (``STYLED_BY_CSS_ONLY``), on one page
+(``one_page``), each test from a link that sets the labs it reads (``follow_link``): every word of
 both drawings at least 11 CSS px and inside the lab at 360, 768 and 1280 px; one colour per meaning
 across both labs (reused or kept, paid, the first difference), light and dark, every mark 3:1
-against the lab and against the line parting it from a neighbour of another kind.
+against the lab and against the line parting it from a neighbour of another kind. Those read the
+drawings the single file's labs drew, so a lab that drew nothing there fails them; its prefixed ids
+are axe-core's and the keyboard's (test_accessibility.py), the next-request lab's editor in it
+test_reader.py's.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from kvpage.labs import next_request
-from tests.browser_fixtures import DOCUMENTS
 from tests.chapter_labs import (
+    DECODE,
+    NEXT,
     chapter_run,
     compared,
     drawn_part,
@@ -32,16 +40,16 @@ from tests.chapter_labs import (
     one_letter_changed,
     square_cells,
 )
-from tests.e2e.conftest import STYLED_BY_CSS_ONLY
+from tests.e2e.conftest import STYLED_BY_CSS_ONLY, follow_link, lab_link
 from tests.e2e.test_figure import contrast
 from tests.e2e.test_lab_contrast import GRAPHICS, TEXT, check_marks
-from tests.e2e.test_labs import REQUEST_2, expect_readouts, expect_run, open_chapter
+from tests.e2e.test_labs import REQUEST_1, REQUEST_2, expect_readouts, expect_run, open_chapter
 from tests.e2e.test_reader import request_of
 from tests.reader_model import ROOT, edited_views
 
 pytestmark = pytest.mark.e2e
-each_document = pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
-styled_by_css_only = pytest.mark.parametrize("site_url", STYLED_BY_CSS_ONLY, indirect=True)
+over_http = pytest.mark.parametrize("site_url", ["http"], indirect=True)
+styled_by_css_only = pytest.mark.parametrize("one_page", STYLED_BY_CSS_ONLY, indirect=True)
 
 DRAWN = """part => {
   const words = [];
@@ -90,7 +98,7 @@ def drawings_are_the_models(lab: Locator, request2: str) -> None:
     assert square["words"] == drawn_words(drawn_part("square", request2=request2))
 
 
-@each_document
+@over_http
 def test_the_drawings_are_the_models_for_the_chapters_requests_one_letter_changed_and_a_shift(
     audited: tuple[Page, str],
 ) -> None:
@@ -115,7 +123,7 @@ SIMILAR = BOOK_PREFIX.replace("{(text, at) for at, text in", "{(text.lower(), at
 """prefix.py with the rule edited as a reader might, to make similar count: "You" and "you" the same key."""
 
 
-@each_document
+@over_http
 def test_an_edit_of_the_rule_in_the_editor_moves_the_readouts_and_both_drawings_together(
     audited: tuple[Page, str],
 ) -> None:
@@ -179,9 +187,13 @@ SMALLEST = 11
 
 
 @styled_by_css_only
-def test_every_word_of_the_drawings_is_11_px_and_inside_the_lab_at_360_768_and_1280(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    _, lab = open_chapter(page, url)
+def test_every_word_of_the_drawings_is_11_px_and_inside_the_lab_at_360_768_and_1280(
+    on_one_page: tuple[Page, str],
+) -> None:
+    page, url = on_one_page
+    follow_link(page, url, lab_link("next-request", request1=REQUEST_1, request2=REQUEST_2))
+    lab = page.get_by_role("region", name=NEXT)
+    drawings_are_the_models(lab, REQUEST_2)
     for width in (360, 768, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         words = lab.evaluate(WORDS)
@@ -244,12 +256,15 @@ cells, and the drawings' words."""
 
 
 @styled_by_css_only
-def test_one_colour_per_meaning_across_both_labs_and_every_mark_3_to_1(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    decode, _ = open_chapter(page, url)
-    for _ in range(2):  # the prefill, then a step: cells kept and cells paid now
-        decode.get_by_role("button", name="Forward").click()
-    expect_run(decode, chapter_run().after(2))
+def test_one_colour_per_meaning_across_both_labs_and_every_mark_3_to_1(on_one_page: tuple[Page, str]) -> None:
+    page, url = on_one_page
+    run = chapter_run()
+    follow_link(page, url, lab_link("next-request", request1=REQUEST_1, request2=REQUEST_2))
+    # The prefill, then a step: cells kept and cells paid now.
+    follow_link(page, url, lab_link("decode", prompt=run.prompt, tokens=run.tokens, mode=run.mode, steps=2))
+    decode = page.get_by_role("region", name=DECODE)
+    expect_run(decode, run.after(2))
+    drawings_are_the_models(page.get_by_role("region", name=NEXT), REQUEST_2)
     failures: list[str] = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
