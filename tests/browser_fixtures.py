@@ -96,12 +96,14 @@ WAYS = ["http", "file", "single-file"]
 DOCUMENTS = ["http", "single-file"]
 """The two documents a reader can be handed: the site's chapter page (the same bytes over http and
 from the unzipped zip via file://, which differ only in how Python's files arrive) and the single
-file (its ids chapter-prefixed, its scripts and styles inline). What a lab draws and how it
-answers the keyboard and axe-core depend on the document, not on how its files arrived, so those
-tests run on these two: ``@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)``.
-Hostile input runs on these two as well: the page's Content-Security-Policy is a ``<meta>`` of
-the document, so it too is the same over http and from the folder. Loading, the Try-this flows
-and every lab run every way."""
+file (its ids chapter-prefixed, its scripts and styles inline). What differs between the two is
+what reads ids and what the inlining could lose: axe-core, the keyboard's id references, the
+stylesheet's drawings at 360 px, in dark and in print, the Content-Security-Policy (a ``<meta>`` of
+the document, the same over http and from the folder) against hostile input; those tests run on
+both: ``@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)``. A behaviour the labs'
+script gives both documents alike (a flow of the labs, their readouts at each step) runs on the
+chapter page over http; every lab of a single file goes live and redraws in test_every_lab, and
+loading is checked every way where it differs (tests/README.md)."""
 
 
 def opened_way(way: str, book: Built, page: str, served: Callable[[], Server], folder: Callable[[], Path]) -> Where:
