@@ -19,11 +19,19 @@
       return "(an unprintable value)";
     }
   };
+  // Left (a search result or a link followed) while Python's files still came in, the engine stops
+  // their loads, and the page may try a binary's script instead, which fails in turn: no file was
+  // missing, the reader had moved on. An element's load that fails once the page is being left is
+  // no problem; beforeunload comes before the engine stops anything.
+  let leaving = false;
+  window.addEventListener("beforeunload", () => (leaving = true));
+  window.addEventListener("pagehide", () => (leaving = true));
+  window.addEventListener("pageshow", () => (leaving = false)); // back from the back-forward cache
   window.addEventListener(
     "error",
     (event) => {
       if (event instanceof ErrorEvent) report(`uncaught error: ${event.message}`);
-      else report(`failed to load: ${event.target.src || event.target.href || event.target.tagName}`);
+      else if (!leaving) report(`failed to load: ${event.target.src || event.target.href || event.target.tagName}`);
     },
     true,
   );

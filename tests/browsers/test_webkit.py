@@ -342,7 +342,9 @@ def audited(events: list[dict[str, str]], origin: str) -> tuple[list[str], list[
 
     A load the engine cancelled (``webkit_browser.py``: the page was left while it loaded, e.g. a
     search result followed before Python's files were in) is no problem, and neither is the
-    element's "failed to load" that the page reports for that same URL: nothing was missing.
+    element's "failed to load" that the page reports for that same URL: nothing was missing. (An
+    element's load that fails once the page is being left, a binary's script the page tried after
+    its cancelled download, ``capture.js`` does not report at all.)
     """
     cancelled = {event["text"] for event in events if event["kind"] == "cancelled"}
     problems: list[str] = []
