@@ -16,7 +16,6 @@ suites perform too).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
@@ -219,25 +218,6 @@ def test_before_python_the_controls_show_the_link_and_the_readouts_no_numbers(
     page.close()
 
 
-def test_copy_link_without_a_clipboard_selects_the_link_for_the_reader(browser: Browser, unzipped_site: Path) -> None:
-    page = browser.new_page()
-    page.add_init_script(
-        "Object.defineProperty(navigator, 'clipboard', {value: undefined}); document.execCommand = () => false;"
-    )
-    page.goto((unzipped_site / "cache.html").as_uri())
-    lab = page.get_by_role("region", name=DECODE)
-    lab.get_by_role("button", name="Copy link").click()
-    expect(lab.get_by_role("status").filter(has_text="press Ctrl+C")).to_have_text(
-        "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it."
-    )
-    field = lab.get_by_label(LINK_FIELD)
-    expect(field).to_be_focused()
-    value = field.input_value()
-    assert value.startswith((unzipped_site / "cache.html").as_uri() + "#") and "&decode:" in value
-    assert field.evaluate("el => [el.selectionStart, el.selectionEnd]") == [0, len(value)]
-    page.close()
-
-
 @over_http
 def test_print_shows_each_lab_with_its_link(on_one_page: tuple[Page, str]) -> None:
     page, url = on_one_page
@@ -293,3 +273,34 @@ def test_a_request_typed_key_by_key_is_in_the_url_once_its_readouts_show_it(on_o
     expect(other.get_by_label("Request 2", exact=True)).to_have_value(typed)
     for label, _ in NEXT_READOUTS:
         expect(other.get_by_label(label)).to_have_text(next_readout(label, request2=typed))
+
+
+NO_CLIPBOARD = """() => {
+  Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true });
+  document.execCommand = () => false;
+}"""
+"""A page that may not write the clipboard (as from a file) and whose copy command copies nothing."""
+CLIPBOARD_BACK = "() => { delete navigator.clipboard; delete document.execCommand; }"
+"""The page's own clipboard and copy command again (NO_CLIPBOARD shadowed them)."""
+
+
+@over_http
+def test_copy_link_without_a_clipboard_selects_the_link_for_the_reader(on_one_page: tuple[Page, str]) -> None:
+    """Where the page may not write the clipboard (from a file, say), Copy link leaves the link in its
+    field, selected and focused, and says how to copy it. The last test on the module's page: the
+    field stays shown; the clipboard and copy command, taken away, are given back."""
+    page, url = on_one_page
+    lab, _ = at_the_chapters_values(page, url)
+    page.evaluate(NO_CLIPBOARD)
+    try:
+        lab.get_by_role("button", name="Copy link").click()
+        expect(lab.get_by_role("status").filter(has_text="press Ctrl+C")).to_have_text(
+            "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it."
+        )
+        field = lab.get_by_label(LINK_FIELD)
+        expect(field).to_be_focused()
+        value = field.input_value()
+        assert value.startswith(url + "#") and "&decode:" in value
+        assert field.evaluate("el => [el.selectionStart, el.selectionEnd]") == [0, len(value)]
+    finally:
+        page.evaluate(CLIPBOARD_BACK)
