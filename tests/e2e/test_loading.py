@@ -1,20 +1,29 @@
-"""How Python arrives: progress events while it loads, and which files each way of opening reads."""
+"""How Python arrives: progress events while it loads, and which files each way of opening reads.
+
+A first visit is the same load whatever a test reads of it (the progress events, the files asked
+for, when and at which priority, the workers' marks), so each way of opening is loaded once for the
+module (``first_visit``: a fresh context, its first visit, audited), and every test reads the record
+of that one load. The loads that differ (a host that gzips scripts, an unzipped copy served, a second
+visit, a Cache Storage that fails) each have a page of their own.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import gzip
 import io
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser_fixtures import QuietHandler, Server, serve
+from tests.browser_fixtures import WAYS, QuietHandler, Server, opened_way, serve
 from tests.chapter_labs import DECODE, chapter_run
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page
 from tests.e2e.test_labs import expect_run
 
 pytestmark = pytest.mark.e2e
@@ -41,14 +50,100 @@ def load(page: Page, url: str) -> tuple[list[dict[str, Any]], list[str]]:
     return progress, said
 
 
-def test_progress_runs_from_downloading_to_ready(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    progress, said = load(page, url)
+FIRST_FRAME = """
+window.__firstFrame = null;
+requestAnimationFrame(() => (window.__firstFrame ??= performance.timeOrigin + performance.now()));
+"""
+"""Registered before the page's own scripts run: the wall-clock time (ms) of the page's first frame."""
+
+FIRST_MARKS = """() => {
+  const first = {};
+  for (const mark of performance.getEntriesByType("mark")) first[mark.name] ??= mark.startTime;
+  return first;
+}"""
+"""The time of each of the page's performance marks, the first of a name."""
+
+RUNTIME_RECEIVED = """() => performance.getEntriesByType("resource")
+  .filter((entry) => new URL(entry.name).pathname.includes("/pyodide/"))
+  .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
+"""Bytes of Python's files as the browser received them (bodies as sent, compressed or not)."""
+
+
+@dataclass(frozen=True)
+class Visit:
+    """What a first visit to the chapter, until its labs were live, showed and asked for."""
+
+    url: str
+    progress: list[dict[str, Any]]
+    said: list[str]
+    requested: set[str]
+    """The file names it asked for."""
+    sent: dict[str, tuple[float, str]]
+    """Each file name's first request as Chromium's network stack reports it: its wall-clock time
+    (ms) and its priority."""
+    first_frame: float | None
+    marks: dict[str, float]
+    received: int
+    """Bytes of Python's files as the browser received them (``RUNTIME_RECEIVED``)."""
+
+
+@pytest.fixture(scope="module")
+def first_visit(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Visit]:
+    """content/'s chapter opened ``request.param`` (one of WAYS) in a fresh context, audited, until
+    its labs are live: one load a way for every test of the module that reads a first visit."""
+    where = opened_way(
+        request.param,
+        request.getfixturevalue("built"),
+        "cache.html",
+        lambda: request.getfixturevalue("http_site"),
+        lambda: request.getfixturevalue("unzipped_site"),
+    )
+    context = browser.new_context()
+    page = context.new_page()
+    sent: dict[str, tuple[float, str]] = {}
+
+    def record(event: dict[str, Any]) -> None:
+        name = event["request"]["url"].rsplit("/", 1)[-1]
+        sent.setdefault(name, (event["wallTime"] * 1000, event["request"]["initialPriority"]))
+
+    cdp = context.new_cdp_session(page)
+    cdp.on("Network.requestWillBeSent", record)
+    cdp.send("Network.enable")
+    names: set[str] = set()
+    page.on("request", lambda request: names.add(request.url.rsplit("/", 1)[-1]))
+    page.add_init_script(FIRST_FRAME)
+    try:
+        with audit_page(page, where.origin):
+            progress, said = load(page, where.chapter)
+            visit = Visit(
+                where.chapter,
+                progress,
+                said,
+                names,
+                sent,
+                page.evaluate("window.__firstFrame"),
+                page.evaluate(FIRST_MARKS),
+                page.evaluate(RUNTIME_RECEIVED),
+            )
+    finally:
+        context.close()
+    yield visit
+
+
+every_way = pytest.mark.parametrize("first_visit", WAYS, indirect=True)
+over_http = pytest.mark.parametrize("first_visit", ["http"], indirect=True)
+from_a_folder = pytest.mark.parametrize("first_visit", ["file"], indirect=True)
+both_fetching_ways = pytest.mark.parametrize("first_visit", ["http", "file"], indirect=True)
+
+
+@every_way
+def test_progress_runs_from_downloading_to_ready(first_visit: Visit) -> None:
+    progress, said = first_visit.progress, first_visit.said
     phases = [event["phase"] for event in progress]
     assert phases[-2:] == ["starting", "ready"], phases
     downloading = [event for event in progress if event["phase"] == "downloading"]
     assert set(phases[: len(downloading)]) <= {"downloading"}
-    if url.endswith("kvpage.html"):  # the single-file book: everything is inline already
+    if first_visit.url.endswith("kvpage.html"):  # the single-file book: everything is inline already
         assert downloading == []
     else:
         loaded = [event["loaded"] for event in downloading]
@@ -66,8 +161,13 @@ def requested(page: Page, url: str) -> set[str]:
     names: set[str] = set()
     page.on("request", lambda request: names.add(request.url.rsplit("/", 1)[-1]))
     progress, _ = load(page, url)
-    assert progress[-1]["loaded"] == progress[-1]["total"] > 5_000_000, progress[-1]
+    counted(progress)
     return names
+
+
+def counted(progress: list[dict[str, Any]]) -> None:
+    """The progress ended having counted everything it expected, however the files came."""
+    assert progress[-1]["loaded"] == progress[-1]["total"] > 5_000_000, progress[-1]
 
 
 def packed(built: Built) -> set[str]:
@@ -75,41 +175,22 @@ def packed(built: Built) -> set[str]:
     return set(built.runtime["packed"].values())
 
 
-def test_over_http_the_binaries_come_packed_as_themselves(page: Page, http_site: Server, built: Built) -> None:
-    names = requested(page, http_site.base + "cache.html")
+@over_http
+def test_over_http_the_binaries_come_packed_as_themselves(first_visit: Visit, built: Built) -> None:
+    names = first_visit.requested
+    counted(first_visit.progress)
     assert names >= packed(built)
     assert not any(name.endswith(".bin.js") for name in names), names
     assert not any("stdlib" in name for name in names), "every module the labs use is in the snapshot"
 
 
-FIRST_FRAME = """
-window.__firstFrame = null;
-requestAnimationFrame(() => (window.__firstFrame ??= performance.timeOrigin + performance.now()));
-"""
-"""Registered before the page's own scripts run: the wall-clock time (ms) of the page's first frame."""
-
-
-@pytest.mark.parametrize("way", ["http", "file"])
-def test_python_is_requested_after_the_first_frame_at_low_priority(
-    page: Page, http_site: Server, unzipped_site: Path, built: Built, way: str
-) -> None:
+@both_fetching_ways
+def test_python_is_requested_after_the_first_frame_at_low_priority(first_visit: Visit, built: Built) -> None:
     """Python's bytes never hold up the chapter: the page asks for them once it has drawn its first
     frame (its text and CSS are on screen), and at low priority, as Chromium's network stack reports
     each request (its time, wall clock, and priority)."""
-    sent: dict[str, tuple[float, str]] = {}
-
-    def record(event: dict[str, Any]) -> None:
-        name = event["request"]["url"].rsplit("/", 1)[-1]
-        sent.setdefault(name, (event["wallTime"] * 1000, event["request"]["initialPriority"]))
-
-    cdp = page.context.new_cdp_session(page)
-    cdp.on("Network.requestWillBeSent", record)
-    cdp.send("Network.enable")
-    page.add_init_script(FIRST_FRAME)
-    url = http_site.base + "cache.html" if way == "http" else (unzipped_site / "cache.html").as_uri()
-    load(page, url)
-    first_frame = page.evaluate("window.__firstFrame")
-    expected = packed(built) if way == "http" else {f"{name}.js" for name in packed(built)}
+    sent, first_frame = first_visit.sent, first_visit.first_frame
+    expected = packed(built) if first_visit.url.startswith("http") else {f"{name}.js" for name in packed(built)}
     binaries = {name: sent[name] for name in expected if name in sent}
     assert set(binaries) == expected, sent
     assert first_frame is not None
@@ -127,16 +208,12 @@ def test_an_unzipped_copy_served_over_http_falls_back_to_the_scripts(
     assert {f"{name}.js" for name in packed(built)} <= names
 
 
-def test_from_a_folder_the_binaries_come_as_scripts(page: Page, unzipped_site: Path, built: Built) -> None:
-    names = requested(page, (unzipped_site / "cache.html").as_uri())
+@from_a_folder
+def test_from_a_folder_the_binaries_come_as_scripts(first_visit: Visit, built: Built) -> None:
+    names = first_visit.requested
+    counted(first_visit.progress)
     assert {f"{name}.js" for name in packed(built)} <= names
     assert not packed(built) & names
-
-
-RUNTIME_RECEIVED = """() => performance.getEntriesByType("resource")
-  .filter((entry) => new URL(entry.name).pathname.includes("/pyodide/"))
-  .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
-"""Bytes of Python's files as the browser received them (bodies as sent, compressed or not)."""
 
 
 class GzipHandler(QuietHandler):
@@ -155,13 +232,18 @@ class GzipHandler(QuietHandler):
         return io.BytesIO(body)
 
 
-@pytest.mark.parametrize("handler", [QuietHandler, GzipHandler], ids=["plain", "gzip"])
-def test_over_http_the_progress_total_is_what_was_received(
-    page: Page, built: Built, handler: type[QuietHandler]
-) -> None:
-    with contextlib.contextmanager(serve)(built.site, handler) as server:
+@over_http
+def test_over_http_the_progress_total_is_what_was_received(first_visit: Visit, built: Built) -> None:
+    total_is_what_was_received(first_visit.progress, first_visit.received, built)
+
+
+def test_from_a_host_that_gzips_scripts_the_progress_total_is_what_was_received(page: Page, built: Built) -> None:
+    with contextlib.contextmanager(serve)(built.site, GzipHandler) as server:
         progress, _ = load(page, server.base + "cache.html")
-    received = page.evaluate(RUNTIME_RECEIVED)
+    total_is_what_was_received(progress, page.evaluate(RUNTIME_RECEIVED), built)
+
+
+def total_is_what_was_received(progress: list[dict[str, Any]], received: int, built: Built) -> None:
     assert progress[-1] == {"phase": "ready", "loaded": received, "total": received}
     # Expected before anything arrived: what the host sends for each packed binary. Over http the page
     # fetches only those (Pyodide's JavaScript is one of them), and a host that gzips scripts, as
@@ -241,21 +323,11 @@ def test_cache_storage_that_fails_is_a_miss(page: Page, http_site: Server, built
     the_decode_lab_steps(page)
 
 
-FIRST_MARKS = """() => {
-  const first = {};
-  for (const mark of performance.getEntriesByType("mark")) first[mark.name] ??= mark.startTime;
-  return first;
-}"""
-
-
-@pytest.mark.parametrize("way", ["http", "file"])
-def test_the_first_workers_phases_are_marked_in_the_order_they_happen(
-    page: Page, http_site: Server, unzipped_site: Path, built: Built, way: str
-) -> None:
+@both_fetching_ways
+def test_the_first_workers_phases_are_marked_in_the_order_they_happen(first_visit: Visit, built: Built) -> None:
     """bench/run.py prints where a cold start went from these marks: each must be there, at the
     time its step happened (the worker's clock brought onto the page's), so in this order."""
-    load(page, http_site.base + "cache.html" if way == "http" else (unzipped_site / "cache.html").as_uri())
-    at = page.evaluate(FIRST_MARKS)
+    at = first_visit.marks
     runtime = built.runtime
     unpacked = [f"kvpage:unpacked-{runtime[name]}" for name in ("wasm", "snapshot")]
     phases = ("made", "started", "compiled", "decoded", "instantiated", "restored")

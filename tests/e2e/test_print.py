@@ -8,6 +8,9 @@ files, and the closing prose right after the labs. The controls and the token ro
 print media, by role and label: controls as their values, every token inside its rows. Without
 JavaScript each lab says that its numbers are the chapter's starting values and that exploring
 needs JavaScript.
+
+The two tests with Python live share one page a document (``one_page``), each starting from a link
+to the chapter's values: what prints is what the page shows, however it came to show it.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from kvpage.costs import MODE_NAMES
 from tests.browser_fixtures import DOCUMENTS, Where
 from tests.chapter_labs import DECODE, NEXT
 from tests.e2e.conftest import audit_page
-from tests.e2e.test_labs import open_chapter
+from tests.e2e.test_links import at_the_chapters_values
 
-pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)]
+pytestmark = pytest.mark.e2e
+on_each_document = pytest.mark.parametrize("one_page", DOCUMENTS, indirect=True)
 
 FILLED = 0.75
 """How far down every page but the last must be printed: below it a page is mostly blank."""
@@ -57,12 +61,14 @@ def printed_page(pages: list[str], text: str) -> int:
     return next(number for number, page in enumerate(pages, 1) if start in page)
 
 
+@on_each_document
 def test_the_chapter_prints_on_at_most_8_pages_none_mostly_blank_without_its_python(
-    audited: tuple[Page, str], tmp_path: Path
+    on_one_page: tuple[Page, str], tmp_path: Path
 ) -> None:
-    page, url = audited
-    decode, _ = open_chapter(page, url)
+    page, url = on_one_page
+    decode, _ = at_the_chapters_values(page, url)
     printed = tmp_path / "chapter.pdf"
+    page.emulate_media(media="print")  # the shared page was set to screen, which page.pdf would then print
     page.pdf(path=printed, format="A4")
     document = pypdfium2.PdfDocument(printed)
     depths = [inked_depth(document[i]) for i in range(len(document))]
@@ -83,9 +89,10 @@ def test_the_chapter_prints_on_at_most_8_pages_none_mostly_blank_without_its_pyt
     assert printed_page(pages, closing) - printed_page(pages, last_words) <= 1, "the closing prose is far from the labs"
 
 
-def test_controls_print_as_their_values(audited: tuple[Page, str]) -> None:
-    page, url = audited
-    decode, next_request = open_chapter(page, url)
+@on_each_document
+def test_controls_print_as_their_values(on_one_page: tuple[Page, str]) -> None:
+    page, url = on_one_page
+    decode, next_request = at_the_chapters_values(page, url)
     decode.get_by_role("radio", name=MODE_NAMES["recompute"]).check()
     request = next_request.get_by_label("Request 2", exact=True)
     words = " ".join(["A request long enough to wrap over many lines of its box."] * 12)
@@ -108,6 +115,7 @@ def test_controls_print_as_their_values(audited: tuple[Page, str]) -> None:
     assert cut == [], f"{len(cut)} printed tokens are cut off at the edge of their rows"
 
 
+@pytest.mark.parametrize("site_url", DOCUMENTS, indirect=True)
 def test_without_javascript_each_lab_says_its_numbers_are_the_starting_values(
     browser: Browser, site_url: Where
 ) -> None:

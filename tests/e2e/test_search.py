@@ -2,9 +2,12 @@
 
 A phrase of each chapter, read from its Markdown (tests/search_targets.py), is found as it is
 typed and lands on its heading; the combobox answers the keyboard as the WAI-ARIA pattern says;
-a hostile query is only ever text. The pages load no Python for any of it (the chapter without
-labs is opened first). Every page is audited: no request outside the book, no failed request,
-no console error, no CSP violation.
+a hostile query is only ever text. Landing runs every way: it goes to another chapter's page, by a
+URL each way writes differently. The combobox's keyboard and a hostile query are the page's script
+and the document's CSP, the same over http and from the folder (one page's bytes, its index a
+classic script either way), so they run on the two documents (``DOCUMENTS``). The pages load no
+Python for any of it (the chapter without labs is opened first). Every page is audited: no request
+outside the book, no failed request, no console error, no CSP violation.
 """
 
 from __future__ import annotations
@@ -68,6 +71,10 @@ def test_a_phrase_of_each_chapter_lands_on_its_heading(page: Page, book: Book) -
         land(page, book, TARGETS[0])  # and back, from the chapter with the lab
 
 
+on_each_document = pytest.mark.parametrize("book", DOCUMENTS, indirect=True)
+
+
+@on_each_document
 def test_the_combobox_by_keyboard(page: Page, book: Book) -> None:
     with audit_page(page, book.origin):
         page.goto(book.first)
@@ -109,6 +116,7 @@ def test_the_combobox_by_keyboard(page: Page, book: Book) -> None:
         expect(page.get_by_role("heading", name=first.heading, exact=True)).to_be_focused()
 
 
+@on_each_document
 def test_a_hostile_query_is_text(page: Page, book: Book) -> None:
     with audit_page(page, book.origin):
         page.goto(book.first)

@@ -31,6 +31,7 @@ def test_index_download_and_chapter_under_a_subpath(page: Page, subpath_site: Se
         if response.status >= 400 or not inside:
             problems.append(f"{response.status} {response.url}")
 
+    page.emulate_media(reduced_motion="reduce")  # Generate's run in one answer, as it ends (issue 47)
     page.on("response", check)
     page.on("console", lambda message: message.type == "error" and problems.append(message.text))
     page.goto(subpath_site.base)
