@@ -253,6 +253,18 @@ class OnePage:
     audit: Audit
 
 
+def chapter_opened(request: pytest.FixtureRequest) -> Where:
+    """content/'s chapter opened the way a module fixture's ``request.param`` names (one of WAYS);
+    the server or folder that way needs is the session's."""
+    return opened_way(
+        request.param,
+        request.getfixturevalue("built"),
+        "cache.html",
+        lambda: request.getfixturevalue("http_site"),
+        lambda: request.getfixturevalue("unzipped_site"),
+    )
+
+
 @pytest.fixture(scope="module")
 def one_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[OnePage]:
     """content/'s chapter opened one way (``request.param``, one of WAYS) in a page of its own, kept for
@@ -260,13 +272,7 @@ def one_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[OnePa
     indirect=True)``, each test through :func:`on_one_page`. A fresh page restores Python (about 2 CPU-s
     on this machine); tests that only drive the labs to a state, which a link sets on a page already open
     (:func:`follow_link`), need not pay it each (issue 47). The audit stays attached for the page's life."""
-    where = opened_way(
-        request.param,
-        request.getfixturevalue("built"),
-        "cache.html",
-        lambda: request.getfixturevalue("http_site"),
-        lambda: request.getfixturevalue("unzipped_site"),
-    )
+    where = chapter_opened(request)
     context = browser.new_context()
     page = context.new_page()
     try:

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser_fixtures import WAYS, QuietHandler, Server, opened_way, serve
+from tests.browser_fixtures import WAYS, QuietHandler, Server, serve
 from tests.chapter_labs import DECODE, chapter_run
 from tests.conftest import Built
-from tests.e2e.conftest import PYTHON_READY_MS, audit_page
+from tests.e2e.conftest import PYTHON_READY_MS, audit_page, chapter_opened
 from tests.e2e.test_labs import expect_run
 
 pytestmark = pytest.mark.e2e
@@ -91,13 +91,7 @@ class Visit:
 def first_visit(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Visit]:
     """content/'s chapter opened ``request.param`` (one of WAYS) in a fresh context, audited, until
     its labs are live: one load a way for every test of the module that reads a first visit."""
-    where = opened_way(
-        request.param,
-        request.getfixturevalue("built"),
-        "cache.html",
-        lambda: request.getfixturevalue("http_site"),
-        lambda: request.getfixturevalue("unzipped_site"),
-    )
+    where = chapter_opened(request)
     context = browser.new_context()
     page = context.new_page()
     sent: dict[str, tuple[float, str]] = {}
