@@ -59,6 +59,7 @@ CONTROL_HTML = """<!doctype html>
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'; img-src 'self' {outside}">
 <title>audit control</title></head>
 <body><p>A page that does everything the audit must catch.</p>
+<math><mfrac><mi>x</mi></mfrac></math>
 <script>window.inlineRan = true;</script>
 <img src="{outside}pixel.png" alt="">
 <script src="control.js"></script>
