@@ -322,7 +322,7 @@ EXPECTED: dict[str, list[str]] = {
         "kvpage/labs/slow.py:11: importing the model did not finish in 3 s (build_timeout); it was running this "
         "line. Importing is limited like a lab's calls: compute what a lab needs when it is called"
     ],
-    "lab-loop": ["content/broken.md:8: lab 'halving' action 'compute' did not finish in 1 s (args {\"tokens\": 0})"],
+    "lab-loop": ["content/broken.md:8: lab 'halving' action 'compute' did not finish in 2 s (args {\"tokens\": 0})"],
     "lab-syntax-error": [
         "kvpage/labs/pages.py:13:24: SyntaxError: expected ':'\n    if tokens % 16 == 0\n                       ^"
     ],
