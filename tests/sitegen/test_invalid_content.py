@@ -287,7 +287,7 @@ EXPECTED: dict[str, list[str]] = {
         "Unexpected end of input in a macro argument, expected '}'"
     ],
     # The labs stage, with model files of the fixture's own (kvpage/): a view JSON cannot carry, a
-    # model that loops (book.toml sets build_timeout = 1), a lab that does not parse.
+    # model that loops (its book.toml sets a small build_timeout), a lab that does not parse.
     # At the chapter's line and at the model's (its action's def: issue 46, the author fixes the model).
     "lab-nan": [
         "content/broken.md:8: lab 'hit-rate' failed at its starting values: action 'compute' returned NaN "
