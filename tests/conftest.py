@@ -73,7 +73,7 @@ class Built:
     @cached_property
     def _loader(self) -> dict[str, Any]:
         """The chapter page's loader config, parsed once a build: an HTML parser in pure Python reads
-        the page, and the tests ask for the config many times (each packed file's name asks twice)."""
+        the page, and the tests ask for the config many times (each packed file's name too)."""
         (config,) = page_configs(self.files["cache.html"].decode("utf-8"))
         return dict(config["python"])
 
@@ -85,7 +85,7 @@ class Built:
 
     def packed(self, name: str) -> str:
         """The site path of the packed binary ``name``: ``pyodide.asm.wasm`` → ``pyodide/pyodide.asm.HASH.wasm.bin``."""
-        return f"{self.runtime['index_url']}{self.runtime['packed'][name]}"
+        return f"{self._loader['index_url']}{self._loader['packed'][name]}"  # read only: no copy
 
 
 def build_book(out: Path, content: Path = CONTENT, **options: Any) -> Built:
